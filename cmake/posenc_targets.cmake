@@ -1,0 +1,40 @@
+# The library targets.
+#
+# posenc::posenc  header-only core, standard library only.
+# posenc::verify  the property-testing layer: adds Boost.Hana, Boost.Multiprecision and MPFR.
+
+add_library(posenc INTERFACE)
+add_library(posenc::posenc ALIAS posenc)
+target_include_directories(posenc INTERFACE
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_compile_features(posenc INTERFACE cxx_std_20)
+# Same bits at compile time and at run time: constant evaluation never fuses a*b+c, so run-time
+# code must not either (the error-free transforms of double_double.hpp depend on it).
+target_compile_options(posenc INTERFACE
+  $<$<OR:$<CXX_COMPILER_ID:GNU>,$<CXX_COMPILER_ID:Clang>>:-ffp-contract=off>)
+
+# The verify layer is optional: it needs Boost 1.81 headers and MPFR.
+find_package(Boost 1.81 CONFIG QUIET)
+find_path(POSENC_MPFR_INCLUDE_DIR mpfr.h)
+find_library(POSENC_MPFR_LIBRARY mpfr)
+find_library(POSENC_GMP_LIBRARY gmp)
+if(Boost_FOUND AND POSENC_MPFR_INCLUDE_DIR AND POSENC_MPFR_LIBRARY AND POSENC_GMP_LIBRARY)
+  set(POSENC_HAVE_VERIFY ON)
+  add_library(posenc_verify INTERFACE)
+  add_library(posenc::verify ALIAS posenc_verify)
+  set_target_properties(posenc_verify PROPERTIES EXPORT_NAME verify)
+  target_link_libraries(posenc_verify INTERFACE posenc Boost::headers
+                        ${POSENC_MPFR_LIBRARY} ${POSENC_GMP_LIBRARY})
+  target_include_directories(posenc_verify SYSTEM INTERFACE ${POSENC_MPFR_INCLUDE_DIR})
+else()
+  set(POSENC_HAVE_VERIFY OFF)
+  message(STATUS "posenc: Boost 1.81 or MPFR not found; posenc::verify is not available")
+endif()
+
+# Warnings as errors for the project's own code (tests, proofs, examples, tools), never for users.
+add_library(posenc_warnings INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(posenc_warnings INTERFACE
+    -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror)
+endif()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages posenc needs, only those missing; does nothing when all are present.
+# Usage: bash tools/bootstrap-deps.sh [extra-package ...]     (as root, or with sudo available)
+set -euo pipefail
+
+packages=(
+  g++            # GCC 12: compiler and the compile-time MPFR folding used in proofs/
+  cmake ninja-build
+  clang-16       # the second compiler every proof and test must pass with
+  libboost1.81-dev  # Boost.Hana and Boost.Multiprecision for the verify layer
+  libmpfr-dev    # the oracle's arithmetic
+  catch2         # Catch2 v2, the test framework
+  "$@"
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "posenc: installing missing Debian packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

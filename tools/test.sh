@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# posenc's whole test suite: installs what is missing, then builds and tests with GCC 12 and Clang 16
+# (proofs, Catch2 tests, examples, header and packaging checks), warnings as errors.
+# Usage: bash tools/test.sh [preset ...]      (default: gcc clang; also available: asan)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/bootstrap-deps.sh
+
+presets=("$@")
+[ ${#presets[@]} -gt 0 ] || presets=(gcc clang)
+jobs=$(nproc 2>/dev/null || echo 2)
+
+for preset in "${presets[@]}"; do
+  echo "=== posenc: ${preset}: configure, build, test ==="
+  start=$(date +%s)
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" -j "$jobs"
+  ctest --preset "$preset" -j "$jobs"
+  echo "=== posenc: ${preset}: passed in $(( $(date +%s) - start )) s ==="
+done
