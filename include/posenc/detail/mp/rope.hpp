@@ -1,0 +1,133 @@
+// rope.hpp: cos and sin of the exact RoPE angles, correctly rounded.
+//
+// sincos_product(m, theta): the exact real X = m (theta.hi + theta.lo). m * significand is an
+// exact 117-bit integer, so each part is reduced modulo pi/2 by exact Payne-Hanek and the two
+// fixed-point results are added modulo 4 quarter turns.
+// rope_sincos(m, base, j, d): theta = base^(-2j/d) = exp(-(2j/d) log(base)) with the exponent an
+// exact rational (RoFormer, Su et al. 2021, eq. 15: theta_j = 10000^(-2(j-1)/d)), at 64L bits
+// with a proven error bound, then X = m theta and the same reduction.
+// Both go through Ziv's loop (ziv.hpp); sin and cos of a nonzero algebraic X are transcendental
+// (Lindemann-Weierstrass), so only X = 0 is exact.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "posenc/detail/mp/bigfloat.hpp"
+#include "posenc/detail/mp/exp_log.hpp"
+#include "posenc/detail/mp/payne_hanek.hpp"
+#include "posenc/detail/mp/trig.hpp"
+#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/double_double.hpp"
+#include "posenc/math/sincos_result.hpp"
+
+namespace posenc::detail::mp {
+
+// Ziv's loop for a pair: each of sin and cos is accepted at the first level that decides it.
+template <class T, class Eval>
+constexpr math::sincos_result<T> ziv_loop_pair(Eval eval) noexcept {
+  math::sincos_result<T> out{};
+  bool ok_s = false, ok_c = false;
+  {
+    const auto a = eval(level<4>{});
+    ok_s = round_checked<T>(a.sin.v, a.sin.err, out.sin);
+    ok_c = round_checked<T>(a.cos.v, a.cos.err, out.cos);
+    if (ok_s && ok_c) return out;
+  }
+  {
+    const auto a = eval(level<8>{});
+    ok_s = ok_s || round_checked<T>(a.sin.v, a.sin.err, out.sin);
+    ok_c = ok_c || round_checked<T>(a.cos.v, a.cos.err, out.cos);
+    if (ok_s && ok_c) return out;
+  }
+  const auto a = eval(level<16>{});
+  if (!ok_s && !round_checked<T>(a.sin.v, a.sin.err, out.sin)) out.sin = round_value<T>(a.sin.v);
+  if (!ok_c && !round_checked<T>(a.cos.v, a.cos.err, out.cos)) out.cos = round_value<T>(a.cos.v);
+  return out;
+}
+
+// One part m * p of the product (p a finite double): m times p's significand exactly, as limbs.
+struct product_part {
+  std::uint64_t n[2];
+  int e;
+  bool neg;
+};
+
+constexpr product_part product_of(std::uint64_t m, double p) noexcept {
+  const std::uint64_t b = std::bit_cast<std::uint64_t>(p);
+  const int field = static_cast<int>((b >> 52) & 0x7FF);
+  const std::uint64_t frac = b & 0x000FFFFFFFFFFFFFu;
+  const u128 n = mul_64x64(m, field == 0 ? frac : frac | (std::uint64_t{1} << 52));
+  return {{n.lo, n.hi}, (field == 0 ? 1 : field) - 1075, (b >> 63) != 0};
+}
+
+// X = m (hi + lo) reduced. Below 1/2 directly (the sum of the two exact parts truncated: < 2 ulp
+// of the larger, 2^(top + 2 - 64L)); else each part by Payne-Hanek (error < 2^(3-64FW) quarter
+// turns each) and the fixed-point sum modulo 4.
+template <int L>
+constexpr sincos_approx<L> sincos_product_approx(std::uint64_t m, math::double_double theta) noexcept {
+  const product_part ph = product_of(m, theta.hi), pl = product_of(m, theta.lo);
+  const bigfloat<L> xh = from_limbs<L>(ph.n, 2, ph.e, ph.neg), xl = from_limbs<L>(pl.n, 2, pl.e, pl.neg);
+  const bigfloat<L> x = add(xh, xl);
+  if (x.top() <= -1) {
+    const int err = (xh.is_zero() || xl.is_zero()) ? exact_err : max_int(xh.top(), xl.top()) + 2 - 64 * L;
+    return sincos_from_reduced(reduced<L>{0, x, err});
+  }
+  constexpr int FW = L + 2;
+  std::uint64_t f[sz<FW>] = {}, g[sz<FW>] = {};
+  payne_hanek(ph.n, ph.e, f);
+  if (ph.neg) negate_fixed(f);
+  payne_hanek(pl.n, pl.e, g);
+  if (pl.neg) negate_fixed(g);
+  add_fixed(f, g);
+  return sincos_from_reduced(fixed_to_reduced<L>(f, 4 - 64 * FW));
+}
+
+// theta = exp(-(2j/d) log base) and X = m theta reduced. Errors (absolute): log base within
+// 2^lb.err; times 2j then / d (2j/d < 1 shrinks the inherited error; two truncations < 4 ulp);
+// exp_approx turns the absolute error of its argument into a relative one (exp_log.hpp); X = m
+// theta multiplies the absolute error by m < 2^(64 - clz m) and truncates (< 2 ulp). The
+// reduction of the computed X then adds its own error (payne_hanek.hpp), and the distance between
+// the computed and exact X moves r by at most as much.
+template <int L>
+constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int d) noexcept {
+  const approx<L> lb = log_approx<L>(base);
+  const bigfloat<L> z = negate(div_small(mul_small(lb.v, static_cast<std::uint64_t>(2 * j)), static_cast<std::uint32_t>(d)));
+  const approx<L> th = exp_approx<L>(z, max_int(lb.err, z.top() + 3 - 64 * L) + 1);
+  const bigfloat<L> x = mul_small(th.v, m);
+  const int xerr = max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
+  if (x.top() <= -1) return sincos_from_reduced(reduced<L>{0, x, xerr});
+  constexpr int FW = L + 2;
+  std::uint64_t f[sz<FW>] = {};
+  payne_hanek(x.m, x.e, f);  // X < 2^64: the window starts at limb 0 (constants.hpp)
+  reduced<L> red = fixed_to_reduced<L>(f, 3 - 64 * FW);
+  red.err = max_int(red.err, xerr) + 1;
+  return sincos_from_reduced(red);
+}
+
+template <class T>
+constexpr math::sincos_result<T> sincos_nan() noexcept {
+  return {special_value<T>(true, false), special_value<T>(true, false)};
+}
+
+// cos and sin of the exact real m (theta.hi + theta.lo), RN_T each.
+template <class T>
+constexpr math::sincos_result<T> sincos_product(std::uint64_t m, math::double_double theta) noexcept {
+  if (!is_finite(theta.hi) || !is_finite(theta.lo)) return sincos_nan<T>();
+  if (m == 0 || theta.hi == -theta.lo) {  // X == 0 exactly (covers hi == lo == 0)
+    return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
+  }
+  return ziv_loop_pair<T>([m, theta](auto lv) { return sincos_product_approx<decltype(lv)::value>(m, theta); });
+}
+
+// cos and sin of m base^(-2j/d), all exact reals, RN_T each. Preconditions (else NaNs): base
+// finite and > 1, d even and > 0, 0 <= j < d/2.
+template <class T>
+constexpr math::sincos_result<T> rope_sincos(std::uint64_t m, double base, int j, int d) noexcept {
+  if (!(base > 1) || !is_finite(base) || d <= 0 || d % 2 != 0 || j < 0 || j >= d / 2) return sincos_nan<T>();
+  if (j == 0) return sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
+  if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
+  return ziv_loop_pair<T>([m, base, j, d](auto lv) { return rope_approx<decltype(lv)::value>(m, base, j, d); });
+}
+
+}  // namespace posenc::detail::mp
