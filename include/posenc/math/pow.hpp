@@ -52,6 +52,7 @@ constexpr bool pow_special(double x, double y, double& out, bool& neg) noexcept 
   }
   if (x < 0 && !yint) { out = L::quiet_NaN(); return true; }
   neg = x < 0 && yodd;
+  if (ax == 1.0) { out = neg ? -1.0 : 1.0; return true; }  // (-1)^y for any integer y, however large
   return false;
 }
 

@@ -125,7 +125,7 @@ constexpr math::sincos_result<T> sincos_product(std::uint64_t m, math::double_do
 template <class T>
 constexpr math::sincos_result<T> rope_sincos(std::uint64_t m, double base, int j, int d) noexcept {
   if (!(base > 1) || !is_finite(base) || d <= 0 || d % 2 != 0 || j < 0 || j >= d / 2) return sincos_nan<T>();
-  if (j == 0) return sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
+  if (j == 0) return mp::sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
   if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
   return ziv_loop_pair<T>([m, base, j, d](auto lv) { return rope_approx<decltype(lv)::value>(m, base, j, d); });
 }
