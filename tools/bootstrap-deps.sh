@@ -10,6 +10,7 @@ packages=(
   libboost1.81-dev  # Boost.Hana and Boost.Multiprecision for the verify layer
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
   "$@"
 )
 
