@@ -7,3 +7,10 @@ bash tools/bootstrap-deps.sh
 cmake --preset gcc >/dev/null
 cmake --build --preset gcc --target example_quickstart posenc_cli -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 ./build/gcc/examples/example_quickstart
+echo
+echo "The same functions from the command line (exact hex output, --decimal for people):"
+for args in "math sin 1e22" "math exp 1 --decimal" "math pow 2 0.5 --type f32"; do
+  echo "\$ posenc $args"
+  # shellcheck disable=SC2086
+  ./build/gcc/tools/posenc $args
+done
