@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
@@ -15,7 +16,15 @@
 namespace posenc::detail {
 
 template <class T>
-struct float_format;  // only the four specialisations below exist
+inline constexpr bool dependent_false = false;
+
+// Only the four specialisations below exist; any other T stops here with a message that names the
+// precondition, instead of an "incomplete type" error deep inside a rounding routine.
+template <class T>
+struct float_format {
+  static_assert(dependent_false<T>,
+                "posenc: the target type must be double, float, posenc::bfloat16 or posenc::float16");
+};
 
 template <>
 struct float_format<double> {
@@ -58,3 +67,12 @@ struct float_format<float16> {
 };
 
 }  // namespace posenc::detail
+
+namespace posenc {
+
+// The types posenc rounds into. Usable in requires-clauses: storage_type<int> is false.
+template <class T>
+concept storage_type = std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                       std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>;
+
+}  // namespace posenc
