@@ -384,3 +384,18 @@ static_assert(posenc::math::round_to<float16>(65520.0).error == posenc::status::
 static_assert(posenc::math::round_to<double>(0.1).value == 0.1);
 static_assert(posenc::detail::round_dyadic<double>(posenc::detail::dyadic{false, -1, 0, 3, false}) == 1.5);
 static_assert(ziv_ce());
+
+// IEEE 754 5.4.1: a conversion keeps the sign of zero. round_to(double) once added +0 as the low
+// part, and -0 + +0 is +0 in round-to-nearest, so a negative zero came back positive.
+static_assert(posenc::math::round_to<posenc::bfloat16>(-0.0).value.bits == 0x8000, "-0 stays -0 in bfloat16");
+static_assert(posenc::math::round_to<posenc::float16>(-0.0).value.bits == 0x8000, "-0 stays -0 in float16");
+static_assert(std::bit_cast<std::uint32_t>(posenc::math::round_to<float>(-0.0).value) == 0x80000000u,
+              "-0 stays -0 in float");
+static_assert(posenc::math::round_to<posenc::float16>(0.0).value.bits == 0x0000, "+0 stays +0");
+
+TEST_CASE("round_to keeps the sign of zero", "[round]") {
+  volatile double negative_zero = -0.0;
+  CHECK(posenc::math::round_to<posenc::bfloat16>(negative_zero).value.bits == 0x8000);
+  CHECK(std::bit_cast<std::uint64_t>(posenc::math::round_to<double>(negative_zero).value) ==
+        0x8000000000000000u);
+}

@@ -213,7 +213,9 @@ constexpr posenc::result<T> round_to(double_double v) noexcept {
 
 template <class T>
 constexpr posenc::result<T> round_to(double v) noexcept {
-  return round_to<T>(double_double{v, 0.0});
+  // The low part is a zero of v's sign: -0 + +0 would be +0 and lose the sign of a negative zero.
+  const bool negative = (std::bit_cast<std::uint64_t>(v) >> 63) != 0;
+  return round_to<T>(double_double{v, negative ? -0.0 : 0.0});
 }
 
 }  // namespace posenc::math
