@@ -1,0 +1,278 @@
+// apply.hpp: rotate query and key vectors by RoPE (Su et al., "RoFormer", arXiv:2104.09864, eq. 34),
+// in either layout (layout.hpp), in place or out of place, forward (R_m) or inverse (R_-m = R_m^T,
+// which ReRoPE's decoding needs: bojone/rerope), from a cos/sin table row or from an exact position.
+//
+// The arithmetic, exactly (this is a contract: both layouts give the same bits for the same pair,
+// at compile time and at run time, since -ffp-contract=off forbids FMA and C is IEEE binary32/64):
+//   C = double for double storage, float for float, bfloat16 and float16 storage;
+//   x, y = the pair's elements loaded exactly into C; c, s = the row's cos, sin loaded exactly into C
+//   (s negated, exactly, for the inverse);
+//   x' = RN_C(RN_C(x c) - RN_C(y s)),  y' = RN_C(RN_C(x s) + RN_C(y c)),  in that order;
+//   stored as RN_S(x'), RN_S(y'): one rounding, to nearest even, for bfloat16/float16 storage
+//   (posenc::math::round_to<S> of the float result), none for float/double storage.
+// HF's rotate_half form x cos + rotate_half(x) sin and GPT-J's rotate_every_two form are this formula
+// (pe-formulas.md 1.4). For bfloat16/float16 this is what a kernel computes (float arithmetic, one
+// rounding at the store), not the correctly rounded rotation of the exact values.
+// Elements from rotary_dim to head_dim pass through: untouched in place, copied bit for bit otherwise.
+// Memory: [heads][head_dim] per position, positions consecutive. No heap, no exceptions, constexpr.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "posenc/math/double_double.hpp"
+#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
+#include "posenc/numeric/format.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::rope {
+
+enum class direction : unsigned char { forward, inverse };  // R_m, or R_-m = R_m^T
+
+// Shape of one position's block: heads x head_dim elements, the first rotary_dim of each head rotated.
+struct apply_shape {
+  std::size_t heads = 1;
+  std::size_t head_dim = 0;
+  std::size_t rotary_dim = 0;
+  layout lay = layout::half_split;
+};
+
+}  // namespace posenc::rope
+
+namespace posenc::detail {
+
+// Storage S -> compute type, exact load, and the one rounding of the store.
+template <class S>
+struct apply_traits {
+  static_assert(dependent_false<S>, "posenc: RoPE storage must be double, float, posenc::bfloat16 or posenc::float16");
+};
+template <>
+struct apply_traits<double> {
+  using compute = double;
+  static constexpr double load(double v) noexcept { return v; }
+  static constexpr double store(double v) noexcept { return v; }
+};
+template <>
+struct apply_traits<float> {
+  using compute = float;
+  static constexpr float load(float v) noexcept { return v; }
+  static constexpr float store(float v) noexcept { return v; }
+};
+template <>
+struct apply_traits<bfloat16> {
+  using compute = float;
+  static constexpr float load(bfloat16 v) noexcept { return v.to_float(); }
+  // RN_bfloat16(v), ties to even: the same bits as math::round_to<bfloat16>(double(v)).value
+  // except that -0 stays -0 (tests/test_rope_apply.cpp checks it), written on the bits because it is the hot path. Adding
+  // 0x7FFF + lsb to the float's bits rounds the low 16 bits to nearest even; a carry moves into the
+  // exponent, which is right (up to infinity at the top). NaN: the quiet NaN round_to returns.
+  static constexpr bfloat16 store(float v) noexcept {
+    const std::uint32_t u = std::bit_cast<std::uint32_t>(v);
+    const std::uint32_t r = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+    return bfloat16::from_bits(static_cast<std::uint16_t>((u & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC0u : r));
+  }
+};
+template <>
+struct apply_traits<float16> {
+  using compute = float;
+  static constexpr float load(float16 v) noexcept { return v.to_float(); }
+  // round_to<float16>(double(v)); zeros keep their sign (round_to(double) adds +0, giving -0 -> +0).
+  static constexpr float16 store(float v) noexcept {
+    if (v == 0.0f) return float16::from_bits(static_cast<std::uint16_t>((std::bit_cast<std::uint32_t>(v) >> 16) & 0x8000u));
+    return math::round_to<float16>(static_cast<double>(v)).value;
+  }
+};
+
+// A table entry loaded into C; exact by construction (TT no wider than C).
+template <class C, class TT>
+constexpr C load_exact(TT v) noexcept {
+  static_assert(float_format<TT>::precision <= float_format<C>::precision,
+                "posenc: the cos/sin table type must convert exactly to the compute type (no wider than it)");
+  if constexpr (std::is_same_v<TT, bfloat16> || std::is_same_v<TT, float16>) {
+    return static_cast<C>(v.to_float());
+  } else {
+    return static_cast<C>(v);
+  }
+}
+
+// Pairs j0 <= j < j1 of one head, in place; c[j - j0], s[j - j0] hold pair j's cos and (signed) sin
+// in C. The header's formula, written out per layout (constant strides, no call per pair for the
+// constant evaluator). Four pairs at a time with all loads before all stores, so that the
+// optimiser's straight-line (SLP) vectoriser can use vector registers at -O2 without alias checks;
+// the arithmetic per element is unchanged, so the bits are the same as one pair at a time.
+template <class S, class C>
+constexpr void rotate_pairs(S* x, std::size_t j0, std::size_t j1, std::size_t rotary_dim, rope::layout l,
+                            const C* c, const C* s) noexcept {
+  using A = apply_traits<S>;
+  const bool il = l == rope::layout::interleaved;
+  const std::size_t step = il ? 2 : 1, off = il ? 1 : rotary_dim / 2;
+  std::size_t j = j0;
+  if (il) {
+    for (; j + 4 <= j1; j += 4) {
+      S* p = x + 2 * j;
+      const C* cc = c + (j - j0);
+      const C* ss = s + (j - j0);
+      const C x0 = A::load(p[0]), y0 = A::load(p[1]), x1 = A::load(p[2]), y1 = A::load(p[3]);
+      const C x2 = A::load(p[4]), y2 = A::load(p[5]), x3 = A::load(p[6]), y3 = A::load(p[7]);
+      const C c0 = cc[0], c1 = cc[1], c2 = cc[2], c3 = cc[3], s0 = ss[0], s1 = ss[1], s2 = ss[2], s3 = ss[3];
+      p[0] = A::store(x0 * c0 - y0 * s0);
+      p[1] = A::store(x0 * s0 + y0 * c0);
+      p[2] = A::store(x1 * c1 - y1 * s1);
+      p[3] = A::store(x1 * s1 + y1 * c1);
+      p[4] = A::store(x2 * c2 - y2 * s2);
+      p[5] = A::store(x2 * s2 + y2 * c2);
+      p[6] = A::store(x3 * c3 - y3 * s3);
+      p[7] = A::store(x3 * s3 + y3 * c3);
+    }
+  } else {
+    for (; j + 4 <= j1; j += 4) {
+      S* p = x + j;
+      S* q = x + j + off;
+      const C* cc = c + (j - j0);
+      const C* ss = s + (j - j0);
+      const C x0 = A::load(p[0]), x1 = A::load(p[1]), x2 = A::load(p[2]), x3 = A::load(p[3]);
+      const C y0 = A::load(q[0]), y1 = A::load(q[1]), y2 = A::load(q[2]), y3 = A::load(q[3]);
+      const C c0 = cc[0], c1 = cc[1], c2 = cc[2], c3 = cc[3], s0 = ss[0], s1 = ss[1], s2 = ss[2], s3 = ss[3];
+      p[0] = A::store(x0 * c0 - y0 * s0);
+      p[1] = A::store(x1 * c1 - y1 * s1);
+      p[2] = A::store(x2 * c2 - y2 * s2);
+      p[3] = A::store(x3 * c3 - y3 * s3);
+      q[0] = A::store(x0 * s0 + y0 * c0);
+      q[1] = A::store(x1 * s1 + y1 * c1);
+      q[2] = A::store(x2 * s2 + y2 * c2);
+      q[3] = A::store(x3 * s3 + y3 * c3);
+    }
+  }
+  for (; j < j1; ++j) {  // the remaining pairs, one at a time
+    const C cj = c[j - j0], sj = s[j - j0];
+    const C xv = A::load(x[j * step]), yv = A::load(x[j * step + off]);
+    x[j * step] = A::store(xv * cj - yv * sj);
+    x[j * step + off] = A::store(xv * sj + yv * cj);
+  }
+}
+
+// The rotation of every head with cos/sin of pair j from gen(j) (a table row or an exact
+// evaluation), in chunks of 64 pairs held on the stack in C (no heap), each chunk applied to every
+// head. Out of place copies each head first and rotates the copy (same bits: the same operations).
+template <class T, class S, class Gen>
+constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen) noexcept {
+  using C = typename apply_traits<S>::compute;
+  constexpr std::size_t chunk = 64;
+  C c[chunk] = {}, s[chunk] = {};
+  const C sign = inverse ? C(-1) : C(1);  // R_-m: s negated, exactly
+  if (in != out)
+    for (std::size_t k = 0; k < sh.heads * sh.head_dim; ++k) out[k] = in[k];
+  const std::size_t pairs = sh.rotary_dim / 2;
+  for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
+    const std::size_t j1 = pairs - j0 < chunk ? pairs : j0 + chunk;
+    for (std::size_t j = j0; j < j1; ++j) {
+      const math::sincos_result<T> e = gen(j);
+      c[j - j0] = load_exact<C>(e.cos);
+      s[j - j0] = sign * load_exact<C>(e.sin);
+    }
+    for (std::size_t h = 0; h < sh.heads; ++h) rotate_pairs(out + h * sh.head_dim, j0, j1, sh.rotary_dim, sh.lay, c, s);
+  }
+  return posenc::status::ok;
+}
+
+}  // namespace posenc::detail
+
+namespace posenc::rope {
+
+template <class S>
+using compute_t = typename detail::apply_traits<S>::compute;
+
+// Out of place: out = R in for one position. row holds rotary_dim/2 entries {sin, cos} (pair j's
+// angle); TT must load exactly into compute_t<S> (e.g. float or bfloat16 rows for float storage).
+// in == out is allowed (in place); partial overlap is not.
+template <class S, class TT>
+constexpr posenc::status rotate_copy(const S* in, S* out, const apply_shape& sh, const math::sincos_result<TT>* row,
+                                     direction dir = direction::forward) noexcept {
+  if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
+  return detail::rotate_generated<TT>(in, out, sh, dir == direction::inverse, [row](std::size_t j) { return row[j]; });
+}
+
+// In place: x = R x for one position.
+template <class S, class TT>
+constexpr posenc::status rotate(S* x, const apply_shape& sh, const math::sincos_result<TT>* row,
+                                direction dir = direction::forward) noexcept {
+  return rotate_copy(static_cast<const S*>(x), x, sh, row, dir);
+}
+
+// q and k of one position with a shared table row (grouped-query attention: different head counts).
+template <class S, class TT>
+constexpr posenc::status rotate_qk(S* q, const apply_shape& q_shape, S* k, const apply_shape& k_shape,
+                                   const math::sincos_result<TT>* row, direction dir = direction::forward) noexcept {
+  if (q_shape.rotary_dim != k_shape.rotary_dim) return posenc::status::domain_error;
+  const posenc::status s = rotate(q, q_shape, row, dir);
+  return s != posenc::status::ok ? s : rotate(k, k_shape, row, dir);
+}
+
+// n_pos consecutive positions, out of place (in == out allowed): position p uses table row p, the
+// rows being consecutive with rotary_dim/2 entries each (the layout of math::rope_sincos_table).
+template <class S, class TT>
+constexpr posenc::status rotate_positions_copy(const S* in, S* out, std::size_t n_pos, const apply_shape& sh,
+                                               const math::sincos_result<TT>* table,
+                                               direction dir = direction::forward) noexcept {
+  const std::size_t block = sh.heads * sh.head_dim, pairs = sh.rotary_dim / 2;
+  for (std::size_t p = 0; p < n_pos; ++p) {
+    const posenc::status s = rotate_copy(in + p * block, out + p * block, sh, table + p * pairs, dir);
+    if (s != posenc::status::ok) return s;
+  }
+  return posenc::status::ok;
+}
+
+template <class S, class TT>
+constexpr posenc::status rotate_positions(S* x, std::size_t n_pos, const apply_shape& sh,
+                                          const math::sincos_result<TT>* table,
+                                          direction dir = direction::forward) noexcept {
+  return rotate_positions_copy(static_cast<const S*>(x), x, n_pos, sh, table, dir);
+}
+
+// On the fly, exact position: pair j uses rope_sincos<TT>(m, base, j, rotary_dim), the correctly
+// rounded cos/sin of the exact angle m base^(-2j/rotary_dim) (default RoPE; HF's dim is the rotary
+// dim). Same bits as rotate() with a row of math::rope_sincos_table<TT>. domain_error when base
+// or the dimensions are invalid.
+template <class TT = void, class S>
+constexpr posenc::status rotate_at_copy(const S* in, S* out, const apply_shape& sh, std::uint64_t m, double base,
+                                        direction dir = direction::forward) noexcept {
+  using T = std::conditional_t<std::is_void_v<TT>, compute_t<S>, TT>;
+  if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
+  if (!detail::rope_args_valid(base, 0, static_cast<int>(sh.rotary_dim))) return posenc::status::domain_error;
+  const int d = static_cast<int>(sh.rotary_dim);
+  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse,
+                                     [m, base, d](std::size_t j) { return math::rope_sincos<T>(m, base, static_cast<int>(j), d); });
+}
+
+template <class TT = void, class S>
+constexpr posenc::status rotate_at(S* x, const apply_shape& sh, std::uint64_t m, double base,
+                                   direction dir = direction::forward) noexcept {
+  return rotate_at_copy<TT>(static_cast<const S*>(x), x, sh, m, base, dir);
+}
+
+// On the fly with given frequencies (any scaling: theta[j] = inv_freq of pair j as a double-double,
+// rotary_dim/2 of them): pair j uses sincos_product<TT>(m, theta[j]), cos/sin of the exact product.
+template <class TT = void, class S>
+constexpr posenc::status rotate_at_theta_copy(const S* in, S* out, const apply_shape& sh, std::uint64_t m,
+                                              const math::double_double* theta,
+                                              direction dir = direction::forward) noexcept {
+  using T = std::conditional_t<std::is_void_v<TT>, compute_t<S>, TT>;
+  if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
+  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse,
+                                     [m, theta](std::size_t j) { return math::sincos_product<T>(m, theta[j]); });
+}
+
+template <class TT = void, class S>
+constexpr posenc::status rotate_at_theta(S* x, const apply_shape& sh, std::uint64_t m, const math::double_double* theta,
+                                         direction dir = direction::forward) noexcept {
+  return rotate_at_theta_copy<TT>(static_cast<const S*>(x), x, sh, m, theta, dir);
+}
+
+}  // namespace posenc::rope
