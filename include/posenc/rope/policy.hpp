@@ -1,0 +1,190 @@
+// policy.hpp: named RoPE evaluation policies. The library's own tables are exact (the real angle,
+// cos/sin rounded once); the framework policies reproduce, operation by operation in IEEE binary32,
+// the float32 pipelines of HuggingFace transformers and of ggml's CPU backend, for users who must
+// match a model trained or served with them. docs/rope-precision.md quantifies their drift.
+//
+//   posenc::rope::exact         cos/sin of the exact angle m * b^(-2j/d), rounded once
+//                               (= posenc::math::rope_sincos<T>, bit for bit)
+//   posenc::rope::hf_float32    HF LlamaRotaryEmbedding (pe-formulas.md 1.0):
+//                                 t    = float(2j) / float(d)                 float32 division
+//                                 p    = powf(float(base), t)                 torch.pow(Scalar, Tensor)
+//                                 inv  = 1.0f / p                             __rtruediv__ = reciprocal()*1
+//                                 inv  = inv / float(factor)                  linear only (inv_freq /= factor)
+//                                 a    = inv * float(m)                       K=1 float32 matmul: one product
+//                                 cos, sin = cosf(a), sinf(a)                 * attention_scaling (1.0 here)
+//   posenc::rope::ggml_float32  ggml-cpu ops.cpp ggml_rope_cache_init / rope_yarn (pe-formulas.md 2.1):
+//                                 theta_scale = powf(float(base), -2.0f / float(d))
+//                                 theta = float(m); j times: theta *= theta_scale   (float recurrence)
+//                                 a = freq_scale * theta, freq_scale = 1.0f / float(factor) (linear)
+//                                 cos, sin = cosf(a), sinf(a)                 * mscale (1.0f here)
+//
+// Caveat, stated on purpose: every float32 step is IEEE binary32 round-to-nearest (as the C++
+// abstract machine does it in constant evaluation, and at run time with SSE2 and
+// -ffp-contract=off), and powf/cosf/sinf are posenc::math's CORRECTLY ROUNDED float functions.
+// torch's own pow/cos/sin (Sleef u10 vector code or libm, CPU; CUDA's powf/cosf, up to 2 ulp)
+// and ggml's libm cosf/sinf/powf are not correctly rounded and can differ by one ulp in rare cases
+// (docs/rope-precision.md counts them for glibc over the Llama-2 table). So these policies are
+// "the HF (ggml) pipeline with correctly rounded float32 elementary functions": deterministic,
+// the same on every platform and at compile time, and within those rare ulps of any real run.
+// Other known differences from a real run: on CUDA, torch divides by a CPU scalar as a multiply by
+// its reciprocal (same result when d and factor are powers of two); TF32 matmuls (off by default
+// since torch 1.12) would round inv_freq to 10 bits; ggml's CUDA backend uses
+// pos * powf(theta_scale, j) instead of the recurrence. None of these is modelled.
+//
+// Scope: rope_type default and linear (attention factor 1); rotary dim from the config (partial
+// rotary included, proportional excluded). Anything else gives status::domain_error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "posenc/math/pow.hpp"
+#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/math/trig.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/dims.hpp"
+#include "posenc/rope/validate.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::rope {
+
+struct exact_policy {};
+struct hf_float32_policy {};
+struct ggml_float32_policy {};
+inline constexpr exact_policy exact{};
+inline constexpr hf_float32_policy hf_float32{};
+inline constexpr ggml_float32_policy ggml_float32{};
+
+}  // namespace posenc::rope
+
+namespace posenc::detail::ropep {
+
+// The configs the policies cover: valid, default or linear, not proportional, d < 2^24 (exact
+// as a float).
+constexpr bool supported(const rope::config& c) noexcept {
+  if (!rope::validate(c).ok() || c.proportional) return false;
+  if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
+  return ropef::rotary_dim(c) < (std::int64_t{1} << 24);
+}
+constexpr bool in_range(const rope::config& c, int j) noexcept {
+  return j >= 0 && j < ropef::rotary_dim(c) / 2;
+}
+constexpr bool linear(const rope::config& c) noexcept { return c.rope_type == rope::scaling::linear; }
+
+// float(x) of a config double: the value torch / GGUF hold in float32 (RN, as the C++ conversion
+// does in constant evaluation and with SSE2 at run time).
+constexpr float f32(double x) noexcept { return static_cast<float>(x); }
+
+// HF's inv_freq[j] (see the header comment for the source of each step).
+constexpr float hf_inv_freq(const rope::config& c, int j) noexcept {
+  const float d = static_cast<float>(ropef::rotary_dim(c));
+  const float t = static_cast<float>(2 * j) / d;       // arange(0, dim, 2).float() / dim
+  const float p = math::pow(f32(c.rope_theta), t);     // base ** t, float32 pow
+  float inv = 1.0f / p;                                // 1.0 / x = x.reciprocal() * 1.0
+  if (linear(c)) inv = inv / f32(c.factor);            // inv_freq /= factor (CPU: true division)
+  return inv;
+}
+
+// ggml's freq_scale (llama.cpp: rope_freq_scale_train = 1.0f / ropescale) and theta_scale.
+constexpr float ggml_freq_scale(const rope::config& c) noexcept { return linear(c) ? 1.0f / f32(c.factor) : 1.0f; }
+constexpr float ggml_theta_scale(const rope::config& c) noexcept {
+  return math::pow(f32(c.rope_theta), -2.0f / static_cast<float>(ropef::rotary_dim(c)));
+}
+
+template <class T>
+constexpr math::sincos_result<T> widen(math::sincos_result<float> s) noexcept {  // float -> T (HF's .to(dtype))
+  return {round_dd<T>(static_cast<double>(s.sin), 0.0), round_dd<T>(static_cast<double>(s.cos), 0.0)};
+}
+
+}  // namespace posenc::detail::ropep
+
+namespace posenc::rope {
+
+// HF's float32 inv_freq[j].
+constexpr posenc::result<float> inv_freq(hf_float32_policy, const config& c, int j) noexcept {
+  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+  return {detail::ropep::hf_inv_freq(c, j), posenc::status::ok};
+}
+
+// HF's whole float32 inv_freq tensor: out[j] for j < out.size() <= rotary_dim(c)/2. A constexpr
+// table should compute it once and form each angle as inv[j] * static_cast<float>(m) (what
+// angle() does); angle_row recomputes the powf per pair, which dominates compile time.
+constexpr posenc::status inv_freq_row(hf_float32_policy, const config& c, std::span<float> out) noexcept {
+  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+    return posenc::status::domain_error;
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropep::hf_inv_freq(c, static_cast<int>(j));
+  return posenc::status::ok;
+}
+
+// The float32 angle of pair j at position m. HF: float(inv_freq[j]) * float(m) (positions above
+// 2^24 round, as position_ids.float() does). ggml: m < 2^31 (pos is int32); O(j) (the recurrence).
+constexpr posenc::result<float> angle(hf_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
+  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+  return {detail::ropep::hf_inv_freq(c, j) * static_cast<float>(m), posenc::status::ok};
+}
+
+constexpr posenc::result<float> angle(ggml_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
+  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j) || m >= (std::uint64_t{1} << 31))
+    return {0.0f, posenc::status::domain_error};
+  const float scale = detail::ropep::ggml_theta_scale(c);
+  float theta = static_cast<float>(m);  // theta_base = (float)pos[i]
+  for (int i = 0; i < j; ++i) theta *= scale;
+  return {detail::ropep::ggml_freq_scale(c) * theta, posenc::status::ok};
+}
+
+// A whole row: out[j] = angle(policy, c, m, j) for j < out.size() <= rotary_dim(c)/2, in O(size)
+// (the way both frameworks build their caches). Returns the first failing status, if any.
+constexpr posenc::status angle_row(hf_float32_policy, const config& c, std::uint64_t m, std::span<float> out) noexcept {
+  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+    return posenc::status::domain_error;
+  const float mf = static_cast<float>(m);
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropep::hf_inv_freq(c, static_cast<int>(j)) * mf;
+  return posenc::status::ok;
+}
+
+constexpr posenc::status angle_row(ggml_float32_policy, const config& c, std::uint64_t m, std::span<float> out) noexcept {
+  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2) ||
+      m >= (std::uint64_t{1} << 31))
+    return posenc::status::domain_error;
+  const float scale = detail::ropep::ggml_theta_scale(c), fs = detail::ropep::ggml_freq_scale(c);
+  float theta = static_cast<float>(m);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    out[j] = fs * theta;
+    theta *= scale;
+  }
+  return posenc::status::ok;
+}
+
+// {sin, cos} of pair j at position m under a policy, in T (double, float, bfloat16, float16).
+// exact: RN_T of the exact values (rope_sincos<T>; default rope_type only, no partial-rotary
+// subtlety: d = rotary_dim(c)). Framework policies: cosf/sinf of the float32 angle, then converted
+// to T as HF's .to(x.dtype) does (exact for double, a second rounding for bfloat16/float16).
+template <class T = float>
+constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const config& c, std::uint64_t m, int j) noexcept {
+  if (!detail::ropep::supported(c) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
+    return {{}, posenc::status::domain_error};
+  return {math::rope_sincos<T>(m, c.rope_theta, j, static_cast<int>(detail::ropef::rotary_dim(c))), posenc::status::ok};
+}
+
+template <class T = float, class Policy>
+constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const config& c, std::uint64_t m, int j) noexcept {
+  const posenc::result<float> a = angle(p, c, m, j);
+  if (!a.ok()) return {{}, a.error};
+  return {detail::ropep::widen<T>(math::sincos(a.value)), posenc::status::ok};
+}
+
+template <class T = float, class Policy>
+constexpr posenc::result<T> cos(Policy p, const config& c, std::uint64_t m, int j) noexcept {
+  const auto r = sincos<T>(p, c, m, j);
+  return {r.value.cos, r.error};
+}
+template <class T = float, class Policy>
+constexpr posenc::result<T> sin(Policy p, const config& c, std::uint64_t m, int j) noexcept {
+  const auto r = sincos<T>(p, c, m, j);
+  return {r.value.sin, r.error};
+}
+
+}  // namespace posenc::rope
