@@ -1,15 +1,15 @@
 // bench/compile_time/gcc_folded.cpp: baseline (a) of the compile-time benchmark, GCC only.
 //
 // GCC folds std::pow, std::cos and std::sin in constant expressions with MPFR (correctly rounded at
-// the precision of the argument type; see /work/shared/reference/constexpr-math.md section 3.2);
-// Clang rejects them in constexpr functions. This table has the shape of posenc_rope.cpp's, but it
-// computes a LESS ACCURATE thing, the way a float32 framework pipeline does:
+// the precision of the argument type; the team's notes, shared/reference/constexpr-math.md section
+// 3.2); Clang rejects them in constexpr functions. This table has the shape of posenc_rope.cpp's,
+// but it computes a LESS ACCURATE thing, the way a float32 framework pipeline does:
 //   theta_j = RN_double(10000^(-2j/128)), a = RN_float(RN_double(m * theta_j)),
 //   entry   = (RN_float(cos a), RN_float(sin a)),
 // i.e. cos and sin of a rounded angle (|a - m*theta_j| up to 2^-12 rad at m ~ 4096, so entries can
-// be off by thousands of float ULPs), whereas posenc rounds cos/sin of the exact real m*10000^(-2j/128)
-// once. It is the "what the compiler can already do" reference for speed, not for accuracy.
-// Built by bench/compile_time/run.sh; see docs/performance.md.
+// be off by thousands of float ULPs), whereas posenc rounds cos/sin of the exact real
+// m*10000^(-2j/128) once. It is the "what the compiler can already do" reference for speed, not for
+// accuracy. Built by bench/compile_time/run.sh; see docs/performance.md.
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -43,7 +43,8 @@ constexpr table_type make_table() {
   for (std::size_t m = 0; m < rows; ++m) {
     for (std::size_t j = 0; j < pairs_per_row; ++j) {
       const float a = static_cast<float>(static_cast<double>(m) * theta[j]);
-      t[m * pairs_per_row + j] = {std::cos(a), std::sin(a)};  // float overloads: __builtin_cosf/sinf
+      t[m * pairs_per_row + j] = {std::cos(a),
+                                  std::sin(a)};  // float overloads: __builtin_cosf/sinf
     }
   }
   return t;

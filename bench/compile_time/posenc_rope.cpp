@@ -8,7 +8,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-
 #include <posenc/math/rope_angle.hpp>
 
 #ifndef POSENC_BENCH_ROWS
@@ -30,8 +29,8 @@ constexpr table_type make_table() {
   table_type t{};
   for (std::size_t m = 0; m < rows; ++m) {
     for (std::size_t j = 0; j < pairs_per_row; ++j) {
-      const posenc::math::sincos_result<float> r =
-          posenc::math::rope_sincos<float>(static_cast<std::uint64_t>(m), 10000.0, static_cast<int>(j), 128);
+      const posenc::math::sincos_result<float> r = posenc::math::rope_sincos<float>(
+          static_cast<std::uint64_t>(m), 10000.0, static_cast<int>(j), 128);
       t[m * pairs_per_row + j] = {r.cos, r.sin};
     }
   }
