@@ -1,0 +1,89 @@
+// angle_mp.hpp: the accurate path of posenc::rope::sincos (angle.hpp): cos and sin of the exact
+// real m * theta_j, theta_j the exact scaled frequency of any RoPE scaling, optionally times the
+// exact attention factor, correctly rounded by Ziv's loop (Ziv, ACM TOMS 17(3), 1991).
+//
+// At 64 L bits: theta from rope::frequency_mp<L> (absolute error 2^f.err), X = m theta (mul_small:
+// the inherited error times m < 2^(64 - clz m), plus < 2 ulp of truncation), X reduced modulo pi/2
+// by exact Payne-Hanek on X's limbs (payne_hanek.hpp, error 2^(3 - 64 FW) quarter turns), and
+// sin/cos of the reduced argument (mp/trig.hpp sincos_from_reduced). This is detail/mp/rope.hpp's
+// rope_approx with the frequency formula of frequencies.hpp in place of base^(-2j/d).
+// Folded attention factor af: the products sin X * af, cos X * af by mp_num<L>::mul, whose bound
+// covers both operands' errors and the truncation (num_mp.hpp).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "posenc/detail/mp/bigfloat.hpp"
+#include "posenc/detail/mp/payne_hanek.hpp"
+#include "posenc/detail/mp/trig.hpp"
+#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::detail::ropet {
+
+// A failed level: an error bound so large that round_checked refuses it.
+template <int L>
+constexpr mp::sincos_approx<L> failed_sincos() noexcept {
+  return {{mp::bigfloat<L>{}, ropef::fail_err}, {mp::bigfloat<L>{}, ropef::fail_err}};
+}
+
+// The exact attention factor at 64 L bits (explicit YaRN/LongRoPE value exactly, as frequencies.hpp).
+template <int L>
+constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
+  const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
+  if (takes_explicit && c.attention_factor.has_value()) return ropef::mp_num<L>::of(*c.attention_factor);
+  return ropef::attention_eval<ropef::mp_num<L>>(c);
+}
+
+// cos/sin(m theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
+// validate(c).ok(), j a rotating pair.
+template <int L>
+constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::uint64_t m, int j, bool fold) noexcept {
+  const mp::approx<L> th = rope::frequency_mp<L>(c, j);
+  if (ropef::mp_num<L>::failed(th) || th.v.is_zero() || th.v.neg) return failed_sincos<L>();
+  const mp::bigfloat<L> x = mp::mul_small(th.v, m);
+  const int xerr = mp::max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
+  mp::sincos_approx<L> r{};
+  if (x.top() <= -1) {
+    r = mp::sincos_from_reduced(mp::reduced<L>{0, x, xerr});
+  } else {
+    constexpr int FW = L + 2;
+    std::uint64_t f[mp::sz<FW>] = {};
+    if (!mp::payne_hanek(x.m, x.e, f)) return failed_sincos<L>();
+    mp::reduced<L> red = mp::fixed_to_reduced<L>(f, 3 - 64 * FW);
+    red.err = mp::max_int(red.err, xerr) + 1;  // the computed X moves r by at most its own error
+    r = mp::sincos_from_reduced(red);
+  }
+  if (!fold) return r;
+  const mp::approx<L> af = attention_mp<L>(c);
+  if (ropef::mp_num<L>::failed(af)) return failed_sincos<L>();
+  return {ropef::mp_num<L>::mul(r.sin, af), ropef::mp_num<L>::mul(r.cos, af)};
+}
+
+// A zero with an error bound cannot be rounded by round_checked; a value with an exact error
+// (mp_num's exact_err) is fine. Both are handled by round_checked itself.
+template <class T, int L>
+constexpr bool round_pair(const mp::sincos_approx<L>& a, bool& ok_s, bool& ok_c, math::sincos_result<T>& out) noexcept {
+  if (!ok_s) ok_s = a.sin.err < ropef::fail_err / 2 && mp::round_checked<T>(a.sin.v, a.sin.err, out.sin);
+  if (!ok_c) ok_c = a.cos.err < ropef::fail_err / 2 && mp::round_checked<T>(a.cos.v, a.cos.err, out.cos);
+  return ok_s && ok_c;
+}
+
+// Ziv's loop at 4, 8 and 16 limbs. Unlike mp::ziv_loop_pair it never guesses: an undecided value
+// (a frequency branch tied exactly, as frequencies.hpp documents) gives status::domain_error.
+template <class T>
+constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::config& c, std::uint64_t m, int j,
+                                                                   bool fold) noexcept {
+  math::sincos_result<T> out{};
+  bool ok_s = false, ok_c = false;
+  if (round_pair<T>(scaled_sincos_approx<4>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
+  if (round_pair<T>(scaled_sincos_approx<8>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
+  if (round_pair<T>(scaled_sincos_approx<16>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
+  return {out, posenc::status::domain_error};
+}
+
+}  // namespace posenc::detail::ropet

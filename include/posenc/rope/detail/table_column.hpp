@@ -1,0 +1,141 @@
+// table_column.hpp: the rows of a scaled RoPE cos/sin table at a per-entry cost of a dozen
+// operations in constant evaluation (fill_rows, row by row over all pairs); the engine of table.hpp.
+//
+// Method: math/detail/rope_table.hpp's rope_column, generalised to rows at positions start + i and
+// to a folded attention factor. Positions p = p0 + b, p0 = start + a B (B a power of two near
+// sqrt(rows)), anchors A = cis(p0 theta), E_b = cis(b theta) from the scalar fast path's reduction
+// and fast kernel, each within 2^-54 + 2^-62; an entry is one complex product (angle addition,
+// A&S 4.3.16/4.3.17) within e0 = 0x1.02p-51 of cis(p theta~) (rope_table.hpp's derivation), plus
+// (start + rows) |theta| rel_err for the frequency's own error (|p (theta - theta~)|).
+// Folded af = af.hi + af.lo (|af - (hi + lo)| <= af.err): c af ~ RN(c af.hi), whose error is
+// <= e0 |af.hi| + |c| (|af.lo| + af.err) + 2^-53 |RN(c af.hi)|, with a 2^-50 relative margin.
+// Entries the rounding test cannot decide, every entry of a double table, and every entry of a
+// position list (no shared anchors) go to sincos_with (angle.hpp): same bits as rope::sincos.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "posenc/math/detail/rope_table.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/numeric/format.hpp"
+#include "posenc/rope/angle.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::detail::ropet {
+
+// Where the values go: pair j of row i at cos[i * stride + k0[j]] and [i * stride + k1[j]] (both
+// elements of the pair, expanded tables), or at pairs[i * stride + j] (compact tables) when
+// pairs != nullptr.
+template <class T>
+struct table_dest {
+  T* cos;
+  T* sin;
+  math::sincos_result<T>* pairs;
+  std::size_t stride;
+  const std::size_t* k0;
+  const std::size_t* k1;
+};
+
+// Magnitude bits of T's +infinity, and whether x is an infinity (sign bit masked off).
+template <class T>
+constexpr auto inf_bits() noexcept {
+  return float_format<T>::to_bits(mp::special_value<T>(false, false));
+}
+template <class T>
+constexpr bool is_inf(T x, decltype(inf_bits<T>()) inf) noexcept {
+  using S = decltype(inf);
+  return static_cast<S>(float_format<T>::to_bits(x) & static_cast<S>(~(S{1} << (sizeof(S) * 8 - 1)))) == inf;
+}
+
+// Per-column state of the row-major fill: the frequency, the anchors E_b and the current A.
+struct column_state {
+  rope::frequency_value f{};
+  double e = 0;  // the entry's error radius (see the top)
+  double ac = 0, as = 0;
+  bool ok = false;
+};
+
+// Entry (row i, position p) of pair j from the anchors, or from sincos_with; returns its status.
+template <class T>
+constexpr posenc::status table_entry(const rope::config& c, column_state& s, const double* ec, const double* es,
+                                     std::size_t b, std::uint64_t p, int j, const attention_value* af,
+                                     math::sincos_result<T>& r) noexcept {
+  if (s.ok && p != 0) {
+    const double cc = s.ac * ec[b] - s.as * es[b];
+    const double ss = s.as * ec[b] + s.ac * es[b];
+    if constexpr (std::is_same_v<T, float>) {
+      if (af == nullptr) {  // RN_float is monotone: equal roundings of both ends decide all between
+        const double e = s.e + 0x1p-53;  // RN(c +- e) must enclose [c - e0, c + e0] (rope_table.hpp)
+        r = {static_cast<float>(ss - e), static_cast<float>(cc - e)};
+        if (r.cos == static_cast<float>(cc + e) && r.sin == static_cast<float>(ss + e)) return posenc::status::ok;
+      }
+    }
+    if (af == nullptr) {
+      if (!std::is_same_v<T, float> && ziv_round<T>(ss, 0.0, s.e, r.sin) && ziv_round<T>(cc, 0.0, s.e, r.cos))
+        return posenc::status::ok;
+    } else {
+      const double afh = af->v.hi, afe = dabs(af->v.lo) + af->err;
+      const double vc = cc * afh, vs = ss * afh;
+      const double erc = (s.e * dabs(afh) + dabs(cc) * afe) * (1 + 0x1p-50) + dabs(vc) * 0x1p-53;
+      const double ers = (s.e * dabs(afh) + dabs(ss) * afe) * (1 + 0x1p-50) + dabs(vs) * 0x1p-53;
+      if (ziv_round<T>(vs, 0.0, ers, r.sin) && ziv_round<T>(vc, 0.0, erc, r.cos)) {
+        const auto inf = inf_bits<T>();
+        return is_inf(r.sin, inf) || is_inf(r.cos, inf) ? posenc::status::overflow : posenc::status::ok;
+      }
+    }
+  }
+  const auto x = sincos_with<T>(c, s.f, af, p, j);
+  r = x.value;
+  return x.error;
+}
+
+// Rows i < rows at positions list ? list[i] : start + i, all Pairs columns, written row by row
+// (GCC's constant evaluator inserts array elements stored out of order in linear time, so a
+// column-major fill of a large table is quadratic). Returns the
+// first non-ok status (ok otherwise); af != nullptr folds the attention factor.
+template <class T, std::size_t Pairs>
+constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, std::size_t rows, const std::uint64_t* list,
+                                   const attention_value* af, const table_dest<T>& d) noexcept {
+  constexpr std::size_t bmax = Pairs * rope_block_max <= 8192 ? rope_block_max : (8192 / Pairs > 0 ? 8192 / Pairs : 1);
+  std::size_t bsize = 1;
+  while (bsize < bmax && bsize * bsize < rows) bsize *= 2;
+  column_state col[Pairs] = {};
+  double ec[Pairs * bmax] = {}, es[Pairs * bmax] = {};
+  posenc::status st = posenc::status::ok;
+  for (std::size_t j = 0; j < Pairs; ++j) {
+    column_state& s = col[j];
+    s.f = rope::frequency_dd(c, static_cast<int>(j));
+    if (!s.f.ok()) return s.f.error;
+    s.ok = list == nullptr && !std::is_same_v<T, double> && s.f.value.hi != 0 && (af == nullptr || af->ok);
+    for (std::size_t b = 0; s.ok && b < bsize && b < rows; ++b) s.ok = rope_anchor(b, s.f.value, ec[j * bmax + b], es[j * bmax + b]);
+    s.e = 0x1.02p-51 + static_cast<double>(start + rows) * dabs(s.f.value.hi) * (s.f.rel_err * 1.0000001);
+  }
+  for (std::size_t i0 = 0; i0 < rows; i0 += bsize) {
+    for (std::size_t j = 0; j < Pairs; ++j)
+      if (col[j].ok) col[j].ok = rope_anchor(start + i0, col[j].f.value, col[j].ac, col[j].as);
+    for (std::size_t i = i0; i < i0 + bsize && i < rows; ++i) {
+      const std::uint64_t p = list != nullptr ? list[i] : start + i;
+      for (std::size_t j = 0; j < Pairs; ++j) {
+        math::sincos_result<T> r{};
+        const posenc::status e = table_entry<T>(c, col[j], ec + j * bmax, es + j * bmax, i - i0, p, static_cast<int>(j), af, r);
+        if (st == posenc::status::ok) st = e;
+        if (d.pairs != nullptr) {
+          d.pairs[i * d.stride + j] = r;
+        } else {
+          d.cos[i * d.stride + d.k0[j]] = r.cos;
+          d.sin[i * d.stride + d.k0[j]] = r.sin;
+          d.cos[i * d.stride + d.k1[j]] = r.cos;
+          d.sin[i * d.stride + d.k1[j]] = r.sin;
+        }
+      }
+    }
+  }
+  return st;
+}
+
+}  // namespace posenc::detail::ropet

@@ -1,0 +1,109 @@
+// rope_table_oracle.hpp: MPFR reference values of scaled RoPE cos/sin tables (posenc/rope/angle.hpp,
+// posenc/rope/table.hpp), for the tests. Not constexpr.
+//
+// theta_j and the attention factor come from rope_oracle.hpp's independent MPFR transcription of
+// HF's formulas at 320 bits (each MPFR operation correctly rounded: a few dozen of them leave a
+// relative error far below 2^-300); X = m theta_j exactly-rounded at 320 bits; sin and cos of X by
+// mpfr_sin_cos. The absolute error of each value is below 2^-250 for m <= 2^53; a value is accepted
+// only if mpfr_can_round proves that every real within 2^-250 rounds toward zero alike at 54 bits,
+// i.e. that no number with 54 significant bits (every value and every rounding midpoint of double,
+// float, bfloat16 and float16, subnormals included) lies within the error: RN_T is then certain
+// for all four formats. Otherwise it throws (a test cannot pass on an undecided value).
+#pragma once
+
+#include <mpfr.h>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/dims.hpp"
+#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+
+namespace posenc::verify {
+
+// One config's exact frequencies and attention factor, kept at 320 bits.
+class rope_table_oracle {
+ public:
+  static constexpr mpfr_prec_t prec = 320;
+  static constexpr long err_exp = -250;  // absolute error bound 2^-250 of every value
+
+  explicit rope_table_oracle(const rope::config& c) : c_(c), af_(prec) {
+    const long pairs = static_cast<long>(posenc::detail::ropef::rotary_dim(c)) / 2;
+    rope_detail::ctx ctx{prec, c};
+    for (long j = 0; j < pairs; ++j) {
+      theta_.push_back(std::make_unique<rope_detail::M>(prec));
+      ctx.inv_freq(*theta_.back(), j);
+    }
+    ctx.attention(af_);
+  }
+
+  // cos and sin of m theta_j (times the attention factor when fold), 320 bits, checked roundable.
+  struct value {
+    rope_detail::M cos{prec}, sin{prec};
+    template <class T>
+    math::sincos_result<T> round() const {
+      return {detail::round_into<T>(sin.get()), detail::round_into<T>(cos.get())};
+    }
+  };
+
+  void eval(std::uint64_t m, int j, bool fold, value& out) const {
+    rope_detail::M x(prec);
+    mpfr_mul_ui(x.get(), theta_.at(static_cast<std::size_t>(j))->get(), static_cast<unsigned long>(m), MPFR_RNDN);
+    mpfr_sin_cos(out.sin.get(), out.cos.get(), x.get(), MPFR_RNDN);
+    if (fold) {
+      mpfr_mul(out.sin.get(), out.sin.get(), af_.get(), MPFR_RNDN);
+      mpfr_mul(out.cos.get(), out.cos.get(), af_.get(), MPFR_RNDN);
+    }
+    if (m == 0 || mpfr_zero_p(x.get())) return;  // X = 0: cos and sin are exact
+    check(out.sin.get());
+    check(out.cos.get());
+  }
+
+  // out = plain times the attention factor (plain from eval(m, j, false, plain)); x_zero: X was 0.
+  void fold(const value& plain, bool x_zero, value& out) const {
+    mpfr_mul(out.sin.get(), plain.sin.get(), af_.get(), MPFR_RNDN);
+    mpfr_mul(out.cos.get(), plain.cos.get(), af_.get(), MPFR_RNDN);
+    if (x_zero) return;
+    check(out.sin.get());
+    check(out.cos.get());
+  }
+
+  template <class T>
+  math::sincos_result<T> sincos(std::uint64_t m, int j, bool fold = false) const {
+    value v;
+    eval(m, j, fold, v);
+    return v.template round<T>();
+  }
+
+  const rope::config& config() const noexcept { return c_; }
+
+ private:
+  static void check(mpfr_srcptr y) {
+    if (mpfr_zero_p(y)) return;  // sin(0) = 0 exactly (m = 0 or theta = 0)
+    const long rel = static_cast<long>(mpfr_get_exp(y)) - err_exp;  // error 2^-250 = 2^(EXP(y) - rel)
+    if (rel < 60 || !mpfr_can_round(y, rel, MPFR_RNDN, MPFR_RNDZ, 54))
+      throw std::runtime_error("rope_table_oracle: value too close to a 54-bit number to round");
+  }
+
+  rope::config c_;
+  std::vector<std::unique_ptr<rope_detail::M>> theta_;
+  rope_detail::M af_;
+};
+
+// RN_T(sin(m theta_j)), RN_T(cos(m theta_j)) (the contract of rope::sincos), and with the
+// attention factor folded (rope::attention_sincos).
+template <class T>
+math::sincos_result<T> cr_rope_scaled_sincos(const rope::config& c, std::uint64_t m, int j) {
+  return rope_table_oracle(c).sincos<T>(m, j, false);
+}
+template <class T>
+math::sincos_result<T> cr_rope_attention_sincos(const rope::config& c, std::uint64_t m, int j) {
+  return rope_table_oracle(c).sincos<T>(m, j, true);
+}
+
+}  // namespace posenc::verify

@@ -1,0 +1,229 @@
+// test_rope_table.cpp: posenc/rope/table.hpp and angle.hpp against MPFR (verify/rope_table_oracle.hpp).
+//
+// Every entry of the curated configs' tables at positions [0, 4096), in double, float, bfloat16 and
+// float16, plain and with the attention factor folded, must equal the oracle's correctly rounded
+// value bit for bit; the interleaved table must be the half-split one permuted bit for bit; spot
+// positions up to 2^21 through position-list tables; the error statuses.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
+#include "posenc/rope/angle.hpp"
+#include "posenc/rope/table.hpp"
+#include "posenc/verify/rope_table_oracle.hpp"
+
+namespace {
+
+namespace rope = posenc::rope;
+using rope::layout;
+using rope::scaling;
+using posenc::bfloat16;
+using posenc::float16;
+namespace vd = posenc::verify::detail;
+
+constexpr rope::config llama2{.head_dim = 128, .rope_theta = 10000.0};
+constexpr rope::config llama31{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
+                               .original_max_position_embeddings = 8192};
+constexpr rope::config qwen25{.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                              .original_max_position_embeddings = 32768};
+constexpr rope::config deepseek_v3{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
+                                   .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
+constexpr rope::config gpt_oss{.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
+                               .original_max_position_embeddings = 4096, .truncate = false};
+constexpr rope::config pythia{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.25};
+constexpr rope::config gptj{.head_dim = 256, .rope_theta = 10000.0, .rotary_dim = 64};
+
+constexpr std::size_t rows = 4096, chunk = 512;
+
+template <class T>
+std::uint64_t bits(T x) {
+  return vd::to_bits64(x);
+}
+
+// Oracle bits of one config: [plain/folded][m][j] for each format, cos and sin.
+struct oracle_bits {
+  std::size_t pairs;
+  std::vector<std::uint64_t> v[2][4][2];  // [fold][format: f64 f32 bf16 f16][cos, sin]
+  std::uint64_t at(int fold, int fmt, int cs, std::size_t m, std::size_t j) const {
+    return v[fold][fmt][cs][m * pairs + j];
+  }
+};
+
+template <class T>
+void store(oracle_bits& o, int fold, int fmt, std::size_t k, const posenc::math::sincos_result<T>& r) {
+  o.v[fold][fmt][0][k] = bits(r.cos);
+  o.v[fold][fmt][1][k] = bits(r.sin);
+}
+
+std::unique_ptr<oracle_bits> make_oracle(const rope::config& c) {
+  const posenc::verify::rope_table_oracle ora(c);
+  auto o = std::make_unique<oracle_bits>();
+  o->pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+  for (auto& f : o->v)
+    for (auto& t : f)
+      for (auto& cs : t) cs.resize(rows * o->pairs);
+  posenc::verify::rope_table_oracle::value plain, folded;
+  for (std::size_t m = 0; m < rows; ++m)
+    for (std::size_t j = 0; j < o->pairs; ++j) {
+      const std::size_t k = m * o->pairs + j;
+      ora.eval(m, static_cast<int>(j), false, plain);
+      ora.fold(plain, m == 0 || mpfr_zero_p(plain.sin.get()), folded);
+      for (int f = 0; f < 2; ++f) {
+        const auto& v = f == 0 ? plain : folded;
+        store(*o, f, 0, k, v.round<double>());
+        store(*o, f, 1, k, v.round<float>());
+        store(*o, f, 2, k, v.round<bfloat16>());
+        store(*o, f, 3, k, v.round<float16>());
+      }
+    }
+  return o;
+}
+
+struct counts {
+  long entries = 0, mismatches = 0, layout_mismatches = 0;
+};
+
+// Compares tables of both layouts over [0, 4096) in chunks (start = 512 i: the start offset path).
+template <class T, std::size_t D>
+void check_format(const rope::config& c, const oracle_bits& o, int fmt, bool fold, counts& n) {
+  using H = posenc::result<rope::table<T, chunk, D, layout::half_split>>;
+  using I = posenc::result<rope::table<T, chunk, D, layout::interleaved>>;
+  for (std::size_t s = 0; s < rows; s += chunk) {
+    const rope::table_options opt{.start = s, .fold_attention = fold};
+    const std::unique_ptr<H> h(new H(rope::make_table<T, chunk, D, layout::half_split>(c, opt)));
+    const std::unique_ptr<I> it(new I(rope::make_table<T, chunk, D, layout::interleaved>(c, opt)));
+    REQUIRE(h->ok());
+    REQUIRE(it->ok());
+    for (std::size_t r = 0; r < chunk; ++r) {
+      REQUIRE(h->value.position[r] == s + r);
+      for (std::size_t j = 0; j < D / 2; ++j) {
+        const auto p = h->value.pair(r, j);
+        ++n.entries;
+        if (bits(p.cos) != o.at(fold, fmt, 0, s + r, j) || bits(p.sin) != o.at(fold, fmt, 1, s + r, j)) {
+          if (n.mismatches < 5) UNSCOPED_INFO("mismatch fmt " << fmt << " fold " << fold << " m " << s + r << " j " << j);
+          ++n.mismatches;
+        }
+        for (std::size_t t = 0; t < 2; ++t) {  // element 2j+t of interleaved == element j + t D/2 of half-split
+          const std::size_t ki = r * D + 2 * j + t, kh = r * D + j + t * (D / 2);
+          if (bits(it->value.cos[ki]) != bits(h->value.cos[kh]) || bits(it->value.sin[ki]) != bits(h->value.sin[kh]))
+            ++n.layout_mismatches;
+        }
+      }
+    }
+  }
+}
+
+// Spot positions up to 2^21 through position-list tables, all formats, plain and folded.
+template <class T, std::size_t D>
+void check_spots(const rope::config& c, const posenc::verify::rope_table_oracle& ora, bool fold, counts& n) {
+  constexpr std::array<std::uint64_t, 8> at{std::uint64_t{1} << 21, (std::uint64_t{1} << 21) - 1, 1234567, std::uint64_t{1} << 20,
+                                            999999, 131071, 65536, 7};
+  const auto t = std::make_unique<posenc::result<rope::table<T, 8, D, layout::interleaved>>>(
+      rope::make_table<T, 8, D, layout::interleaved>(c, at, fold));
+  REQUIRE(t->ok());
+  for (std::size_t r = 0; r < at.size(); ++r)
+    for (std::size_t j = 0; j < D / 2; ++j) {
+      const auto want = ora.sincos<T>(at[r], static_cast<int>(j), fold);
+      const auto got = t->value.pair(r, j);
+      ++n.entries;
+      if (bits(got.cos) != bits(want.cos) || bits(got.sin) != bits(want.sin)) {
+        UNSCOPED_INFO("spot mismatch m " << at[r] << " j " << j);
+        ++n.mismatches;
+      }
+    }
+}
+
+template <std::size_t D>
+void check_config(const rope::config& c, const char* name) {
+  REQUIRE(rope::rotary_dim(c) == static_cast<int>(D));
+  const auto o = make_oracle(c);
+  const posenc::verify::rope_table_oracle ora(c);
+  counts n;
+  for (const bool fold : {false, true}) {
+    check_format<double, D>(c, *o, 0, fold, n);
+    check_format<float, D>(c, *o, 1, fold, n);
+    check_format<bfloat16, D>(c, *o, 2, fold, n);
+    check_format<float16, D>(c, *o, 3, fold, n);
+    check_spots<double, D>(c, ora, fold, n);
+    check_spots<float, D>(c, ora, fold, n);
+    check_spots<bfloat16, D>(c, ora, fold, n);
+    check_spots<float16, D>(c, ora, fold, n);
+  }
+  WARN(name << ": " << n.entries << " entries, " << n.mismatches << " mismatches (0 ULP required), "
+            << n.layout_mismatches << " layout mismatches");
+  CHECK(n.entries == 2 * 4 * (static_cast<long>(rows) + 8) * static_cast<long>(D / 2));
+  CHECK(n.mismatches == 0);
+  CHECK(n.layout_mismatches == 0);
+}
+
+}  // namespace
+
+TEST_CASE("RoPE tables of the curated configs are correctly rounded, both layouts", "[rope][table][oracle]") {
+  SECTION("Llama-2-7B") { check_config<128>(llama2, "Llama-2-7B"); }
+  SECTION("Llama-3.1-8B") { check_config<128>(llama31, "Llama-3.1-8B"); }
+  SECTION("Qwen2.5-7B YaRN") { check_config<128>(qwen25, "Qwen2.5-7B"); }
+  SECTION("DeepSeek-V3 rope part") { check_config<64>(deepseek_v3, "DeepSeek-V3"); }
+  SECTION("gpt-oss") { check_config<64>(gpt_oss, "gpt-oss"); }
+  SECTION("Pythia partial 0.25") { check_config<32>(pythia, "Pythia"); }
+  SECTION("GPT-J rotary_dim 64") { check_config<64>(gptj, "GPT-J"); }
+}
+
+TEST_CASE("rope::sincos matches the oracle far past the table range", "[rope][table][oracle]") {
+  const posenc::verify::rope_table_oracle ora(qwen25);
+  long bad = 0;
+  for (const std::uint64_t m : {std::uint64_t{1} << 30, std::uint64_t{123456789012}, (std::uint64_t{1} << 53) - 1})
+    for (int j = 0; j < 64; j += 7) {
+      const auto got = rope::sincos<float>(qwen25, m, j);
+      const auto want = ora.sincos<float>(m, j);
+      REQUIRE(got.ok());
+      bad += bits(got.value.sin) != bits(want.sin) || bits(got.value.cos) != bits(want.cos);
+      const auto g2 = rope::attention_sincos<double>(qwen25, m, j);
+      const auto w2 = ora.sincos<double>(m, j, true);
+      REQUIRE(g2.ok());
+      bad += bits(g2.value.sin) != bits(w2.sin) || bits(g2.value.cos) != bits(w2.cos);
+    }
+  CHECK(bad == 0);
+}
+
+// Compile-time tables equal the run-time ones bit for bit.
+namespace {
+constexpr auto ct_table = rope::make_table<float, 16, 64, layout::interleaved>(deepseek_v3, {.start = 100});
+static_assert(ct_table.ok());
+}  // namespace
+
+TEST_CASE("constexpr RoPE table equals the run-time one", "[rope][table]") {
+  const auto rt = rope::make_table<float, 16, 64, layout::interleaved>(deepseek_v3, {.start = 100});
+  REQUIRE(rt.ok());
+  long diff = 0;
+  for (std::size_t k = 0; k < rt.value.cos.size(); ++k)
+    diff += bits(rt.value.cos[k]) != bits(ct_table.value.cos[k]) || bits(rt.value.sin[k]) != bits(ct_table.value.sin[k]);
+  CHECK(diff == 0);
+}
+
+TEST_CASE("RoPE table errors are statuses, never truncation", "[rope][table]") {
+  using S = posenc::status;
+  // Positions past 2^21.
+  CHECK(rope::make_table<float, 4, 128>(llama2, {.start = (std::uint64_t{1} << 21) - 2}).error == S::domain_error);
+  CHECK(rope::make_table<float, 4, 128>(llama2, {.start = (std::uint64_t{1} << 21) - 2}).ok() == false);
+  CHECK(rope::make_table<float, 4, 128>(llama2, {.start = (std::uint64_t{1} << 21) - 3}).ok());
+  CHECK(rope::make_table<float, 2, 128>(llama2, std::array<std::uint64_t, 2>{5, (std::uint64_t{1} << 21) + 1}).error ==
+        S::domain_error);
+  // Shape differs from the config, invalid config.
+  CHECK(rope::make_table<float, 4, 64>(llama2).error == S::domain_error);
+  CHECK(rope::make_table<float, 4, 128>(rope::config{.head_dim = 128, .rope_theta = 1.0}).error == S::domain_error);
+  CHECK(rope::sincos<float>(llama2, 1, 64).error == S::domain_error);
+  CHECK(rope::check_table(llama2, 4, 64).ok() == false);
+  // float16 with a folded attention factor that overflows it (65520 rounds to infinity in binary16),
+  // and the same table without folding is fine.
+  constexpr rope::config big_af{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                                .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  CHECK(rope::make_table<float16, 8, 64>(big_af, {.fold_attention = true}).error == S::overflow);
+  CHECK(rope::make_table<float16, 8, 64>(big_af).ok());
+  CHECK(rope::make_table<bfloat16, 8, 64>(big_af, {.fold_attention = true}).ok());
+  CHECK(rope::attention_sincos<float16>(big_af, 0, 0).error == S::overflow);
+}
