@@ -1,0 +1,27 @@
+// decreasing.hpp: law "inv_freq is strictly decreasing in j" for the scalings whose formula is
+// monotone: b^(-2j/d) (RoFormer eq. 15) times a factor or a blend that keeps the order (linear,
+// NTK, dynamic, YaRN, Llama-3: HF modeling_rope_utils.py). Not LongRoPE (per-pair factors) nor
+// proportional (zero past the rotating pairs). Checked on the correctly rounded double values:
+// for j >= 1, inv_freq[j] < inv_freq[j-1]; the measured value is inv_freq[j] / inv_freq[j-1],
+// whose bound is 1 (strict: equality fails).
+#pragma once
+
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/laws/report.hpp"
+
+namespace posenc::verify::laws {
+
+inline law_report check_inv_freq_decreasing(const rope::config& c) {
+  law_report r = make_report("inv_freq strictly decreasing");
+  const int half = rope::rotary_dim(c) / 2;
+  for (int j = 1; j < half; ++j) {
+    const auto a = rope::inv_freq<double>(c, j - 1), b = rope::inv_freq<double>(c, j);
+    const double ratio = a.ok() && b.ok() && a.value > 0 ? b.value / a.value : 2.0;
+    // strict: ratio < 1; report ratio against bound 1 - 2^-60 so that equality fails
+    r.add(ratio, 1.0 - 0x1p-60, [&] { return describe("j=%d: inv_freq %a, previous %a", j, b.value, a.value); });
+  }
+  return r;
+}
+
+}  // namespace posenc::verify::laws

@@ -1,0 +1,63 @@
+// norm.hpp: law "the apply kernel preserves norms within its bound": for storage S, table type TT
+// (correctly rounded rows rope::sincos<TT>), each head's rotary part v and w = rotate(v),
+//   | ||w|| - ||v|| | <= (kr + u_t) ||v||        (bounds.hpp derive_apply_bounds: b.norm)
+// and the inverse rotation undoes it: ||R^-1 w - v|| <= b.inverse ||v||. Norms in exact_real.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "posenc/rope/angle.hpp"
+#include "posenc/rope/apply.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/verify/laws/bounds.hpp"
+#include "posenc/verify/laws/detail/exact.hpp"
+#include "posenc/verify/laws/report.hpp"
+
+namespace posenc::verify::laws {
+
+// The row {sin, cos} of pairs of config c at position m, as the tables hold it. ok &= success.
+template <class TT>
+std::vector<math::sincos_result<TT>> table_row(const rope::config& c, std::uint64_t m, bool& ok) {
+  std::vector<math::sincos_result<TT>> row(static_cast<std::size_t>(rope::rotary_dim(c) / 2));
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    const auto e = rope::sincos<TT>(c, m, static_cast<int>(j));
+    ok = ok && e.ok();
+    row[j] = e.value;
+  }
+  return row;
+}
+
+// x: heads * head_dim elements of S in layout lay; m: the position.
+template <class S, class TT>
+law_report check_norm_preservation(const rope::config& c, const std::vector<S>& x, std::size_t heads,
+                                   std::size_t head_dim, rope::layout lay, std::uint64_t m) {
+  law_report r = make_report("norm preservation of the apply kernel");
+  using C = rope::compute_t<S>;
+  const double ub = std::is_same_v<S, C> ? 0.0 : unit_roundoff<S>();
+  const apply_bounds b = derive_apply_bounds(table_block_error<TT>(), unit_roundoff<C>(), ub);
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  const rope::apply_shape sh{.heads = heads, .head_dim = head_dim, .rotary_dim = d, .lay = lay};
+  bool ok = true;
+  const auto row = table_row<TT>(c, m, ok);
+  std::vector<S> w(x.size()), back(x.size());
+  ok = ok && rope::rotate_copy(x.data(), w.data(), sh, row.data()) == posenc::status::ok;
+  ok = ok && rope::rotate_copy(w.data(), back.data(), sh, row.data(), rope::direction::inverse) == posenc::status::ok;
+  r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
+  for (std::size_t h = 0; h < heads; ++h) {
+    const auto part = [&](const std::vector<S>& v) {
+      return to_exact(std::vector<S>(v.begin() + static_cast<std::ptrdiff_t>(h * head_dim),
+                                     v.begin() + static_cast<std::ptrdiff_t>(h * head_dim + d)));
+    };
+    const xvec V = part(x), W = part(w), B = part(back);
+    const exact_real nv = norm(V);
+    const double dev = static_cast<double>(abs(norm(W) - nv) / nv), inv = static_cast<double>(distance(B, V) / nv);
+    r.add(dev, b.norm, [&] { return describe("m=%llu head %zu: | |Rv| - |v| | / |v| = %.3e", static_cast<unsigned long long>(m), h, dev); });
+    r.add(inv, b.inverse, [&] { return describe("m=%llu head %zu: |R^-1 R v - v| / |v| = %.3e", static_cast<unsigned long long>(m), h, inv); });
+  }
+  return r;
+}
+
+}  // namespace posenc::verify::laws

@@ -1,0 +1,57 @@
+// pass_through.hpp: law "partial rotary leaves elements rotary_dim..head_dim-1 of each head
+// untouched, bit for bit" (GPT-NeoX rotary_pct, GPT-J rotary_dim; apply.hpp's contract), by
+// rotate (in place), rotate_copy (inverse) and rotate_at_theta (on the fly from the config's
+// frequencies), specials included (-0, NaN, +-inf, subnormal: the caller plants them), while the
+// rotary part does move. Moved from tests/test_rope_apply.cpp check_pass_through (generalised from
+// base 1e4 to any config).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "posenc/math/double_double.hpp"
+#include "posenc/rope/apply.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/laws/norm.hpp"
+#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/mpfr_oracle.hpp"
+
+namespace posenc::verify::laws {
+
+template <class S>
+law_report check_pass_through(const rope::config& c, const std::vector<S>& x, std::size_t heads, std::size_t head_dim,
+                              rope::layout lay, std::uint64_t m) {
+  law_report r = make_report("partial rotary pass-through (bits)");
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  const rope::apply_shape sh{.heads = heads, .head_dim = head_dim, .rotary_dim = d, .lay = lay};
+  bool ok = true;
+  const auto row = table_row<rope::compute_t<S>>(c, m, ok);
+  std::vector<math::double_double> theta(d / 2);
+  for (std::size_t j = 0; j < d / 2; ++j) {
+    const auto f = rope::frequency_dd(c, static_cast<int>(j));
+    ok = ok && f.ok();
+    theta[j] = f.value;
+  }
+  std::vector<S> a = x, b(x.size()), e = x;
+  ok = ok && rope::rotate(a.data(), sh, row.data()) == posenc::status::ok;
+  ok = ok && rope::rotate_copy(x.data(), b.data(), sh, row.data(), rope::direction::inverse) == posenc::status::ok;
+  ok = ok && rope::rotate_at_theta(e.data(), sh, m, theta.data()) == posenc::status::ok;
+  r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
+  std::size_t moved = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    const std::uint64_t xb = verify::detail::to_bits64(x[k]);
+    if (k % head_dim < d) {
+      moved += verify::detail::to_bits64(a[k]) != xb;
+      continue;
+    }
+    const bool same = verify::detail::to_bits64(a[k]) == xb && verify::detail::to_bits64(b[k]) == xb &&
+                      verify::detail::to_bits64(e[k]) == xb;
+    r.require(same, [&] { return describe("m=%llu element %zu (pass-through) changed: bits 0x%llx", static_cast<unsigned long long>(m), k, static_cast<unsigned long long>(xb)); });
+  }
+  r.require(m == 0 || moved > 0, [&] { return describe("m=%llu: the rotary part did not move", static_cast<unsigned long long>(m)); });
+  return r;
+}
+
+}  // namespace posenc::verify::laws

@@ -1,0 +1,55 @@
+// relative_dot.hpp: law "attention scores depend on relative position only" (RoFormer, Su et al.,
+// arXiv:2104.09864, section 3.2, eq. 16: (R_m q)^T (R_n k) = q^T R_{n-m} k):
+//  exact:  |<R_m q, R_n k> - <q, R_{n-m} k>| <= 2^-240 |q| |k|   (exact rotation in MPFR: each
+//          entry is within 2^-250 of cos/sin(m theta_j), see detail/exact.hpp; 2^-240 leaves room
+//          for a few hundred such errors; any real discrepancy of the formula is ~1, not 2^-240)
+//  table:  |<R~_m q, R~_n k> - <q, R_{n-m} k>| <= (2 u_t + u_t^2) |q| |k|   (bounds.hpp table_dot)
+// q and k are rotary_dim doubles (pairs (2j, 2j+1)); n >= m.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "posenc/rope/config.hpp"
+#include "posenc/verify/laws/bounds.hpp"
+#include "posenc/verify/laws/detail/exact.hpp"
+#include "posenc/verify/laws/report.hpp"
+
+namespace posenc::verify::laws {
+
+inline constexpr double exact_law_tolerance = 0x1p-240;
+
+// The exact rotation (ex = exact_rows(c), built once per config: it holds the 320-bit frequencies).
+inline law_report check_relative_dot_exact(const exact_rows& ex, const std::vector<double>& q,
+                                           const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
+  law_report r = make_report("relative position, exact rotation (MPFR)");
+  const xvec Q = to_exact(q), K = to_exact(k);
+  const exact_real scale = norm(Q) * norm(K);
+  const double e = static_cast<double>(abs(dot(rotate(Q, ex.at(m)), rotate(K, ex.at(n))) - dot(Q, rotate(K, ex.at(n - m)))) / scale);
+  r.add(e, exact_law_tolerance, [&] {
+    return describe("exact rotation, m=%llu n=%llu: relative error %.3e", static_cast<unsigned long long>(m),
+                    static_cast<unsigned long long>(n), e);
+  });
+  return r;
+}
+
+// The correctly rounded table of T against the exact R_{n-m} (from ex, the exact rows of c).
+template <class T>
+law_report check_relative_dot(const rope::config& c, const exact_rows& ex, const std::vector<double>& q,
+                              const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
+  law_report r = make_report("relative position <R~_m q, R~_n k> vs <q, R_{n-m} k>, rounded table");
+  const xvec Q = to_exact(q), K = to_exact(k);
+  const exact_real scale = norm(Q) * norm(K);
+  bool ok = true;
+  const cs_row tm = rounded_row<T>(c, m, ok), tn = rounded_row<T>(c, n, ok);
+  r.require(ok, [&] { return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m), static_cast<unsigned long long>(n)); });
+  const double u = table_block_error<T>();
+  const double e = static_cast<double>(abs(dot(rotate(Q, tm), rotate(K, tn)) - dot(Q, rotate(K, ex.at(n - m)))) / scale);
+  r.add(e, 2 * u + u * u, [&] {
+    return describe("rounded table, m=%llu n=%llu: relative error %.3e", static_cast<unsigned long long>(m),
+                    static_cast<unsigned long long>(n), e);
+  });
+  return r;
+}
+
+}  // namespace posenc::verify::laws

@@ -1,0 +1,234 @@
+// registry.hpp: the Boost.Hana registry of RoPE schemes and of the laws each one must obey
+// (design.md section 3, level 2; the habit of Boost.Hana's test/_include/laws: one reusable checker
+// per law, run over every model of the concept).
+//
+//   namespace reg = posenc::verify::registry;
+//   hana::for_each(reg::all, [](auto s) {
+//     using S = typename decltype(s)::type;      // S::name, S::config (constexpr rope::config)
+//     if constexpr (reg::applies_v<S, reg::law::yarn_ramp>) { ... laws::check_yarn_ramp(S::config) ... }
+//   });
+//
+// A scheme is a type with `static constexpr const char* name`, `static constexpr rope::config
+// config` and `using laws = law_list<...>` (a hana::tuple of hana::type<law tag>), queried with
+// applies(hana::type_c<S>, hana::type_c<Law>) (a hana::bool_) or applies_v<S, Law>.
+// `variants` has one scheme per RoPE variant, `curated` the published model configs (the values of
+// tests/test_rope_frequencies.cpp and pe-formulas.md 1.1-1.3), `all` both.
+// Which laws apply, and why not elsewhere:
+//  - rotation laws (orthogonality, norm preservation, relative dot product, composition, layout
+//    equivalence): every scheme (any scaling only changes theta_j).
+//  - pass_through: schemes with rotary_dim < head_dim (partial rotary: Pythia, GPT-J, "partial").
+//    Proportional has rotary_dim = head_dim (zero frequencies instead).
+//  - inv_freq_decreasing: not LongRoPE (per-pair factors) nor proportional (zeros).
+//  - yarn_ramp: YaRN only; llama3_bands: Llama-3 only.
+//  - long_range_decay: the default scheme at RoFormer's setting (d = 128, base 1e4): Llama-2 and
+//    "default" (the checked octave ranges are calibrated for that setting, see the law's header).
+#pragma once
+
+#include <boost/hana/concat.hpp>
+#include <boost/hana/contains.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/type.hpp>
+
+#include <array>
+
+#include "posenc/rope/config.hpp"
+
+namespace posenc::verify::registry {
+
+namespace hana = boost::hana;
+using rope::scaling;
+
+// Law tags: one per checker in posenc/verify/laws/.
+namespace law {
+struct orthogonality {};        // laws/orthogonality.hpp
+struct norm_preservation {};    // laws/norm.hpp
+struct relative_dot {};         // laws/relative_dot.hpp
+struct composition {};          // laws/composition.hpp
+struct layout_equivalence {};   // laws/layout.hpp
+struct pass_through {};         // laws/pass_through.hpp
+struct inv_freq_decreasing {};  // laws/decreasing.hpp
+struct yarn_ramp {};            // laws/yarn_ramp.hpp
+struct llama3_bands {};         // laws/llama3_bands.hpp
+struct long_range_decay {};     // laws/long_range_decay.hpp
+}  // namespace law
+
+template <class... L>
+using law_list = hana::tuple<hana::type<L>...>;
+// The rotation laws (every scheme) and the extras of a scheme.
+template <class... Extra>
+using rotation_laws_and = law_list<law::orthogonality, law::norm_preservation, law::relative_dot, law::composition,
+                                   law::layout_equivalence, Extra...>;
+
+template <class Scheme, class Law>
+constexpr auto applies(hana::basic_type<Scheme>, hana::basic_type<Law>) {
+  return hana::contains(typename Scheme::laws{}, hana::type_c<Law>);
+}
+template <class Scheme, class Law>
+inline constexpr bool applies_v = decltype(applies(hana::type_c<Scheme>, hana::type_c<Law>))::value;
+
+// LongRoPE factors. Phi-3: the arrays of tests/test_rope_frequencies.cpp (microsoft/
+// Phi-3-vision-128k-instruct, as embedded in OmniGen's Phi3Config; head_dim 96, theta 1e4, L0 4096).
+inline constexpr std::array<float, 48> phi3_long_factor{
+    1.0299999713897705f, 1.0499999523162842f, 1.0499999523162842f, 1.0799999237060547f, 1.2299998998641968f,
+    1.2299998998641968f, 1.2999999523162842f, 1.4499999284744263f, 1.5999999046325684f, 1.6499998569488525f,
+    1.8999998569488525f, 2.859999895095825f,  3.68999981880188f,   5.419999599456787f,  5.489999771118164f,
+    5.489999771118164f,  9.09000015258789f,   11.579999923706055f, 15.65999984741211f,  15.769999504089355f,
+    15.789999961853027f, 18.360000610351562f, 21.989999771118164f, 23.079999923706055f, 30.009998321533203f,
+    32.35000228881836f,  32.590003967285156f, 35.56000518798828f,  39.95000457763672f,  53.840003967285156f,
+    56.20000457763672f,  57.95000457763672f,  59.29000473022461f,  59.77000427246094f,  59.920005798339844f,
+    61.190006256103516f, 61.96000671386719f,  62.50000762939453f,  63.3700065612793f,   63.48000717163086f,
+    63.48000717163086f,  63.66000747680664f,  63.850006103515625f, 64.08000946044922f,  64.760009765625f,
+    64.80001068115234f,  64.81001281738281f,  64.81001281738281f};
+inline constexpr std::array<float, 48> phi3_short_factor{
+    1.05f, 1.05f, 1.05f, 1.1f, 1.1f, 1.1f, 1.2500000000000002f, 1.2500000000000002f, 1.4000000000000004f,
+    1.4500000000000004f, 1.5500000000000005f, 1.8500000000000008f, 1.9000000000000008f, 2.000000000000001f,
+    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
+    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
+    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
+    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.1000000000000005f, 2.1000000000000005f,
+    2.2f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f,
+    2.3999999999999995f, 2.3999999999999995f, 2.6499999999999986f, 2.6999999999999984f, 2.8999999999999977f,
+    2.9499999999999975f, 3.049999999999997f, 3.049999999999997f, 3.049999999999997f};
+// A small synthetic LongRoPE (16 pairs): not monotone on purpose (a dip at pair 5).
+inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f, 2.0f, 3.0f, 0.5f, 4.0f, 6.0f,
+                                                         8.0f, 8.0f, 12.0f, 16.0f, 16.0f, 24.0f, 32.0f, 32.0f};
+inline constexpr std::array<float, 16> small_short_factor{1.0f, 1.0f, 1.0f, 1.25f, 1.25f, 1.5f, 1.5f, 2.0f,
+                                                          2.0f, 2.0f, 2.5f, 2.5f, 3.0f, 3.0f, 3.0f, 3.0f};
+
+namespace schemes {
+
+// ---- one per variant ----
+struct default_rope {
+  static constexpr const char* name = "default";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::long_range_decay>;
+};
+struct linear {
+  static constexpr const char* name = "linear x4";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
+  using laws = rotation_laws_and<law::inv_freq_decreasing>;
+};
+struct ntk {
+  static constexpr const char* name = "ntk x4";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
+  using laws = rotation_laws_and<law::inv_freq_decreasing>;
+};
+struct dynamic {
+  static constexpr const char* name = "dynamic x2 at 10000";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic,
+                                       .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 10000};
+  using laws = rotation_laws_and<law::inv_freq_decreasing>;
+};
+struct yarn {
+  static constexpr const char* name = "yarn x4 over 4096";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                                       .original_max_position_embeddings = 4096};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
+};
+struct yarn_untruncated {
+  static constexpr const char* name = "yarn x4 untruncated";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                                       .original_max_position_embeddings = 4096, .truncate = false};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
+};
+struct longrope {
+  static constexpr const char* name = "longrope (synthetic, long factors)";
+  static constexpr rope::config config{.head_dim = 32, .rope_theta = 10000.0, .rope_type = scaling::longrope,
+                                       .original_max_position_embeddings = 2048, .max_position_embeddings = 32768,
+                                       .seq_len = 32768, .short_factor = small_short_factor, .long_factor = small_long_factor};
+  using laws = rotation_laws_and<>;
+};
+struct llama3 {
+  static constexpr const char* name = "llama3 x4 over 4096";
+  static constexpr rope::config config{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::llama3, .factor = 4.0,
+                                       .original_max_position_embeddings = 4096};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::llama3_bands>;
+};
+struct partial {
+  static constexpr const char* name = "partial rotary 0.5";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.5};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
+};
+struct proportional {
+  static constexpr const char* name = "proportional (Gemma-style, 0.25 of 256)";
+  static constexpr rope::config config{.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25,
+                                       .proportional = true};
+  using laws = rotation_laws_and<>;
+};
+
+// ---- curated published configs (pe-formulas.md 1.1-1.3; tests/test_rope_frequencies.cpp) ----
+struct llama2_7b {
+  static constexpr const char* name = "Llama-2-7B";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::long_range_decay>;
+};
+struct llama31_8b {
+  static constexpr const char* name = "Llama-3.1-8B";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3,
+                                       .factor = 8.0, .original_max_position_embeddings = 8192};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::llama3_bands>;
+};
+struct llama32_1b {
+  static constexpr const char* name = "Llama-3.2-1B";
+  static constexpr rope::config config{.head_dim = 64, .rope_theta = 500000.0, .rope_type = scaling::llama3,
+                                       .factor = 32.0, .original_max_position_embeddings = 8192};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::llama3_bands>;
+};
+struct qwen25_7b_yarn {
+  static constexpr const char* name = "Qwen2.5-7B YaRN x4 over 32768";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn,
+                                       .factor = 4.0, .original_max_position_embeddings = 32768};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
+};
+struct deepseek_v3 {
+  static constexpr const char* name = "DeepSeek-V3";
+  static constexpr rope::config config{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
+                                       .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
+};
+struct phi3_short {
+  static constexpr const char* name = "Phi-3 LongRoPE (short factors)";
+  static constexpr rope::config config{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
+                                       .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
+                                       .short_factor = phi3_short_factor, .long_factor = phi3_long_factor};
+  using laws = rotation_laws_and<>;
+};
+struct phi3_long {
+  static constexpr const char* name = "Phi-3 LongRoPE (long factors)";
+  static constexpr rope::config config{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
+                                       .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
+                                       .seq_len = 131072, .short_factor = phi3_short_factor, .long_factor = phi3_long_factor};
+  using laws = rotation_laws_and<>;
+};
+struct gpt_oss {
+  static constexpr const char* name = "gpt-oss";
+  static constexpr rope::config config{.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
+                                       .original_max_position_embeddings = 4096, .truncate = false};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
+};
+struct pythia {
+  static constexpr const char* name = "Pythia (rotary_pct 0.25)";
+  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.25};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
+};
+struct gptj {
+  static constexpr const char* name = "GPT-J (rotary_dim 64 of 256)";
+  static constexpr rope::config config{.head_dim = 256, .rope_theta = 10000.0, .rotary_dim = 64};
+  using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
+};
+
+}  // namespace schemes
+
+inline constexpr auto variants =
+    hana::tuple<hana::type<schemes::default_rope>, hana::type<schemes::linear>, hana::type<schemes::ntk>,
+                hana::type<schemes::dynamic>, hana::type<schemes::yarn>, hana::type<schemes::yarn_untruncated>,
+                hana::type<schemes::longrope>, hana::type<schemes::llama3>, hana::type<schemes::partial>,
+                hana::type<schemes::proportional>>{};
+inline constexpr auto curated =
+    hana::tuple<hana::type<schemes::llama2_7b>, hana::type<schemes::llama31_8b>, hana::type<schemes::llama32_1b>,
+                hana::type<schemes::qwen25_7b_yarn>, hana::type<schemes::deepseek_v3>, hana::type<schemes::phi3_short>,
+                hana::type<schemes::phi3_long>, hana::type<schemes::gpt_oss>, hana::type<schemes::pythia>,
+                hana::type<schemes::gptj>>{};
+inline constexpr auto all = hana::concat(variants, curated);
+
+}  // namespace posenc::verify::registry
