@@ -1,0 +1,569 @@
+// test_cli_emit.cpp: `posenc emit rope-freq` and `posenc emit rope`, run as the built executable
+// (POSENC_CLI_PATH). Expected values come from MPFR: posenc::verify's rope oracles (an independent
+// transcription of HF's formulas, rope_oracle.hpp / rope_table_oracle.hpp) for the exact policy,
+// and an MPFR float32 transcription of HF's pipeline (each float32 operation correctly rounded) for
+// --policy hf-float32. Values are compared bit for bit (0 ULP) through their exact double.
+#include <catch2/catch.hpp>
+#include <mpfr.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/float16.hpp>
+#include <posenc/numeric/format.hpp>
+#include <posenc/rope/config.hpp>
+#include <posenc/rope/layout.hpp>
+#include <posenc/verify/mpfr_oracle.hpp>
+#include <posenc/verify/rope_oracle.hpp>
+#include <posenc/verify/rope_table_oracle.hpp>
+#include <posenc/version.hpp>
+
+#include "cli_spawn.hpp"
+
+#ifndef POSENC_CLI_PATH
+#error "POSENC_CLI_PATH must name the posenc executable (tests/CMakeLists.txt defines it)"
+#endif
+
+namespace {
+
+using posenc::bfloat16;
+using posenc::float16;
+using posenc_test::cli_result;
+using strings = std::vector<std::string>;
+
+cli_result emit(strings args) {
+  args.insert(args.begin(), "emit");
+  return posenc_test::run_cli(POSENC_CLI_PATH, args);
+}
+
+strings cat(strings a, const strings& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t e = s.find(sep, pos);
+    if (e == std::string::npos) {
+      parts.push_back(s.substr(pos));
+      return parts;
+    }
+    parts.push_back(s.substr(pos, e - pos));
+    pos = e + 1;
+  }
+}
+
+// Lines of a successful run's stdout (the last, empty piece after the final newline dropped).
+std::vector<std::string> ok_lines(const strings& args) {
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+  REQUIRE(r.status == 0);
+  REQUIRE(r.err.empty());
+  auto lines = split(r.out, '\n');
+  REQUIRE(lines.back().empty());
+  lines.pop_back();
+  return lines;
+}
+
+// The exact value of a T as a double, and the bits of a double (compared so that -0 != +0).
+template <class T>
+double exact(T v) {
+  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>) return static_cast<double>(v.to_float());
+  else return static_cast<double>(v);
+}
+std::uint64_t dbits(double x) { return std::bit_cast<std::uint64_t>(x); }
+
+// A whole hex-float field: strtod must consume all of it.
+double parse_hex(const std::string& s) {
+  REQUIRE(s.size() > 2);
+  REQUIRE(s.find("0x") != std::string::npos);
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  REQUIRE(end == s.c_str() + s.size());
+  return d;
+}
+
+template <class T>
+const char* dtype() {
+  if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, bfloat16>) return "bf16";
+  else return "f16";
+}
+
+// ---- the configs: the flags and the same config as a struct ------------------------------------
+
+struct named_config {
+  strings flags;
+  posenc::rope::config cfg;
+};
+
+const float longrope_short[4] = {1.0f, 1.25f, 1.5f, 2.0f};
+const float longrope_long[4] = {1.0f, 2.5f, 6.0f, 12.0f};
+
+std::vector<named_config> configs() {
+  using posenc::rope::scaling;
+  return {
+      // Llama-3.1-8B.
+      {{"--head-dim", "128", "--rope-theta", "500000", "--rope-type", "llama3", "--factor", "8",
+        "--original-max-position-embeddings", "8192"},
+       {.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
+        .original_max_position_embeddings = 8192}},
+      // Qwen2.5-7B with YaRN factor 4 over 32768 (attention factor 0.1 ln 4 + 1).
+      {{"--head-dim", "128", "--rope-theta", "1000000", "--rope-type", "yarn", "--factor", "4",
+        "--original-max-position-embeddings", "32768"},
+       {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0,
+        .original_max_position_embeddings = 32768}},
+      // Partial rotary (Pythia's 0.25 of a 128-dim head), default scaling.
+      {{"--head-dim", "128", "--partial-rotary-factor", "0.25"}, {.head_dim = 128, .partial_rotary_factor = 0.25}},
+      // LongRoPE with derived factor (max / original max) and the long factors (seq_len > L0).
+      {{"--head-dim", "8", "--rope-type", "longrope", "--original-max-position-embeddings", "4096",
+        "--max-position-embeddings", "131072", "--seq-len", "8192", "--short-factor", "1,1.25,1.5,2",
+        "--long-factor", "1,2.5,6,12"},
+       {.head_dim = 8, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072, .seq_len = 8192, .short_factor = longrope_short,
+        .long_factor = longrope_long}},
+      // YaRN, DeepSeek style mscale / mscale_all_dim, untruncated, explicit betas.
+      {{"--head-dim", "64", "--rope-theta", "10000", "--rope-type", "yarn", "--factor", "40",
+        "--original-max-position-embeddings", "4096", "--mscale", "1", "--mscale-all-dim", "1", "--no-truncate",
+        "--beta-fast", "32", "--beta-slow", "1"},
+       {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
+        .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0, .truncate = false}},
+  };
+}
+
+template <class T>
+void check_freq(const named_config& nc) {
+  const strings args = cat({"rope-freq", "--dtype", dtype<T>()}, nc.flags);
+  const auto lines = ok_lines(args);
+  const int pairs = static_cast<int>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  REQUIRE(lines.size() == static_cast<std::size_t>(pairs) + 2);
+  CHECK(lines[0] == "pair,inv_freq");
+  for (int j = 0; j < pairs; ++j) {
+    const auto f = split(lines[static_cast<std::size_t>(j) + 1], ',');
+    REQUIRE(f.size() == 2);
+    CHECK(f[0] == std::to_string(j));
+    INFO(posenc_test::describe_cli(args) << " pair " << j << ": " << f[1]);
+    CHECK(dbits(parse_hex(f[1])) == dbits(exact(posenc::verify::cr_rope_inv_freq<T>(nc.cfg, j))));
+  }
+  const auto a = split(lines.back(), ',');
+  REQUIRE(a.size() == 2);
+  CHECK(a[0] == "attention_factor");
+  CHECK(dbits(parse_hex(a[1])) == dbits(exact(posenc::verify::cr_rope_attention_factor<T>(nc.cfg))));
+}
+
+}  // namespace
+
+TEST_CASE("emit rope-freq: inv_freq and attention factor are MPFR's, in every dtype", "[cli][emit]") {
+  for (const auto& nc : configs()) {
+    check_freq<double>(nc);
+    check_freq<float>(nc);
+    check_freq<bfloat16>(nc);
+    check_freq<float16>(nc);
+  }
+}
+
+namespace {
+
+// Every (position, pair) row of a CSV table against the table oracle.
+template <class T>
+void check_rope_csv(const named_config& nc, std::uint64_t start, std::uint64_t n, bool fold) {
+  strings args = cat({"rope", "--dtype", dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)},
+                     nc.flags);
+  if (fold) args.push_back("--fold-attention");
+  const auto lines = ok_lines(args);
+  const std::size_t pairs = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  REQUIRE(lines.size() == n * pairs + 1);
+  CHECK(lines[0] == "position,pair,cos,sin");
+  const posenc::verify::rope_table_oracle oracle(nc.cfg);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < pairs; ++j) {
+      const auto f = split(lines[1 + i * pairs + j], ',');
+      REQUIRE(f.size() == 4);
+      CHECK(f[0] == std::to_string(start + i));
+      CHECK(f[1] == std::to_string(j));
+      const auto want = oracle.sincos<T>(start + i, static_cast<int>(j), fold);
+      INFO(posenc_test::describe_cli(args) << " row " << lines[1 + i * pairs + j]);
+      CHECK(dbits(parse_hex(f[2])) == dbits(exact(want.cos)));
+      CHECK(dbits(parse_hex(f[3])) == dbits(exact(want.sin)));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("emit rope: CSV cos/sin are MPFR's (0 ULP), folded or not", "[cli][emit]") {
+  const auto cs = configs();
+  check_rope_csv<float>(cs[0], 4000, 6, false);
+  check_rope_csv<double>(cs[0], 0, 3, false);
+  check_rope_csv<float16>(cs[1], 32760, 4, true);
+  check_rope_csv<bfloat16>(cs[1], 0, 3, true);
+  check_rope_csv<double>(cs[2], 2097150, 3, false);  // up to the last allowed position, 2^21
+  check_rope_csv<float>(cs[3], 100, 8, true);
+  check_rope_csv<float16>(cs[4], 65535, 3, true);
+}
+
+TEST_CASE("emit: --decimal reads back to the same value of the dtype", "[cli][emit]") {
+  const auto cs = configs();
+  for (const char* t : {"f64", "f32", "bf16", "f16"}) {
+    const strings base = cat({"rope", "--dtype", t, "--start", "1000", "--positions", "3", "--fold-attention"}, cs[1].flags);
+    const auto hex = ok_lines(base);
+    const auto dec = ok_lines(cat(base, {"--decimal"}));
+    REQUIRE(hex.size() == dec.size());
+    const std::string ts = t;
+    const mpfr_prec_t prec = ts == "f64" ? 53 : ts == "f32" ? 24 : ts == "bf16" ? 8 : 11;
+    std::size_t longest = 0;
+    for (std::size_t i = 1; i < hex.size(); ++i) {
+      const auto h = split(hex[i], ','), d = split(dec[i], ',');
+      for (std::size_t k = 2; k < 4; ++k) {
+        // MPFR reads the decimal exactly (at 256 bits: these short decimals are exact there) and
+        // rounds it once into the dtype's format; that must be the printed hex value.
+        posenc::verify::detail::mp x(256);
+        REQUIRE(mpfr_set_str(x.get(), d[k].c_str(), 10, MPFR_RNDN) == 0);
+        double back = 0;
+        if (ts == "f64") back = posenc::verify::detail::round_into<double>(x.get());
+        else if (ts == "f32") back = posenc::verify::detail::round_into<float>(x.get());
+        else if (ts == "bf16") back = exact(posenc::verify::detail::round_into<bfloat16>(x.get()));
+        else back = exact(posenc::verify::detail::round_into<float16>(x.get()));
+        INFO(t << ": " << hex[i] << " vs " << dec[i]);
+        CHECK(dbits(back) == dbits(parse_hex(h[k])));
+        CHECK(d[k].find("0x") == std::string::npos);
+        longest = std::max(longest, d[k].size());
+      }
+    }
+    (void)prec;
+    // Shortest-ish: a binary16 value never needs more than 5 significant digits, bfloat16 3 (+ sign, point, exponent).
+    if (ts == "f16") CHECK(longest <= 12);
+    if (ts == "bf16") CHECK(longest <= 10);
+  }
+}
+
+namespace {
+
+// HF's float32 pipeline transcribed with MPFR at 24 bits (each step correctly rounded, as the
+// policy specifies): t = 2j / d, p = base^t, inv = 1 / p, inv /= factor, a = inv * m, cos(a), sin(a).
+float mp_float(void (*f)(mpfr_ptr, mpfr_srcptr), float x) {
+  posenc::verify::detail::mp in(24), out(24);
+  mpfr_set_flt(in.get(), x, MPFR_RNDN);
+  f(out.get(), in.get());
+  return mpfr_get_flt(out.get(), MPFR_RNDN);
+}
+void mp_cos(mpfr_ptr r, mpfr_srcptr x) { mpfr_cos(r, x, MPFR_RNDN); }
+void mp_sin(mpfr_ptr r, mpfr_srcptr x) { mpfr_sin(r, x, MPFR_RNDN); }
+float mp_powf(float b, float t) {
+  posenc::verify::detail::mp x(24), y(24), r(24);
+  mpfr_set_flt(x.get(), b, MPFR_RNDN);
+  mpfr_set_flt(y.get(), t, MPFR_RNDN);
+  mpfr_pow(r.get(), x.get(), y.get(), MPFR_RNDN);
+  return mpfr_get_flt(r.get(), MPFR_RNDN);
+}
+
+}  // namespace
+
+TEST_CASE("emit --policy hf-float32 reproduces HF's float32 pipeline", "[cli][emit]") {
+  const int d = 64;
+  const float base = 10000.0f, factor = 2.0f;
+  const strings cfg = {"--head-dim", "64", "--rope-type", "linear", "--factor", "2", "--policy", "hf-float32"};
+  std::vector<float> inv(d / 2);
+  for (int j = 0; j < d / 2; ++j)
+    inv[static_cast<std::size_t>(j)] = (1.0f / mp_powf(base, static_cast<float>(2 * j) / static_cast<float>(d))) / factor;
+  SECTION("rope-freq") {
+    const auto lines = ok_lines(cat({"rope-freq", "--dtype", "f32"}, cfg));
+    REQUIRE(lines.size() == d / 2 + 2);
+    for (std::size_t j = 0; j < inv.size(); ++j)
+      CHECK(parse_hex(split(lines[j + 1], ',')[1]) == static_cast<double>(inv[j]));
+    CHECK(lines.back() == "attention_factor,0x1p+0");
+  }
+  SECTION("rope, f64 (exact widening) and bf16 (HF's .to(bfloat16): a second rounding)") {
+    for (const char* t : {"f64", "bf16"}) {
+      const auto lines = ok_lines(cat({"rope", "--dtype", t, "--start", "5000", "--positions", "4"}, cfg));
+      REQUIRE(lines.size() == 4 * inv.size() + 1);
+      for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < inv.size(); ++j) {
+          const float a = inv[j] * static_cast<float>(5000 + i);
+          double c = mp_float(mp_cos, a), s = mp_float(mp_sin, a);
+          if (std::string(t) == "bf16") {
+            posenc::verify::detail::mp x(64);
+            mpfr_set_d(x.get(), c, MPFR_RNDN);
+            c = exact(posenc::verify::detail::round_into<bfloat16>(x.get()));
+            mpfr_set_d(x.get(), s, MPFR_RNDN);
+            s = exact(posenc::verify::detail::round_into<bfloat16>(x.get()));
+          }
+          const auto f = split(lines[1 + i * inv.size() + j], ',');
+          INFO(t << " " << lines[1 + i * inv.size() + j]);
+          CHECK(dbits(parse_hex(f[2])) == dbits(c));
+          CHECK(dbits(parse_hex(f[3])) == dbits(s));
+        }
+    }
+  }
+}
+
+namespace {
+
+template <class T>
+T read_le(const std::string& bytes, std::size_t offset) {
+  using S = typename posenc::detail::float_format<T>::storage;
+  S b = 0;
+  for (std::size_t i = 0; i < sizeof(S); ++i)
+    b = static_cast<S>(b | static_cast<S>(static_cast<S>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i)));
+  return posenc::detail::float_format<T>::from_bits(b);
+}
+
+std::uint64_t fnv1a64(const std::string& bytes) {
+  std::uint64_t h = 14695981039346656037u;  // FNV-1a 64 offset basis
+  for (const char c : bytes) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211u;  // FNV 64 prime
+  }
+  return h;
+}
+
+// The bin table against the oracle: element k of row i holds pair j of the layout.
+template <class T>
+void check_bin(const named_config& nc, const char* layout, std::uint64_t start, std::size_t n, bool fold) {
+  strings args = cat({"rope", "--format", "bin", "--layout", layout, "--dtype", dtype<T>(), "--start",
+                      std::to_string(start), "--positions", std::to_string(n)},
+                     nc.flags);
+  if (fold) args.push_back("--fold-attention");
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\n" << r.err);
+  REQUIRE(r.status == 0);
+  const std::size_t dim = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg));
+  const std::size_t size = sizeof(typename posenc::detail::float_format<T>::storage);
+  REQUIRE(r.out.size() == n * dim * 2 * size);
+  const auto lay = std::string(layout) == "interleaved" ? posenc::rope::layout::interleaved : posenc::rope::layout::half_split;
+  const posenc::verify::rope_table_oracle oracle(nc.cfg);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < dim / 2; ++j) {
+      const auto want = oracle.sincos<T>(start + i, static_cast<int>(j), fold);
+      for (int t = 0; t < 2; ++t) {
+        // Independent of the library's pair_index: interleaved (2j, 2j+1), half-split (j, j + dim/2).
+        const std::size_t k = lay == posenc::rope::layout::interleaved ? 2 * j + static_cast<std::size_t>(t)
+                                                                        : j + static_cast<std::size_t>(t) * dim / 2;
+        const std::size_t at = ((i * dim + k) * 2) * size;
+        CHECK(dbits(exact(read_le<T>(r.out, at))) == dbits(exact(want.cos)));
+        CHECK(dbits(exact(read_le<T>(r.out, at + size))) == dbits(exact(want.sin)));
+      }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("emit rope --format bin: size, layout and values", "[cli][emit]") {
+  const auto cs = configs();
+  check_bin<float>(cs[0], "half-split", 10, 3, false);
+  check_bin<float>(cs[0], "interleaved", 10, 3, false);
+  check_bin<double>(cs[2], "interleaved", 0, 2, false);
+  check_bin<float16>(cs[1], "half-split", 70000, 2, true);
+  check_bin<bfloat16>(cs[3], "interleaved", 9000, 2, false);
+}
+
+namespace {
+
+// The literals of array `<name>_<part>[N][D] = { {..}, .. };` in a generated header.
+std::vector<std::string> array_literals(const std::string& h, const std::string& decl) {
+  const std::size_t at = h.find(decl);
+  REQUIRE(at != std::string::npos);
+  const std::size_t open = h.find("= {", at), close = h.find("\n};", at);
+  REQUIRE(open != std::string::npos);
+  REQUIRE(close != std::string::npos);
+  std::vector<std::string> out;
+  for (const std::string& line : split(h.substr(open + 3, close - open - 3), '\n')) {
+    if (line.empty()) continue;
+    const std::size_t b = line.find('{'), e = line.find('}');
+    REQUIRE(b != std::string::npos);
+    REQUIRE(e != std::string::npos);
+    for (std::string tok : split(line.substr(b + 1, e - b - 1), ',')) {
+      while (!tok.empty() && tok.front() == ' ') tok.erase(0, 1);
+      out.push_back(tok);
+    }
+  }
+  return out;
+}
+
+// A C literal as the dtype's storage bits, little-endian bytes appended to `bytes`.
+template <class T>
+void literal_bytes(const std::string& lit, std::string& bytes) {
+  std::uint64_t b = 0;
+  if constexpr (std::is_same_v<T, double>) {
+    b = dbits(parse_hex(lit));
+  } else if constexpr (std::is_same_v<T, float>) {
+    REQUIRE(lit.back() == 'f');
+    const double d = parse_hex(lit.substr(0, lit.size() - 1));
+    REQUIRE(static_cast<double>(static_cast<float>(d)) == d);
+    b = std::bit_cast<std::uint32_t>(static_cast<float>(d));
+  } else {
+    REQUIRE(lit.size() == 6);
+    REQUIRE(lit.substr(0, 2) == "0x");
+    b = std::strtoull(lit.c_str(), nullptr, 16);
+  }
+  for (std::size_t i = 0; i < sizeof(typename posenc::detail::float_format<T>::storage); ++i)
+    bytes += static_cast<char>((b >> (8 * i)) & 0xFFu);
+}
+
+template <class T>
+void check_header(const named_config& nc, const char* layout, std::uint64_t start, std::size_t n, bool fold) {
+  posenc_test::temp_dir dir;
+  const std::string file = dir.file("table.h");
+  strings common = cat({"rope", "--layout", layout, "--dtype", dtype<T>(), "--start", std::to_string(start),
+                        "--positions", std::to_string(n)},
+                       nc.flags);
+  if (fold) common.push_back("--fold-attention");
+  const strings args = cat(common, {"--format", "c", "--name", "tbl", "-o", file});
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\n" << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.empty());
+  CHECK(dir.files() == std::vector<std::string>{"table.h"});  // no temporary left behind
+  const std::string h = posenc_test::read_all(file);
+  CHECK(h.find("posenc " POSENC_VERSION_STRING) != std::string::npos);
+  CHECK(h.find("#pragma once") != std::string::npos);
+  CHECK(h.find("//   head_dim = " + std::to_string(nc.cfg.head_dim) + "\n") != std::string::npos);
+  CHECK(h.find(std::string("layout ") + layout) != std::string::npos);
+  // The checksum comment, and the same value as a constant.
+  const std::string key = "checksum: FNV-1a 64";
+  REQUIRE(h.find(key) != std::string::npos);
+  const std::size_t colon = h.find("writes): 0x", h.find(key));
+  REQUIRE(colon != std::string::npos);
+  const std::uint64_t sum = std::strtoull(h.c_str() + colon + 9, nullptr, 16);
+  char hexsum[32];
+  std::snprintf(hexsum, sizeof hexsum, "0x%016llxu;", static_cast<unsigned long long>(sum));
+  CHECK(h.find(std::string("tbl_checksum = ") + hexsum) != std::string::npos);
+  const std::size_t dim = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg));
+  const std::string D = std::to_string(dim), N = std::to_string(n);
+  const std::string ctype = std::is_same_v<T, double> ? "double" : std::is_same_v<T, float> ? "float" : "uint16_t";
+  const auto cos = array_literals(h, "_CONST " + ctype + " tbl_cos[" + N + "][" + D + "]");
+  const auto sin = array_literals(h, "_CONST " + ctype + " tbl_sin[" + N + "][" + D + "]");
+  REQUIRE(cos.size() == n * dim);
+  REQUIRE(sin.size() == n * dim);
+  // The parsed arrays, serialised in the bin order, hash to the checksum and equal --format bin.
+  std::string bytes;
+  for (std::size_t e = 0; e < n * dim; ++e) {
+    literal_bytes<T>(cos[e], bytes);
+    literal_bytes<T>(sin[e], bytes);
+  }
+  CHECK(fnv1a64(bytes) == sum);
+  const cli_result bin = emit(cat(common, {"--format", "bin"}));
+  REQUIRE(bin.status == 0);
+  CHECK(bin.out == bytes);
+  // And a few entries against the oracle (the bin test covers the rest of the mapping).
+  const posenc::verify::rope_table_oracle oracle(nc.cfg);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto want = oracle.sincos<T>(start + i, 1, fold);
+    const std::size_t k = std::string(layout) == "interleaved" ? 3 : 1 + dim / 2;  // second element of pair 1
+    const T c = read_le<T>(bytes, (i * dim + k) * 2 * sizeof(typename posenc::detail::float_format<T>::storage));
+    CHECK(dbits(exact(c)) == dbits(exact(want.cos)));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("emit rope --format c: config, version, checksum, values", "[cli][emit]") {
+  const auto cs = configs();
+  check_header<double>(cs[0], "half-split", 0, 3, false);
+  check_header<float>(cs[2], "interleaved", 123, 4, false);
+  check_header<float16>(cs[1], "interleaved", 40000, 2, true);
+  check_header<bfloat16>(cs[4], "half-split", 7, 2, true);
+  // The checksum is FNV-1a 64 as published (Fowler-Noll-Vo test vector: "a" -> af63dc4c8601ec8c).
+  CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cu);
+}
+
+TEST_CASE("emit -o: the file holds exactly what stdout would, nothing else is left", "[cli][emit]") {
+  posenc_test::temp_dir dir;
+  const std::string file = dir.file("freq.csv");
+  const strings args = cat({"rope-freq", "--dtype", "f32"}, configs()[0].flags);
+  const cli_result to_stdout = emit(args);
+  REQUIRE(to_stdout.status == 0);
+  const cli_result to_file = emit(cat(args, {"-o", file}));
+  REQUIRE(to_file.status == 0);
+  CHECK(to_file.out.empty());
+  CHECK(posenc_test::read_all(file) == to_stdout.out);
+  const cli_result again = emit(cat(args, {"--output", file}));  // replaces an existing file
+  REQUIRE(again.status == 0);
+  CHECK(posenc_test::read_all(file) == to_stdout.out);
+  CHECK(dir.files() == std::vector<std::string>{"freq.csv"});
+}
+
+TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file", "[cli][emit]") {
+  const strings llama = configs()[0].flags;
+  const strings yarn_af = {"--head-dim", "8", "--rope-type", "yarn", "--factor", "4",
+                           "--original-max-position-embeddings", "4096", "--attention-factor", "70000"};
+  struct bad_case {
+    strings args;
+    std::string needle;  // part of the message
+  };
+  const std::vector<bad_case> cases = {
+      {{}, "missing <what>"},
+      {{"table", "--head-dim", "8"}, "unknown table 'table'"},
+      {{"rope-freq"}, "--head-dim is required"},
+      {{"rope-freq", "--head-dim", "8", "--bogus", "1"}, "unknown flag '--bogus'"},
+      {{"rope-freq", "--head-dim", "8", "--rope-theta", "1e"}, "--rope-theta is not a number: '1e'"},
+      {{"rope-freq", "--head-dim", "8", "--rope-theta", "nan"}, "--rope-theta must be finite"},
+      {{"rope-freq", "--head-dim", "8x"}, "--head-dim must be an integer"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "ntk2"}, "invalid value 'ntk2' for --rope-type"},
+      {{"rope-freq", "--head-dim", "8", "--dtype", "f8"}, "invalid value 'f8' for --dtype"},
+      // validate()'s preconditions, each named.
+      {{"rope-freq", "--head-dim", "0"}, "head_dim must be positive"},
+      {{"rope-freq", "--head-dim", "7"}, "rotary dim must be even"},
+      {{"rope-freq", "--head-dim", "8", "--partial-rotary-factor", "1.5"}, "partial_rotary_factor must be in (0, 1]"},
+      {{"rope-freq", "--head-dim", "8", "--rope-theta", "1"}, "rope_theta (the base) must be finite and > 1"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "linear", "--factor", "-2"}, "factor must be positive"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "yarn", "--factor", "4", "--original-max-position-embeddings",
+        "4096", "--beta-fast", "1", "--beta-slow", "2"},
+       "beta_fast must exceed beta_slow"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "llama3", "--factor", "8", "--original-max-position-embeddings",
+        "8192", "--low-freq-factor", "4", "--high-freq-factor", "1"},
+       "high_freq_factor must exceed low_freq_factor"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4", "--original-max-position-embeddings",
+        "4096", "--short-factor", "1,2,3", "--long-factor", "1,2,3,4"},
+       "short_factor must have rotary_dim/2 entries"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4", "--original-max-position-embeddings",
+        "4096", "--short-factor", "1,2,,4"},
+       "--short-factor entry 2 is empty"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "dynamic", "--factor", "2"}, "dynamic needs max_position_embeddings"},
+      {{"rope-freq", "--head-dim", "8", "--attention-factor", "0"}, "attention_factor must be positive"},
+      {{"rope-freq", "--head-dim", "8", "--max-position-embeddings", "-1"}, "position counts must be in [0, 2^53]"},
+      // Positions.
+      {cat({"rope"}, llama), "--positions N is required"},
+      {cat({"rope", "--positions", "0"}, llama), "--positions must be in [1, 2097152]"},
+      {cat({"rope", "--positions", "2097153", "--head-dim", "2"}, {}), "--positions must be in [1, 2097152]"},
+      {cat({"rope", "--positions", "2", "--start", "2097152"}, llama), "positions past 2^21"},
+      {cat({"rope", "--positions", "1", "--start", "2097153"}, llama), "--start must be in [0, 2097152]"},
+      {cat({"rope", "--positions", "262145"}, llama), "table too large"},
+      {cat({"rope-freq", "--positions", "4"}, llama), "--positions applies to 'emit rope' only"},
+      {cat({"rope", "--positions", "4", "--format", "pdf"}, llama), "invalid value 'pdf' for --format"},
+      {cat({"rope", "--positions", "4", "--layout", "zigzag"}, llama), "invalid value 'zigzag' for --layout"},
+      {cat({"rope", "--positions", "4", "--format", "c", "--name", "1abc"}, llama), "--name must be a C identifier"},
+      {cat({"rope", "--positions", "4", "--format", "bin", "--decimal"}, llama), "--decimal applies to --format csv only"},
+      // Policy and overflow.
+      {cat({"rope", "--positions", "4", "--policy", "hf-float32"}, llama), "--policy hf-float32 supports"},
+      {cat({"rope-freq", "--policy", "hf-float32"}, llama), "--policy hf-float32 supports"},
+      {cat({"rope-freq", "--policy", "fast"}, llama), "invalid value 'fast' for --policy"},
+      {cat({"rope", "--positions", "2", "--dtype", "f16", "--fold-attention"}, yarn_af), "overflows f16"},
+      {cat({"rope-freq", "--dtype", "f16"}, yarn_af), "attention factor overflows f16"},
+  };
+  for (const auto& c : cases) {
+    posenc_test::temp_dir dir;
+    const std::string file = dir.file("out.bin");
+    for (const bool to_file : {false, true}) {
+      const strings args = to_file ? cat(c.args, {"-o", file}) : c.args;
+      const cli_result r = emit(args);
+      INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+      CHECK(r.status == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err.rfind("posenc: error: ", 0) == 0);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.back() == '\n');
+      CHECK(r.err.find(c.needle) != std::string::npos);
+      CHECK(dir.files().empty());
+    }
+  }
+}

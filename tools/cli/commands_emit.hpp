@@ -1,0 +1,377 @@
+// commands_emit.hpp: `posenc emit rope-freq` and `posenc emit rope` (issue 3, "Command line").
+//
+//   posenc emit rope-freq [config flags] [--dtype T] [--policy P] [--decimal] [-o FILE]
+//       CSV "pair,inv_freq", one row per pair j < rotary_dim/2, then "attention_factor,<value>".
+//   posenc emit rope --positions N [--start P] [config flags] [--dtype T] [--policy P]
+//                    [--fold-attention] [--format csv|c|bin] [--layout L] [--name ID] [-o FILE]
+//       csv: "position,pair,cos,sin" per (position, pair j) (layout-independent);
+//       c:   a C/C++ header with cos[N][rotary_dim] and sin[N][rotary_dim] in the chosen layout;
+//       bin: little-endian dtype values, per position, per element k < rotary_dim: cos then sin.
+//
+// Values: --policy exact (default) is rope::inv_freq / rope::attention_factor / rope::sincos /
+// rope::attention_sincos (exact, rounded once into the dtype); --policy hf-float32 is
+// rope::hf_float32 (HF's float32 pipeline, default and linear only), converted to the dtype.
+// Docs: docs/cli.md, section `posenc emit`.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <posenc/math/round.hpp>
+#include <posenc/math/sincos_result.hpp>
+#include <posenc/math/trig.hpp>
+#include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/float16.hpp>
+#include <posenc/rope/angle.hpp>
+#include <posenc/rope/config.hpp>
+#include <posenc/rope/frequencies.hpp>
+#include <posenc/rope/layout.hpp>
+#include <posenc/rope/policy.hpp>
+#include <posenc/rope/table.hpp>
+#include <posenc/version.hpp>
+
+#include "args.hpp"
+#include "emit_config.hpp"
+#include "emit_output.hpp"
+#include "emit_values.hpp"
+#include "hexfloat.hpp"
+
+namespace posenc::cli::emit {
+
+// Limits of `emit rope`: positions up to rope::max_table_position (2^21) as the library's tables,
+// at most 2^21 rows, and at most 2^24 (position, pair) entries so that the output stays below a
+// few GB in memory (a 4096 x 64-pair CSV is 262144 entries).
+inline constexpr std::uint64_t max_position = rope::max_table_position;
+inline constexpr std::uint64_t max_rows = std::uint64_t{1} << 21;
+inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 24;
+
+inline constexpr flag_spec own_flags[] = {
+    {"dtype", flag_kind::value, "f64|f32|bf16|f16", "type the values are rounded into (default f64)"},
+    {"policy", flag_kind::value, "exact|hf-float32", "exact values (default) or HF's float32 pipeline"},
+    decimal_flag,
+    {"positions", flag_kind::value, "N", "rope: number of positions (required; N <= 2^21)"},
+    {"start", flag_kind::value, "P", "rope: first position (default 0; last position <= 2^21)"},
+    {"layout", flag_kind::value, "interleaved|half-split", "rope c/bin: element order (default half-split)"},
+    {"format", flag_kind::value, "csv|c|bin", "rope: output format (default csv)"},
+    {"fold-attention", flag_kind::boolean, "", "rope: cos and sin times the attention factor, rounded once"},
+    {"name", flag_kind::value, "ID", "rope --format c: prefix of the C identifiers (default posenc_rope)"},
+    {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
+};
+
+template <std::size_t A, std::size_t B>
+constexpr std::array<flag_spec, A + B> concat(const flag_spec (&a)[A], const flag_spec (&b)[B]) {
+  std::array<flag_spec, A + B> r{};
+  for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
+  for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
+  return r;
+}
+inline constexpr auto all_flags = concat(config_flags, own_flags);
+
+enum class policy { exact, hf_float32 };
+enum class format { csv, c, bin };
+
+struct options {
+  std::string ctx;  // "emit rope" / "emit rope-freq", for messages
+  bool rope = false;
+  policy pol = policy::exact;
+  bool decimal = false;
+  std::uint64_t start = 0, rows = 0;
+  rope::layout lay = rope::layout::half_split;
+  format fmt = format::csv;
+  bool fold = false;
+  std::string name = "posenc_rope";
+  std::string output;  // empty: stdout
+};
+
+// Converts a float32 policy value to T as HF's .to(dtype) does (exact for f64/f32).
+template <class T>
+T from_float(float v) {
+  if constexpr (is_half<T>()) return math::round_to<T>(static_cast<double>(v)).value;
+  else return static_cast<T>(v);
+}
+
+[[noreturn]] inline void unsupported_policy(const options& o) {
+  throw usage_error(o.ctx + ": --policy hf-float32 supports --rope-type default and linear only");
+}
+
+// ---- rope-freq -----------------------------------------------------------------------------
+
+template <class T>
+std::string freq_csv(const rope::config& c, const options& o) {
+  std::string s = "pair,inv_freq\n";
+  const int pairs = rope::rotary_dim(c) / 2;
+  for (int j = 0; j < pairs; ++j) {
+    T v{};
+    if (o.pol == policy::hf_float32) {
+      const auto r = rope::inv_freq(rope::hf_float32, c, j);
+      if (!r.ok()) unsupported_policy(o);
+      v = from_float<T>(r.value);
+    } else {
+      const auto r = rope::inv_freq<T>(c, j);
+      if (!r.ok()) throw std::runtime_error("inv_freq of pair " + std::to_string(j) + ": " + posenc::to_string(r.error));
+      v = r.value;
+    }
+    s += std::to_string(j) + "," + format_value(v, o.decimal) + "\n";
+  }
+  const auto af = rope::attention_factor<T>(c);  // 1 for default and linear, hence also HF's float32 value
+  if (af.error == posenc::status::overflow)
+    throw usage_error(o.ctx + ": the attention factor overflows " + std::string(dtype_name<T>()));
+  if (!af.ok()) throw std::runtime_error(std::string("attention_factor: ") + posenc::to_string(af.error));
+  s += "attention_factor," + format_value(af.value, o.decimal) + "\n";
+  return s;
+}
+
+// ---- rope: the compact table, vals[i * pairs + j] = {sin, cos} of pair j at position start + i ----
+
+template <class T>
+std::vector<math::sincos_result<T>> rope_values(const rope::config& c, const options& o) {
+  const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+  std::vector<math::sincos_result<T>> vals(static_cast<std::size_t>(o.rows) * pairs);
+  if (o.pol == policy::hf_float32) {  // rope::sincos(hf_float32, ...), with inv_freq computed once
+    std::vector<float> inv(pairs);
+    if (rope::inv_freq_row(rope::hf_float32, c, inv) != posenc::status::ok) unsupported_policy(o);
+    for (std::size_t i = 0; i < o.rows; ++i)
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const math::sincos_result<float> r = math::sincos(inv[j] * static_cast<float>(o.start + i));
+        vals[i * pairs + j] = {from_float<T>(r.sin), from_float<T>(r.cos)};
+      }
+    return vals;  // the attention factor of default and linear is 1: folding changes nothing
+  }
+  // Exact: the same bits as rope::sincos / rope::attention_sincos (angle.hpp), with the frequency
+  // (and attention factor) evaluated once per pair instead of once per entry: five times faster.
+  const posenc::detail::ropet::attention_value af = posenc::detail::ropet::attention_dd(c);
+  for (std::size_t j = 0; j < pairs; ++j) {
+    const int jj = static_cast<int>(j);
+    const rope::frequency_value f = rope::frequency_dd(c, jj);
+    if (!f.ok()) throw std::runtime_error("frequency of pair " + std::to_string(j) + ": " + posenc::to_string(f.error));
+    for (std::size_t i = 0; i < o.rows; ++i) {
+      const std::uint64_t m = o.start + i;
+      const auto r = posenc::detail::ropet::sincos_with<T>(c, f, o.fold ? &af : nullptr, m, jj);
+      if (r.error == posenc::status::overflow)
+        throw usage_error(o.ctx + ": cos/sin times the attention factor overflows " + std::string(dtype_name<T>()) +
+                          " at position " + std::to_string(m) + ", pair " + std::to_string(j) + " (--fold-attention)");
+      if (!r.ok())
+        throw std::runtime_error("cos/sin at position " + std::to_string(m) + ", pair " + std::to_string(j) + ": " +
+                                 posenc::to_string(r.error));
+      vals[i * pairs + j] = r.value;
+    }
+  }
+  return vals;
+}
+
+template <class T>
+std::string rope_csv(const std::vector<math::sincos_result<T>>& vals, std::size_t pairs, const options& o) {
+  std::string s = "position,pair,cos,sin\n";
+  for (std::size_t i = 0; i < o.rows; ++i) {
+    const std::string pos = std::to_string(o.start + i) + ",";
+    for (std::size_t j = 0; j < pairs; ++j) {
+      const auto& v = vals[i * pairs + j];
+      s += pos + std::to_string(j) + "," + format_value(v.cos, o.decimal) + "," + format_value(v.sin, o.decimal) + "\n";
+    }
+  }
+  return s;
+}
+
+// Row i expanded over the rotary_dim elements in the chosen layout (rope::expand_row).
+template <class T>
+void expand(const std::vector<math::sincos_result<T>>& vals, std::size_t i, std::size_t dim, rope::layout lay,
+            std::vector<T>& cos, std::vector<T>& sin) {
+  cos.assign(dim, T{});
+  sin.assign(dim, T{});
+  rope::expand_row(lay, vals.data() + i * (dim / 2), dim, cos.data(), sin.data());
+}
+
+// The --format bin bytes: per position, per element k: cos, then sin, little-endian.
+template <class T>
+std::string rope_bin(const std::vector<math::sincos_result<T>>& vals, std::size_t dim, const options& o) {
+  std::string s;
+  s.reserve(static_cast<std::size_t>(o.rows) * dim * 2 * sizeof(T));
+  std::vector<T> cos, sin;
+  for (std::size_t i = 0; i < o.rows; ++i) {
+    expand(vals, i, dim, o.lay, cos, sin);
+    for (std::size_t k = 0; k < dim; ++k) {
+      append_le(s, cos[k]);
+      append_le(s, sin[k]);
+    }
+  }
+  return s;
+}
+
+inline std::string_view layout_name(rope::layout l) { return l == rope::layout::interleaved ? "interleaved" : "half-split"; }
+
+template <class T>
+std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
+                        const options& o) {
+  char hash[32];
+  fnv1a64 h;
+  h.add(rope_bin(vals, dim, o));
+  std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(h.h));
+  const std::string n = o.name, N = std::to_string(o.rows), D = std::to_string(dim);
+  std::string s;
+  s += "// Generated by posenc " POSENC_VERSION_STRING " (posenc emit rope --format c). Do not edit.\n";
+  s += "// RoPE cos/sin table: positions [" + std::to_string(o.start) + ", " + std::to_string(o.start + o.rows) +
+       "), rotary_dim " + D + ", layout " + std::string(layout_name(o.lay)) + ", dtype " +
+       std::string(dtype_name<T>()) + ", policy " + (o.pol == policy::exact ? "exact" : "hf-float32") +
+       ", attention factor " + (o.fold ? "folded in" : "not folded") + ".\n";
+  s += "// " + n + "_cos[i][k], " + n + "_sin[i][k]: position " + n + "_start + i, element k of the rotary block;\n";
+  s += o.lay == rope::layout::interleaved ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
+                                          : "// pair j (frequency index j) is at elements k = j and j + rotary_dim/2 (GPT-NeoX / HF).\n";
+  if constexpr (is_half<T>())
+    s += std::string("// Values are ") + (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
+         " bit patterns (sign, exponent, fraction) stored in uint16_t.\n";
+  s += "// checksum: FNV-1a 64 of the little-endian bytes of cos[i][k] then sin[i][k] for each i, k in\n";
+  s += "// row-major order (exactly the bytes `posenc emit rope --format bin` writes): " + std::string(hash) + "\n";
+  s += "// config:\n" + describe_config(c, "//   ");
+  s += "#pragma once\n#include <stdint.h>\n\n";
+  s += "#ifdef __cplusplus\n#define " + n + "_CONST inline constexpr\n#else\n#define " + n + "_CONST static const\n#endif\n\n";
+  s += n + "_CONST uint64_t " + n + "_start = " + std::to_string(o.start) + "u;\n";
+  s += n + "_CONST uint64_t " + n + "_positions = " + N + "u;\n";
+  s += n + "_CONST uint64_t " + n + "_rotary_dim = " + D + "u;\n";
+  s += n + "_CONST uint64_t " + n + "_checksum = " + hash + "u;\n";
+  std::vector<T> cos, sin;
+  for (int part = 0; part < 2; ++part) {
+    s += "\n" + n + "_CONST " + std::string(c_type<T>()) + " " + n + (part == 0 ? "_cos[" : "_sin[") + N + "][" + D + "] = {\n";
+    for (std::size_t i = 0; i < o.rows; ++i) {
+      expand(vals, i, dim, o.lay, cos, sin);
+      const std::vector<T>& row = part == 0 ? cos : sin;
+      s += "  {";
+      for (std::size_t k = 0; k < dim; ++k) s += (k ? ", " : "") + c_literal(row[k]);
+      s += "},  // position " + std::to_string(o.start + i) + "\n";
+    }
+    s += "};\n";
+  }
+  s += "\n#undef " + n + "_CONST\n";
+  return s;
+}
+
+template <class T>
+std::string emit_rope(const rope::config& c, const options& o) {
+  const std::size_t dim = static_cast<std::size_t>(rope::rotary_dim(c));
+  const auto vals = rope_values<T>(c, o);
+  if (o.fmt == format::csv) return rope_csv(vals, dim / 2, o);
+  if (o.fmt == format::bin) return rope_bin(vals, dim, o);
+  return rope_header(vals, c, dim, o);
+}
+
+
+inline bool c_identifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (const char ch : s)
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) return false;
+  return true;
+}
+
+// Positionals: <what> and optionally "-o FILE" (the flag grammar takes only "--" flags).
+inline options read_options(const parsed_args& a) {
+  options o;
+  std::vector<std::string_view> what;
+  const auto& p = a.positionals;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] != "-o") {
+      what.push_back(p[i]);
+      continue;
+    }
+    if (i + 1 >= p.size()) throw usage_error("emit: -o needs a file name");
+    if (!o.output.empty()) throw usage_error("emit: the output file is given twice");
+    o.output = std::string(p[++i]);
+    if (o.output.empty()) throw usage_error("emit: -o has an empty value");
+  }
+  if (what.empty()) throw usage_error("emit: missing <what> (one of: rope-freq, rope)");
+  if (what[0] == "rope") o.rope = true;
+  else if (what[0] != "rope-freq") throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: rope-freq, rope)");
+  o.ctx = "emit " + std::string(what[0]);
+  if (what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(what[1]));
+  if (const auto v = a.value("output")) {
+    if (!o.output.empty()) throw usage_error(o.ctx + ": the output file is given twice");
+    o.output = std::string(*v);
+  }
+  o.pol = flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
+  o.decimal = a.has("decimal");
+  if (!o.rope) {
+    for (const char* f : {"positions", "start", "layout", "format", "fold-attention", "name"})
+      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to 'emit rope' only");
+    return o;
+  }
+  if (!a.has("positions")) throw usage_error(o.ctx + ": --positions N is required");
+  o.rows = static_cast<std::uint64_t>(flag_integer(a, "positions", 1, static_cast<long long>(max_rows), 0, o.ctx));
+  o.start = static_cast<std::uint64_t>(flag_integer(a, "start", 0, static_cast<long long>(max_position), 0, o.ctx));
+  if (o.start + o.rows - 1 > max_position)
+    throw usage_error(o.ctx + ": positions past 2^21: --start " + std::to_string(o.start) + " --positions " +
+                      std::to_string(o.rows) + " ends at position " + std::to_string(o.start + o.rows - 1) +
+                      " (the last position must be <= 2097152)");
+  o.lay = flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
+                      rope::layout::half_split, o.ctx);
+  o.fmt = flag_choice(a, "format", {{"csv", format::csv}, {"c", format::c}, {"bin", format::bin}}, format::csv, o.ctx);
+  o.fold = a.has("fold-attention");
+  if (const auto v = a.value("name")) {
+    if (o.fmt != format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
+    if (!c_identifier(*v)) throw usage_error(o.ctx + ": --name must be a C identifier, got " + quote(*v));
+    o.name = std::string(*v);
+  }
+  if (o.decimal && o.fmt != format::csv) throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");
+  return o;
+}
+
+template <class T>
+std::string emit_any(const parsed_config& pc, const options& o) {
+  if (!o.rope) return freq_csv<T>(pc.cfg, o);
+  const std::uint64_t pairs = static_cast<std::uint64_t>(rope::rotary_dim(pc.cfg) / 2);
+  if (o.rows * pairs > max_entries)
+    throw usage_error(o.ctx + ": table too large: --positions " + std::to_string(o.rows) + " x " + std::to_string(pairs) +
+                      " pairs = " + std::to_string(o.rows * pairs) + " entries (at most 2^24 = 16777216 per run)");
+  return emit_rope<T>(pc.cfg, o);
+}
+
+inline void run(const parsed_args& a, std::string& out) {
+  const options o = read_options(a);
+  const parsed_config pc = read_config(a, o.ctx);
+  const dtype t = flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
+                              dtype::f64, o.ctx);
+  std::string data;
+  switch (t) {
+    case dtype::f64: data = emit_any<double>(pc, o); break;
+    case dtype::f32: data = emit_any<float>(pc, o); break;
+    case dtype::bf16: data = emit_any<posenc::bfloat16>(pc, o); break;
+    case dtype::f16: data = emit_any<posenc::float16>(pc, o); break;
+  }
+  if (o.output.empty()) {
+    out += data;
+  } else {
+    write_file_atomically(o.output, data);
+  }
+}
+
+inline constexpr std::string_view usage =
+    "usage: posenc emit rope-freq --head-dim D [config flags] [--dtype T] [--policy P] [--decimal] [-o FILE]\n"
+    "       posenc emit rope --head-dim D --positions N [--start P] [config flags] [--dtype T]\n"
+    "                        [--policy P] [--fold-attention] [--format csv|c|bin] [--layout L]\n"
+    "                        [--name ID] [--decimal] [-o FILE]\n"
+    "\n"
+    "rope-freq writes CSV 'pair,inv_freq' (pairs j < rotary_dim/2) and a last row\n"
+    "'attention_factor,<value>'. rope writes cos/sin of positions [P, P + N): CSV\n"
+    "'position,pair,cos,sin' (pair = frequency index j, layout-independent); --format c a C/C++\n"
+    "header with <name>_cos[N][rotary_dim] and <name>_sin[N][rotary_dim] in --layout order, with\n"
+    "the config, the posenc version and an FNV-1a 64 checksum of the bin bytes; --format bin\n"
+    "little-endian dtype values, per position and element k < rotary_dim: cos then sin.\n"
+    "Config flags use HuggingFace's config.json names. Values are exact, rounded once into\n"
+    "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32, default/linear only).\n"
+    "Reals print as exact hex floats (bf16/f16: their exact float), or shortest decimals with\n"
+    "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"
+    "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n"
+    "\n"
+    "flags:\n";
+
+}  // namespace posenc::cli::emit
+
+namespace posenc::cli {
+
+inline constexpr command emit_command{"emit", "write RoPE frequency and cos/sin tables (CSV, C header, binary)",
+                                      emit::usage, emit::all_flags, emit::run};
+
+}  // namespace posenc::cli

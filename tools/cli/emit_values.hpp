@@ -1,0 +1,122 @@
+// emit_values.hpp: the four output dtypes of `posenc emit` (f64, f32, bf16, f16): names, text
+// formatting (exact hex floats or shortest round-trip decimals), little-endian bytes, C literals,
+// and the FNV-1a 64 checksum of the binary table.
+//
+// bf16/f16 values are printed as the float they are exactly (bfloat16/float16::to_float), so a
+// hex float is exact; --decimal prints the shortest %.{p}g decimal (p = 1, 2, ...) that lies
+// strictly inside the value's rounding interval (between the midpoints to its neighbours, which
+// are doubles), so any correctly rounding parser reads it back to the same bf16/f16 bits.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/float16.hpp>
+#include <posenc/numeric/format.hpp>
+
+#include "hexfloat.hpp"
+
+namespace posenc::cli::emit {
+
+enum class dtype { f64, f32, bf16, f16 };
+
+template <class T>
+constexpr std::string_view dtype_name() {
+  if constexpr (std::is_same_v<T, double>) return "f64";
+  else if constexpr (std::is_same_v<T, float>) return "f32";
+  else if constexpr (std::is_same_v<T, posenc::bfloat16>) return "bf16";
+  else return "f16";
+}
+
+template <class T>
+constexpr bool is_half() {
+  return std::is_same_v<T, posenc::bfloat16> || std::is_same_v<T, posenc::float16>;
+}
+
+// The exact value as a double (every value of the four types is a double).
+template <class T>
+double to_double(T v) {
+  if constexpr (is_half<T>()) return static_cast<double>(v.to_float());
+  else return static_cast<double>(v);
+}
+
+// Shortest decimal of a bf16/f16 value that reads back to the same bits (see the top).
+template <class T>
+std::string half_decimal(T v) {
+  const std::uint16_t mag = v.bits & 0x7FFFu;
+  const double x = static_cast<double>(T::from_bits(mag).to_float());
+  if (mag == 0) return (v.bits & 0x8000u) != 0 ? "-0" : "0";
+  const double below = static_cast<double>(T::from_bits(static_cast<std::uint16_t>(mag - 1)).to_float());
+  // The value above the largest finite one is the infinity: the midpoint is then x + (x - below) / 2
+  // (round-to-nearest overflows from there), the same formula as inside a binade.
+  const T up = T::from_bits(static_cast<std::uint16_t>(mag + 1));
+  const double above = up.is_inf() ? x + (x - below) : static_cast<double>(up.to_float());
+  const double lo = (x + below) / 2, hi = (x + above) / 2;  // exact: 9 or 12 significant bits
+  for (int p = 1; p <= 17; ++p) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*g", p, x);
+    const double d = std::strtod(buf, nullptr);
+    // RN_double is monotone and lo, hi are doubles: lo < RN(D) < hi implies lo < D < hi.
+    if (d == x || (lo < d && d < hi)) return ((v.bits & 0x8000u) != 0 ? "-" : "") + std::string(buf);
+  }
+  return format_hex(x);  // unreachable: %.17g is exact for these values
+}
+
+template <class T>
+std::string format_value(T v, bool decimal) {
+  if constexpr (is_half<T>()) return decimal ? half_decimal(v) : format_hex(static_cast<double>(v.to_float()));
+  else return format_real<T>(v, decimal);
+}
+
+// The storage bits of v.
+template <class T>
+auto bits_of(T v) {
+  return posenc::detail::float_format<T>::to_bits(v);
+}
+
+// Appends v's bytes, little-endian (the --format bin encoding, whatever the host's order).
+template <class T>
+void append_le(std::string& out, T v) {
+  auto b = bits_of(v);
+  for (std::size_t i = 0; i < sizeof b; ++i) {
+    out += static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
+    b = static_cast<decltype(b)>(b >> 8);
+  }
+}
+
+// FNV-1a 64 (Fowler, Noll, Vo; offset basis 14695981039346656037, prime 1099511628211), incremental.
+struct fnv1a64 {
+  std::uint64_t h = 0xcbf29ce484222325u;
+  void add(std::string_view bytes) {
+    for (const char c : bytes) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 0x100000001b3u;
+    }
+  }
+};
+
+// A C/C++ literal of v: a hex float (suffix f for f32), or the hex bit pattern for bf16/f16.
+template <class T>
+std::string c_literal(T v) {
+  char buf[64];
+  if constexpr (is_half<T>()) {
+    std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(v.bits));
+    return buf;
+  } else {
+    return format_hex(v) + (std::is_same_v<T, float> ? "f" : "");
+  }
+}
+
+template <class T>
+constexpr std::string_view c_type() {
+  if constexpr (std::is_same_v<T, double>) return "double";
+  else if constexpr (std::is_same_v<T, float>) return "float";
+  else return "uint16_t";
+}
+
+}  // namespace posenc::cli::emit
