@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/models.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
 using posenc::bfloat16;
@@ -19,50 +20,16 @@ using rope::scaling;
 
 namespace {
 
-// Phi-3 LongRoPE factors. The Phi-3-mini-128k-instruct config.json was not found in the stored
-// sources; these are the published arrays of microsoft/Phi-3-vision-128k-instruct (same text
-// model shape: head_dim 96, theta 1e4, L0 4096, max 131072), as embedded in OmniGen's Phi3Config.
-constexpr std::array<float, 48> phi3_long{
-    1.0299999713897705f, 1.0499999523162842f, 1.0499999523162842f, 1.0799999237060547f, 1.2299998998641968f,
-    1.2299998998641968f, 1.2999999523162842f, 1.4499999284744263f, 1.5999999046325684f, 1.6499998569488525f,
-    1.8999998569488525f, 2.859999895095825f,  3.68999981880188f,   5.419999599456787f,  5.489999771118164f,
-    5.489999771118164f,  9.09000015258789f,   11.579999923706055f, 15.65999984741211f,  15.769999504089355f,
-    15.789999961853027f, 18.360000610351562f, 21.989999771118164f, 23.079999923706055f, 30.009998321533203f,
-    32.35000228881836f,  32.590003967285156f, 35.56000518798828f,  39.95000457763672f,  53.840003967285156f,
-    56.20000457763672f,  57.95000457763672f,  59.29000473022461f,  59.77000427246094f,  59.920005798339844f,
-    61.190006256103516f, 61.96000671386719f,  62.50000762939453f,  63.3700065612793f,   63.48000717163086f,
-    63.48000717163086f,  63.66000747680664f,  63.850006103515625f, 64.08000946044922f,  64.760009765625f,
-    64.80001068115234f,  64.81001281738281f,  64.81001281738281f};
-constexpr std::array<float, 48> phi3_short{
-    1.05f, 1.05f, 1.05f, 1.1f, 1.1f, 1.1f, 1.2500000000000002f, 1.2500000000000002f, 1.4000000000000004f,
-    1.4500000000000004f, 1.5500000000000005f, 1.8500000000000008f, 1.9000000000000008f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.1000000000000005f, 2.1000000000000005f,
-    2.2f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f,
-    2.3999999999999995f, 2.3999999999999995f, 2.6499999999999986f, 2.6999999999999984f, 2.8999999999999977f,
-    2.9499999999999975f, 3.049999999999997f, 3.049999999999997f, 3.049999999999997f};
-
-constexpr rope::config llama2{.head_dim = 128, .rope_theta = 10000.0};
-constexpr rope::config llama31{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
-                               .original_max_position_embeddings = 8192};
-constexpr rope::config llama32{.head_dim = 64, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 32.0,
-                               .original_max_position_embeddings = 8192};
-constexpr rope::config qwen25{.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                              .original_max_position_embeddings = 32768};
-constexpr rope::config deepseek_v3{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-                                   .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
-constexpr rope::config phi3_short_cfg{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                      .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
-                                      .short_factor = phi3_short, .long_factor = phi3_long};
-constexpr rope::config phi3_long_cfg{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                     .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
-                                     .seq_len = 131072, .short_factor = phi3_short, .long_factor = phi3_long};
-constexpr rope::config gpt_oss{.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
-                               .original_max_position_embeddings = 4096, .truncate = false};
-constexpr rope::config pythia{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.25};
-constexpr rope::config gptj{.head_dim = 256, .rope_theta = 10000.0, .rotary_dim = 64};
+constexpr rope::config llama2 = rope::models::llama2_7b;
+constexpr rope::config llama31 = rope::models::llama3_1_8b;
+constexpr rope::config llama32 = rope::models::llama3_2_1b;
+constexpr rope::config qwen25 = rope::models::qwen2_5_7b_yarn;
+constexpr rope::config deepseek_v3 = rope::models::deepseek_v3;
+constexpr rope::config phi3_short_cfg = rope::models::phi3_vision_128k_short;
+constexpr rope::config phi3_long_cfg = rope::models::phi3_vision_128k_long;
+constexpr rope::config gpt_oss = rope::models::gpt_oss;
+constexpr rope::config pythia = rope::models::pythia;
+constexpr rope::config gptj = rope::models::gpt_j;
 // Variants without a curated model: linear (PI), static NTK, dynamic NTK, a plain YaRN, proportional.
 constexpr rope::config linear4{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
 constexpr rope::config ntk4{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
@@ -239,8 +206,8 @@ TEST_CASE("laws: decreasing frequencies, YaRN between its two ends", "[rope][law
   CHECK(rope::inv_freq(gemma_prop, 32).value == 0.0);
   CHECK(rope::inv_freq(gemma_prop, 127).ok());
   // LongRoPE picks the long factors only past L0.
-  CHECK(rope::longrope_factors(phi3_short_cfg).data() == phi3_short.data());
-  CHECK(rope::longrope_factors(phi3_long_cfg).data() == phi3_long.data());
+  CHECK(rope::longrope_factors(phi3_short_cfg).data() == rope::models::phi3_vision_128k_short_factor.data());
+  CHECK(rope::longrope_factors(phi3_long_cfg).data() == rope::models::phi3_vision_128k_long_factor.data());
 }
 
 TEST_CASE("bad input: each precondition names itself", "[rope][validate]") {
@@ -260,10 +227,10 @@ TEST_CASE("bad input: each precondition names itself", "[rope][validate]") {
   y.beta_fast = 0.0;
   CHECK(msg(y) == "beta_fast and beta_slow must be positive");
   rope::config l = phi3_long_cfg;
-  l.long_factor = std::span<const float>(phi3_long.data(), 47);
+  l.long_factor = std::span<const float>(rope::models::phi3_vision_128k_long_factor.data(), 47);
   CHECK(msg(l) == "long_factor must have rotary_dim/2 entries");
   l = phi3_long_cfg;
-  l.short_factor = std::span<const float>(phi3_short.data(), 40);
+  l.short_factor = std::span<const float>(rope::models::phi3_vision_128k_short_factor.data(), 40);
   CHECK(msg(l) == "short_factor must have rotary_dim/2 entries");
   rope::config l3 = llama31;
   l3.high_freq_factor = 1.0;

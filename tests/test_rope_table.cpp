@@ -14,6 +14,7 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/angle.hpp"
+#include "posenc/rope/models.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 
@@ -26,17 +27,13 @@ using posenc::bfloat16;
 using posenc::float16;
 namespace vd = posenc::verify::detail;
 
-constexpr rope::config llama2{.head_dim = 128, .rope_theta = 10000.0};
-constexpr rope::config llama31{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
-                               .original_max_position_embeddings = 8192};
-constexpr rope::config qwen25{.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                              .original_max_position_embeddings = 32768};
-constexpr rope::config deepseek_v3{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-                                   .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
-constexpr rope::config gpt_oss{.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
-                               .original_max_position_embeddings = 4096, .truncate = false};
-constexpr rope::config pythia{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.25};
-constexpr rope::config gptj{.head_dim = 256, .rope_theta = 10000.0, .rotary_dim = 64};
+constexpr rope::config llama2 = rope::models::llama2_7b;
+constexpr rope::config llama31 = rope::models::llama3_1_8b;
+constexpr rope::config qwen25 = rope::models::qwen2_5_7b_yarn;
+constexpr rope::config deepseek_v3 = rope::models::deepseek_v3;
+constexpr rope::config gpt_oss = rope::models::gpt_oss;
+constexpr rope::config pythia = rope::models::pythia;
+constexpr rope::config gptj = rope::models::gpt_j;
 
 constexpr std::size_t rows = 4096, chunk = 512;
 
@@ -171,6 +168,12 @@ TEST_CASE("RoPE tables of the curated configs are correctly rounded, both layout
   SECTION("gpt-oss") { check_config<64>(gpt_oss, "gpt-oss"); }
   SECTION("Pythia partial 0.25") { check_config<32>(pythia, "Pythia"); }
   SECTION("GPT-J rotary_dim 64") { check_config<64>(gptj, "GPT-J"); }
+  SECTION("Phi-3 LongRoPE, short factors") {
+    check_config<96>(rope::models::phi3_vision_128k_short, "Phi-3 LongRoPE short");
+  }
+  SECTION("Phi-3 LongRoPE, long factors") {
+    check_config<96>(rope::models::phi3_vision_128k_long, "Phi-3 LongRoPE long");
+  }
 }
 
 TEST_CASE("rope::sincos matches the oracle far past the table range", "[rope][table][oracle]") {

@@ -32,6 +32,7 @@
 #include <array>
 
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/models.hpp"
 
 namespace posenc::verify::registry {
 
@@ -66,29 +67,6 @@ constexpr auto applies(hana::basic_type<Scheme>, hana::basic_type<Law>) {
 template <class Scheme, class Law>
 inline constexpr bool applies_v = decltype(applies(hana::type_c<Scheme>, hana::type_c<Law>))::value;
 
-// LongRoPE factors. Phi-3: the arrays of tests/test_rope_frequencies.cpp (microsoft/
-// Phi-3-vision-128k-instruct, as embedded in OmniGen's Phi3Config; head_dim 96, theta 1e4, L0 4096).
-inline constexpr std::array<float, 48> phi3_long_factor{
-    1.0299999713897705f, 1.0499999523162842f, 1.0499999523162842f, 1.0799999237060547f, 1.2299998998641968f,
-    1.2299998998641968f, 1.2999999523162842f, 1.4499999284744263f, 1.5999999046325684f, 1.6499998569488525f,
-    1.8999998569488525f, 2.859999895095825f,  3.68999981880188f,   5.419999599456787f,  5.489999771118164f,
-    5.489999771118164f,  9.09000015258789f,   11.579999923706055f, 15.65999984741211f,  15.769999504089355f,
-    15.789999961853027f, 18.360000610351562f, 21.989999771118164f, 23.079999923706055f, 30.009998321533203f,
-    32.35000228881836f,  32.590003967285156f, 35.56000518798828f,  39.95000457763672f,  53.840003967285156f,
-    56.20000457763672f,  57.95000457763672f,  59.29000473022461f,  59.77000427246094f,  59.920005798339844f,
-    61.190006256103516f, 61.96000671386719f,  62.50000762939453f,  63.3700065612793f,   63.48000717163086f,
-    63.48000717163086f,  63.66000747680664f,  63.850006103515625f, 64.08000946044922f,  64.760009765625f,
-    64.80001068115234f,  64.81001281738281f,  64.81001281738281f};
-inline constexpr std::array<float, 48> phi3_short_factor{
-    1.05f, 1.05f, 1.05f, 1.1f, 1.1f, 1.1f, 1.2500000000000002f, 1.2500000000000002f, 1.4000000000000004f,
-    1.4500000000000004f, 1.5500000000000005f, 1.8500000000000008f, 1.9000000000000008f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.000000000000001f,
-    2.000000000000001f, 2.000000000000001f, 2.000000000000001f, 2.1000000000000005f, 2.1000000000000005f,
-    2.2f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f, 2.3499999999999996f,
-    2.3999999999999995f, 2.3999999999999995f, 2.6499999999999986f, 2.6999999999999984f, 2.8999999999999977f,
-    2.9499999999999975f, 3.049999999999997f, 3.049999999999997f, 3.049999999999997f};
 // A small synthetic LongRoPE (16 pairs): not monotone on purpose (a dip at pair 5).
 inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f, 2.0f, 3.0f, 0.5f, 4.0f, 6.0f,
                                                          8.0f, 8.0f, 12.0f, 16.0f, 16.0f, 24.0f, 32.0f, 32.0f};
@@ -159,61 +137,52 @@ struct proportional {
 // ---- curated published configs (pe-formulas.md 1.1-1.3; tests/test_rope_frequencies.cpp) ----
 struct llama2_7b {
   static constexpr const char* name = "Llama-2-7B";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0};
+  static constexpr rope::config config = rope::models::llama2_7b;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::long_range_decay>;
 };
 struct llama31_8b {
   static constexpr const char* name = "Llama-3.1-8B";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3,
-                                       .factor = 8.0, .original_max_position_embeddings = 8192};
+  static constexpr rope::config config = rope::models::llama3_1_8b;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::llama3_bands>;
 };
 struct llama32_1b {
   static constexpr const char* name = "Llama-3.2-1B";
-  static constexpr rope::config config{.head_dim = 64, .rope_theta = 500000.0, .rope_type = scaling::llama3,
-                                       .factor = 32.0, .original_max_position_embeddings = 8192};
+  static constexpr rope::config config = rope::models::llama3_2_1b;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::llama3_bands>;
 };
 struct qwen25_7b_yarn {
   static constexpr const char* name = "Qwen2.5-7B YaRN x4 over 32768";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn,
-                                       .factor = 4.0, .original_max_position_embeddings = 32768};
+  static constexpr rope::config config = rope::models::qwen2_5_7b_yarn;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
 };
 struct deepseek_v3 {
   static constexpr const char* name = "DeepSeek-V3";
-  static constexpr rope::config config{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-                                       .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
+  static constexpr rope::config config = rope::models::deepseek_v3;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
 };
 struct phi3_short {
   static constexpr const char* name = "Phi-3 LongRoPE (short factors)";
-  static constexpr rope::config config{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                       .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
-                                       .short_factor = phi3_short_factor, .long_factor = phi3_long_factor};
+  static constexpr rope::config config = rope::models::phi3_vision_128k_short;
   using laws = rotation_laws_and<>;
 };
 struct phi3_long {
   static constexpr const char* name = "Phi-3 LongRoPE (long factors)";
-  static constexpr rope::config config{.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                       .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
-                                       .seq_len = 131072, .short_factor = phi3_short_factor, .long_factor = phi3_long_factor};
+  static constexpr rope::config config = rope::models::phi3_vision_128k_long;
   using laws = rotation_laws_and<>;
 };
 struct gpt_oss {
   static constexpr const char* name = "gpt-oss";
-  static constexpr rope::config config{.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
-                                       .original_max_position_embeddings = 4096, .truncate = false};
+  static constexpr rope::config config = rope::models::gpt_oss;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::yarn_ramp>;
 };
 struct pythia {
   static constexpr const char* name = "Pythia (rotary_pct 0.25)";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .partial_rotary_factor = 0.25};
+  static constexpr rope::config config = rope::models::pythia;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
 };
 struct gptj {
   static constexpr const char* name = "GPT-J (rotary_dim 64 of 256)";
-  static constexpr rope::config config{.head_dim = 256, .rope_theta = 10000.0, .rotary_dim = 64};
+  static constexpr rope::config config = rope::models::gpt_j;
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
 };
 
