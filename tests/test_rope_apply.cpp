@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "posenc/verify/catch2.hpp"
 #include "posenc/math/rope_angle.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
@@ -40,27 +41,7 @@ namespace pr = posenc::rope;
 namespace v = posenc::verify;
 using mp = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>, boost::multiprecision::et_off>;
 
-// A Catch2 generator of per-iteration seeds: SplitMix64 from verify::seed_for(name), printed once.
-class seed_generator final : public Catch::Generators::IGenerator<std::uint64_t> {
- public:
-  explicit seed_generator(const char* name) : rng_(v::seed_for(name)), cur_(0) {
-    std::printf("[rope_apply] %s: seed 0x%llx (set POSENC_SEED to override; base 0x%llx)\n", name,
-                static_cast<unsigned long long>(v::seed_for(name)), static_cast<unsigned long long>(v::test_seed()));
-    cur_ = rng_.next();
-  }
-  const std::uint64_t& get() const override { return cur_; }
-  bool next() override {
-    cur_ = rng_.next();
-    return true;
-  }
-
- private:
-  v::rng rng_;
-  std::uint64_t cur_;
-};
-Catch::Generators::GeneratorWrapper<std::uint64_t> seeds(const char* name) {
-  return Catch::Generators::GeneratorWrapper<std::uint64_t>(std::make_unique<seed_generator>(name));
-}
+using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
 
 double uniform(v::rng& r, double lo, double hi) { return lo + (hi - lo) * static_cast<double>(r.next() >> 11) * 0x1p-53; }
 // Random element: sign-mixed magnitude in [2^-4, 2^4] (no underflow anywhere in the kernel).

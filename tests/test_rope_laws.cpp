@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "posenc/verify/catch2.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
@@ -61,28 +62,7 @@ static_assert(!reg::applies_v<reg::schemes::llama2_7b, reg::law::pass_through>, 
 static_assert(decltype(reg::applies(hana::type_c<reg::schemes::phi3_long>, hana::type_c<reg::law::orthogonality>))::value,
               "every scheme has the rotation laws");
 
-// A Catch2 generator of per-iteration seeds: SplitMix64 from verify::seed_for(name), printed once
-// (the same as tests/test_rope_apply.cpp's).
-class seed_generator final : public Catch::Generators::IGenerator<std::uint64_t> {
- public:
-  explicit seed_generator(const char* name) : rng_(v::seed_for(name)), cur_(0) {
-    std::printf("[rope_laws] %s: seed 0x%llx (set POSENC_SEED to override; base 0x%llx)\n", name,
-                static_cast<unsigned long long>(v::seed_for(name)), static_cast<unsigned long long>(v::test_seed()));
-    cur_ = rng_.next();
-  }
-  const std::uint64_t& get() const override { return cur_; }
-  bool next() override {
-    cur_ = rng_.next();
-    return true;
-  }
-
- private:
-  v::rng rng_;
-  std::uint64_t cur_;
-};
-Catch::Generators::GeneratorWrapper<std::uint64_t> seeds(const char* name) {
-  return Catch::Generators::GeneratorWrapper<std::uint64_t>(std::make_unique<seed_generator>(name));
-}
+using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
 
 // Worst figures per law over the whole run, printed by the last test case.
 std::map<std::string, laws::law_report>& totals() {
