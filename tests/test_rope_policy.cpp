@@ -4,7 +4,9 @@
 // the position) measured with MPFR.
 #include <mpfr.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -213,7 +215,10 @@ TEST_CASE("exact policy is rope_sincos bit for bit, and correctly rounded", "[ro
 TEST_CASE("policies reject what they do not model", "[rope][policy]") {
   const pr::config yarn{.head_dim = 128, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 4.0,
                         .original_max_position_embeddings = 4096};
-  CHECK_FALSE(pr::inv_freq(pr::hf_float32, yarn, 0).ok());
+  CHECK(pr::inv_freq(pr::hf_float32, yarn, 0).ok());  // every rope_type since issue 3
+  const pr::config bad{.head_dim = 128, .rope_type = pr::scaling::yarn, .factor = 4.0};  // no L0
+  CHECK_FALSE(pr::inv_freq(pr::hf_float32, bad, 0).ok());
+  CHECK_FALSE(pr::attention_scaling(pr::hf_float32, bad).ok());
   CHECK_FALSE(pr::angle(pr::ggml_float32, yarn, 1, 0).ok());
   CHECK_FALSE(pr::sincos<float>(pr::exact, yarn, 1, 0).ok());
   const pr::config lin{.head_dim = 128, .rope_type = pr::scaling::linear, .factor = 2.0};
@@ -244,5 +249,273 @@ TEST_CASE("drift law: the float32 angle error grows with the position (MPFR)", "
       CHECK(gg128k == Approx(4.8e-3).epsilon(0.1));
     }
     // And the exact policy has no angle error: its cos/sin are within half a float ulp (checked above).
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// hf_float32 for every rope_type: an independent float32 re-derivation of HF's
+// modeling_rope_utils.py (v5), line by line. Every float32 tensor op is one MPFR operation at 24
+// bits with the binary32 exponent range (emin -148, emax 128) and mpfr_subnormalize; Python
+// math.* scalars are MPFR at 53 bits. f32(x) is the float32 value of a Python scalar.
+namespace {
+
+struct f32_range {  // binary32 exponent range for the duration of one operation
+  mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+  f32_range() { mpfr_set_emin(-148), mpfr_set_emax(128); }
+  ~f32_range() { mpfr_set_emin(emin), mpfr_set_emax(emax); }
+};
+enum class op { add, sub, mul, div, pow };
+float r32(op o, float x, float y) {
+  const f32_range guard;
+  mpnum a(24), b(24), r(24);
+  mpfr_set_flt(a.v, x, MPFR_RNDN);
+  mpfr_set_flt(b.v, y, MPFR_RNDN);
+  int t = 0;
+  switch (o) {
+    case op::add: t = mpfr_add(r.v, a.v, b.v, MPFR_RNDN); break;
+    case op::sub: t = mpfr_sub(r.v, a.v, b.v, MPFR_RNDN); break;
+    case op::mul: t = mpfr_mul(r.v, a.v, b.v, MPFR_RNDN); break;
+    case op::div: t = mpfr_div(r.v, a.v, b.v, MPFR_RNDN); break;
+    case op::pow: t = mpfr_pow(r.v, a.v, b.v, MPFR_RNDN); break;
+  }
+  mpfr_subnormalize(r.v, t, MPFR_RNDN);
+  return mpfr_get_flt(r.v, MPFR_RNDN);
+}
+float f32(double x) {  // RN_binary32 of a double (torch's cast of a Python scalar)
+  const f32_range guard;
+  mpnum r(24);
+  mpfr_subnormalize(r.v, mpfr_set_d(r.v, x, MPFR_RNDN), MPFR_RNDN);
+  return mpfr_get_flt(r.v, MPFR_RNDN);
+}
+double d_fn(int which, double x, double y = 0) {  // math.log, x ** y (C pow), math.sqrt
+  mpnum a(53), b(53), r(53);
+  mpfr_set_d(a.v, x, MPFR_RNDN);
+  mpfr_set_d(b.v, y, MPFR_RNDN);
+  if (which == 0) mpfr_log(r.v, a.v, MPFR_RNDN);
+  else if (which == 1) mpfr_pow(r.v, a.v, b.v, MPFR_RNDN);
+  else mpfr_sqrt(r.v, a.v, MPFR_RNDN);
+  return mpfr_get_d(r.v, MPFR_RNDN);
+}
+double d_log(double x) { return d_fn(0, x); }
+double d_pow(double x, double y) { return d_fn(1, x, y); }
+
+float add(float x, float y) { return r32(op::add, x, y); }
+float sub(float x, float y) { return r32(op::sub, x, y); }
+float mul(float x, float y) { return r32(op::mul, x, y); }
+float div(float x, float y) { return r32(op::div, x, y); }
+float powf_(float x, float y) { return r32(op::pow, x, y); }
+
+struct hf_ref {
+  std::vector<float> inv;
+  double attention = 1.0;
+};
+
+// inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).to(dtype=torch.float) / dim))
+std::vector<float> default_inv(float base, int dim, int n) {
+  std::vector<float> v;
+  for (int j = 0; j < n; ++j) v.push_back(div(1.0f, powf_(base, div(static_cast<float>(2 * j), static_cast<float>(dim)))));
+  return v;
+}
+
+hf_ref hf_reference(const pr::config& c, int dim) {
+  const int half = dim / 2;
+  hf_ref r;
+  const double base = c.rope_theta;
+  switch (c.rope_type) {
+    case pr::scaling::default_:
+    case pr::scaling::linear: {
+      if (c.proportional) {  // _compute_proportional_rope_parameters
+        const int rope_angles = static_cast<int>(std::floor(c.partial_rotary_factor * c.head_dim / 2));
+        r.inv = default_inv(f32(base), c.head_dim, rope_angles);  // exponent over head_dim
+        r.inv.resize(static_cast<std::size_t>(c.head_dim / 2), 0.0f);  // torch.zeros(nope_angles)
+        const double factor = c.factor == 0 ? 1.0 : c.factor;  // get("factor", 1.0)
+        for (float& x : r.inv) x = div(x, f32(factor));  // inv_freq /= factor
+        return r;
+      }
+      r.inv = default_inv(f32(base), dim, half);
+      if (c.rope_type == pr::scaling::linear)
+        for (float& x : r.inv) x = div(x, f32(c.factor));
+      return r;
+    }
+    case pr::scaling::ntk:  // base = base * factor ** (dim / (dim - 2)), Python floats
+      r.inv = default_inv(f32(base * d_pow(c.factor, static_cast<double>(dim) / (dim - 2))), dim, half);
+      return r;
+    case pr::scaling::dynamic: {
+      const double e = static_cast<double>(dim) / (dim - 2), mp = static_cast<double>(c.max_position_embeddings);
+      float b = 0;
+      if (c.seq_len > c.max_position_embeddings) {  // forward: seq_len is an int64 tensor
+        float x = mul(f32(c.factor), f32(static_cast<double>(c.seq_len)));  // factor * seq_len
+        x = div(x, f32(mp));                                                  // / max_position_embeddings
+        x = sub(x, f32(c.factor - 1));                                        // - (factor - 1)
+        const float y = e == 2.0 ? mul(x, x) : f32(d_pow(x, e));              // std::pow(float, double)
+        b = mul(f32(base), y);                                                // base * (...)
+      } else {  // __init__: seq_len = max_position_embeddings, Python floats
+        b = f32(base * d_pow(c.factor * mp / mp - (c.factor - 1), e));
+      }
+      r.inv = default_inv(b, dim, half);
+      return r;
+    }
+    case pr::scaling::yarn: {
+      const double factor = c.factor != 0 ? c.factor
+                                          : static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+      auto get_mscale = [](double scale, double m) { return scale <= 1 ? 1.0 : 0.1 * m * d_log(scale) + 1.0; };
+      if (c.attention_factor) r.attention = *c.attention_factor;
+      else if (c.mscale != 0 && c.mscale_all_dim != 0) r.attention = get_mscale(factor, c.mscale) / get_mscale(factor, c.mscale_all_dim);
+      else r.attention = get_mscale(factor, 1);
+      const double L0 = static_cast<double>(c.original_max_position_embeddings);
+      auto fcd = [&](double nrot) { return (dim * d_log(L0 / (nrot * 2 * M_PI))) / (2 * d_log(base)); };
+      double low = fcd(c.beta_fast), high = fcd(c.beta_slow);
+      if (c.truncate) low = std::floor(low), high = std::ceil(high);
+      low = std::max(low, 0.0), high = std::min(high, dim - 1.0);
+      if (low == high) high += 0.001;
+      std::vector<float> pos_freqs;
+      for (int j = 0; j < half; ++j) pos_freqs.push_back(powf_(f32(base), div(static_cast<float>(2 * j), static_cast<float>(dim))));
+      for (int j = 0; j < half; ++j) {
+        const float pf = pos_freqs[static_cast<std::size_t>(j)];
+        const float extrap = div(1.0f, pf);                  // 1.0 / pos_freqs
+        const float interp = div(1.0f, mul(f32(factor), pf));  // 1.0 / (factor * pos_freqs)
+        float ramp = div(sub(static_cast<float>(j), f32(low)), f32(high - low));
+        ramp = std::clamp(ramp, 0.0f, 1.0f);
+        const float ef = sub(1.0f, ramp);  // 1 - linear_ramp_factor(...)
+        r.inv.push_back(add(mul(interp, sub(1.0f, ef)), mul(extrap, ef)));
+      }
+      return r;
+    }
+    case pr::scaling::longrope: {
+      const double factor = c.factor != 0 ? c.factor
+                                          : static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+      if (c.attention_factor) r.attention = *c.attention_factor;
+      else r.attention = factor <= 1 ? 1.0 : d_fn(2, 1 + d_log(factor) / d_log(static_cast<double>(c.original_max_position_embeddings)));
+      const auto ext = c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
+      for (int j = 0; j < half; ++j) {
+        const float shape = div(static_cast<float>(2 * j), static_cast<float>(dim));
+        r.inv.push_back(div(1.0f, mul(ext[static_cast<std::size_t>(j)], powf_(f32(base), shape))));
+      }
+      return r;
+    }
+    case pr::scaling::llama3: {
+      const std::vector<float> inv = default_inv(f32(base), dim, half);
+      const double L0 = static_cast<double>(c.original_max_position_embeddings);
+      const double low_wl = L0 / c.low_freq_factor, high_wl = L0 / c.high_freq_factor;
+      for (const float x : inv) {
+        const float wl = mul(div(1.0f, x), f32(2 * M_PI));  // 2 * math.pi / inv_freq = reciprocal() * 2pi
+        const float llama = wl > f32(low_wl) ? div(x, f32(c.factor)) : x;
+        const float sf = div(sub(mul(div(1.0f, wl), f32(L0)), f32(c.low_freq_factor)), f32(c.high_freq_factor - c.low_freq_factor));
+        const float smoothed = add(div(mul(sub(1.0f, sf), llama), f32(c.factor)), mul(sf, llama));
+        const bool medium = !(wl < f32(high_wl)) && !(wl > f32(low_wl));
+        r.inv.push_back(medium ? smoothed : llama);
+      }
+      return r;
+    }
+  }
+  return r;
+}
+
+// Plausible LongRoPE factors (Phi-3-mini-128k has 48 per list, rising from ~1 to ~60).
+std::vector<float> make_factors(int n, double top) {
+  std::vector<float> v;
+  for (int j = 0; j < n; ++j) v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
+  return v;
+}
+const std::vector<float> phi_short = make_factors(48, 3.0), phi_long = make_factors(48, 60.0);
+
+struct named_cfg {
+  const char* name;
+  pr::config cfg;
+};
+std::vector<named_cfg> all_types() {
+  using pr::scaling;
+  return {
+      {"llama3.1-8B", {.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
+      {"llama3.2 s=32", {.head_dim = 64, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 32.0, .original_max_position_embeddings = 8192}},
+      // base 1e4, d = 96: three pairs where 2pi / inv_freq (division) and HF's inv_freq.reciprocal() * 2pi
+      // classify or smooth differently, so the __rtruediv__ rule is tested.
+      {"llama3 base 1e4 d 96", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
+      {"qwen2.5 yarn 4", {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 32768}},
+      {"deepseek-v3 yarn 40", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0}},
+      {"deepseek-v2 mscale 0.707", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 0.707, .mscale_all_dim = 0.5}},
+      {"gpt-oss yarn untruncated", {.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0, .original_max_position_embeddings = 4096, .truncate = false}},
+      {"yarn explicit attention_factor", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 16.0, .original_max_position_embeddings = 4096, .beta_fast = 16.0, .beta_slow = 2.0, .attention_factor = 0.75}},
+      {"yarn factor unset", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .original_max_position_embeddings = 4096, .max_position_embeddings = 20480}},
+      {"yarn low == high", {.head_dim = 8, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 3000000000}},
+      {"yarn partial rotary", {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 2048}},
+      {"phi-3 longrope short", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .short_factor = phi_short, .long_factor = phi_long}},
+      {"phi-3 longrope long", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4097, .short_factor = phi_short, .long_factor = phi_long}},
+      {"longrope explicit", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .factor = 8.0, .original_max_position_embeddings = 4096, .seq_len = 100000, .attention_factor = 1.25, .short_factor = phi_short, .long_factor = phi_long}},
+      {"dynamic init", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096}},
+      {"dynamic seq 10000", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 10000}},
+      {"dynamic seq 77777 s=3.5", {.head_dim = 96, .rope_theta = 500000.0, .rope_type = scaling::dynamic, .factor = 3.5, .max_position_embeddings = 8192, .seq_len = 77777}},
+      {"dynamic d=4 (x*x)", {.head_dim = 4, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 9999}},
+      {"ntk static", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0}},
+      {"proportional gemma-4", {.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true}},
+      {"proportional linear 2", {.head_dim = 256, .rope_theta = 10000.0, .partial_rotary_factor = 0.3, .rope_type = scaling::linear, .factor = 2.0, .proportional = true}},
+      {"default partial", {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4}},
+      {"linear 3", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 3.0}},
+  };
+}
+
+// Compile time: the new types are constant expressions too.
+constexpr pr::config ct_l31{.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0,
+                            .original_max_position_embeddings = 8192};
+constexpr pr::config ct_ds3{.head_dim = 64, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 40.0,
+                            .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
+constexpr auto ct_l31_inv = pr::inv_freq(pr::hf_float32, ct_l31, 31);
+constexpr auto ct_ds3_sc = pr::sincos<float>(pr::hf_float32, ct_ds3, 100000, 12);
+static_assert(ct_l31_inv.ok() && ct_ds3_sc.ok());
+
+}  // namespace
+
+TEST_CASE("hf_float32 inv_freq, every rope_type, equals the line-by-line float32 re-derivation", "[rope][policy][hf]") {
+  for (const auto& [name, c] : all_types()) {
+    INFO(name);
+    REQUIRE(pr::validate(c).ok());
+    const int d = static_cast<int>(pr::rotary_dim(c));
+    const hf_ref ref = hf_reference(c, d);
+    REQUIRE(ref.inv.size() == static_cast<std::size_t>(d / 2));
+    std::vector<float> row(ref.inv.size());
+    REQUIRE(pr::inv_freq_row(pr::hf_float32, c, row) == posenc::status::ok);
+    int bad = 0;
+    for (std::size_t j = 0; j < row.size(); ++j) {
+      INFO("j " << j);
+      if (row[j] != ref.inv[j]) ++bad;
+      CHECK(std::bit_cast<std::uint32_t>(row[j]) == std::bit_cast<std::uint32_t>(ref.inv[j]));
+      CHECK(pr::inv_freq(pr::hf_float32, c, static_cast<int>(j)).value == ref.inv[j]);
+    }
+    CHECK(bad == 0);
+    const auto att = pr::attention_scaling(pr::hf_float32, c);
+    REQUIRE(att.ok());
+    CHECK(att.value == ref.attention);
+    // cos = emb.cos() * attention_scaling, float32 product, at a few positions.
+    for (const std::uint64_t m : {std::uint64_t{1}, std::uint64_t{4097}, std::uint64_t{131071}}) {
+      for (int j = 0; j < d / 2; j += 5) {
+        const float a = mp_mulf(ref.inv[static_cast<std::size_t>(j)], m);
+        const auto s = pr::sincos<float>(pr::hf_float32, c, m, j);
+        REQUIRE(s.ok());
+        CHECK(s.value.cos == mul(mp_cosf(a), f32(ref.attention)));
+        CHECK(s.value.sin == mul(mp_sinf(a), f32(ref.attention)));
+      }
+    }
+  }
+  CHECK(ct_l31_inv.value == hf_reference(ct_l31, 128).inv[31]);
+  const hf_ref ds = hf_reference(ct_ds3, 64);
+  const float a = mp_mulf(ds.inv[12], 100000);
+  CHECK(ct_ds3_sc.value.cos == mul(mp_cosf(a), f32(ds.attention)));
+}
+
+TEST_CASE("hf_float32 reference values: YaRN ranges and attention factors (pe-formulas.md 1.2)", "[rope][policy][hf]") {
+  // Published: get_mscale(4) = 1.138629, get_mscale(40) = 1.368888; DeepSeek-V3 cos/sin factor 1.
+  const auto q = pr::attention_scaling(pr::hf_float32, all_types()[3].cfg);
+  CHECK(q.value == Approx(1.138629).epsilon(1e-6));
+  CHECK(pr::attention_scaling(pr::hf_float32, ct_ds3).value == 1.0);
+  // Phi-3-mini-128k: sqrt(1 + ln 32 / ln 4096) = sqrt(17/12) = 1.19024.
+  CHECK(pr::attention_scaling(pr::hf_float32, all_types()[11].cfg).value == Approx(1.19024).epsilon(1e-5));
+  // Llama-3.1 (pe-formulas.md 1.3): j = 0..28 kept, 29..34 smoothed, 35..63 divided by 8.
+  const auto base = default_inv(f32(500000.0), 128, 64);
+  for (int j = 0; j < 64; ++j) {
+    const float v = pr::inv_freq(pr::hf_float32, ct_l31, j).value, b = base[static_cast<std::size_t>(j)];
+    INFO("j " << j);
+    if (j <= 28) CHECK(v == b);
+    else if (j >= 35) CHECK(v == div(b, 8.0f));
+    else CHECK((v != b && v != div(b, 8.0f)));
   }
 }

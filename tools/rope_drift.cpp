@@ -13,12 +13,15 @@
 // Build: the CMake target rope_drift (links posenc::verify), or by hand:
 //   g++ -std=c++20 -O2 -ffp-contract=off -Iinclude tools/rope_drift.cpp -o rope_drift -lmpfr -lgmp
 // Run:   ./rope_drift            (about a minute on one core)
+//        ./rope_drift --models   hf_float32 vs exact cos/sin for Llama-3.1-8B, Qwen2.5 YaRN,
+//                                DeepSeek-V3 YaRN and a Phi-3-style LongRoPE (docs/rope-precision.md)
 #include <mpfr.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 #ifdef __GLIBC__
 #include <gnu/libc-version.h>
@@ -27,6 +30,7 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/rope_angle.hpp"
 #include "posenc/math/trig.hpp"
+#include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
@@ -209,12 +213,128 @@ void glibc_table() {
               glibc_wrong, ours_wrong);
 }
 
+
+// --models: the scaled rope types. Exact reference (MPFR, 256 bits) of each type's real formula,
+// pe-formulas.md 1.1-1.3: theta_j = b^(-2j/d), then the type's blend, times the real attention
+// factor; the error is |hf_float32 cos (sin) - exact|, worst over j and the 256 rows (N-256, N].
+struct model {
+  const char* name;
+  pr::config cfg;
+};
+std::vector<float> phi_factors(int n, double top) {  // Phi-3-style synthetic lists (rising 1 -> top)
+  std::vector<float> v;
+  for (int j = 0; j < n; ++j) v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
+  return v;
+}
+// exact inv_freq_j and attention factor of c (MPFR), for the rope types used below.
+void exact_inv(const pr::config& c, int j, mpfr_t out, mpfr_t att) {
+  const int d = static_cast<int>(pr::rotary_dim(c));
+  mpnum e, b, t, u, w;
+  mpfr_set_si(e.v, -2 * j, MPFR_RNDN);
+  mpfr_div_si(e.v, e.v, d, MPFR_RNDN);
+  mpfr_set_d(b.v, c.rope_theta, MPFR_RNDN);
+  mpfr_pow(out, b.v, e.v, MPFR_RNDN);  // theta_j
+  mpfr_set_ui(att, 1, MPFR_RNDN);
+  const double s = c.factor != 0 ? c.factor : double(c.max_position_embeddings) / double(c.original_max_position_embeddings);
+  const double L0 = double(c.original_max_position_embeddings);
+  if (c.rope_type == pr::scaling::llama3) {
+    mpfr_const_pi(t.v, MPFR_RNDN);
+    mpfr_mul_ui(t.v, t.v, 2, MPFR_RNDN);
+    mpfr_div(t.v, t.v, out, MPFR_RNDN);  // wavelen
+    if (mpfr_cmp_d(t.v, L0 / c.low_freq_factor) > 0) {
+      mpfr_div_d(out, out, s, MPFR_RNDN);
+    } else if (mpfr_cmp_d(t.v, L0 / c.high_freq_factor) >= 0) {
+      mpfr_d_div(u.v, L0, t.v, MPFR_RNDN);
+      mpfr_sub_d(u.v, u.v, c.low_freq_factor, MPFR_RNDN);
+      mpfr_div_d(u.v, u.v, c.high_freq_factor - c.low_freq_factor, MPFR_RNDN);  // smooth
+      mpfr_ui_sub(w.v, 1, u.v, MPFR_RNDN);
+      mpfr_div_d(w.v, w.v, s, MPFR_RNDN);
+      mpfr_add(w.v, w.v, u.v, MPFR_RNDN);
+      mpfr_mul(out, out, w.v, MPFR_RNDN);
+    }
+  } else if (c.rope_type == pr::scaling::yarn) {
+    auto fcd = [&](double nrot) { return (d * std::log(L0 / (nrot * 2 * M_PI))) / (2 * std::log(c.rope_theta)); };
+    const double lo = std::max(std::floor(fcd(c.beta_fast)), 0.0), hi = std::min(std::ceil(fcd(c.beta_slow)), d - 1.0);
+    const double ramp = std::clamp((j - lo) / (hi - lo), 0.0, 1.0);  // exact: lo, hi small integers
+    mpfr_set_d(u.v, ramp, MPFR_RNDN);                                   // interpolation weight
+    mpfr_ui_sub(w.v, 1, u.v, MPFR_RNDN);                                // extrapolation weight
+    mpfr_div_d(t.v, u.v, s, MPFR_RNDN);
+    mpfr_add(t.v, t.v, w.v, MPFR_RNDN);
+    mpfr_mul(out, out, t.v, MPFR_RNDN);
+    auto ms = [&](double m) { mpnum r; mpfr_set_d(r.v, s, MPFR_RNDN); mpfr_log(r.v, r.v, MPFR_RNDN); mpfr_mul_d(r.v, r.v, m, MPFR_RNDN); mpfr_div_ui(r.v, r.v, 10, MPFR_RNDN); mpfr_add_ui(att, r.v, 1, MPFR_RNDN); };
+    if (c.mscale != 0 && c.mscale_all_dim != 0) {
+      ms(c.mscale_all_dim);
+      mpfr_set(u.v, att, MPFR_RNDN);
+      ms(c.mscale);
+      mpfr_div(att, att, u.v, MPFR_RNDN);
+    } else {
+      ms(1.0);
+    }
+  } else if (c.rope_type == pr::scaling::longrope) {
+    const auto ext = c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
+    mpfr_div_d(out, out, static_cast<double>(ext[static_cast<std::size_t>(j)]), MPFR_RNDN);
+    mpfr_set_d(u.v, s, MPFR_RNDN);
+    mpfr_log(u.v, u.v, MPFR_RNDN);
+    mpfr_set_d(w.v, L0, MPFR_RNDN);
+    mpfr_log(w.v, w.v, MPFR_RNDN);
+    mpfr_div(u.v, u.v, w.v, MPFR_RNDN);
+    mpfr_add_ui(u.v, u.v, 1, MPFR_RNDN);
+    mpfr_sqrt(att, u.v, MPFR_RNDN);
+  }
+}
+
+void model_tables() {
+  const std::vector<float> phs = phi_factors(48, 3.0), phl = phi_factors(48, 60.0);
+  const model models[] = {
+      {"Llama-3.1-8B (llama3 s=8, b=5e5, L0=8192, d=128)", {.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
+      {"Qwen2.5 YaRN (s=4, b=1e6, L0=32768, d=128)", {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = pr::scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 32768}},
+      {"DeepSeek-V3 YaRN (s=40, b=1e4, L0=4096, d=64, mscale=mscale_all_dim=1)", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0}},
+      {"Phi-3-style LongRoPE (b=1e4, L0=4096, max 131072, d=96, synthetic factors)", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = pr::scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .short_factor = phs, .long_factor = phl}},
+  };
+  constexpr std::uint64_t marks[] = {4096, 32768, 131072};
+  std::printf("\n### hf_float32 vs exact cos/sin (absolute), worst over j and rows m in (N-256, N]\n\n");
+  std::printf("| model | N | attention (HF, float32) | max abs err cos/sin | max angle err (rad) |\n|---|---|---|---|---|\n");
+  for (const model& md : models) {
+    const int d = static_cast<int>(pr::rotary_dim(md.cfg));
+    for (const std::uint64_t n : marks) {
+      pr::config c = md.cfg;
+      c.seq_len = static_cast<std::int64_t>(n);  // LongRoPE: long factors iff seq_len > L0
+      std::vector<mpnum> th(static_cast<std::size_t>(d / 2));
+      mpnum att, a, sn, cs, diff;
+      for (int j = 0; j < d / 2; ++j) exact_inv(c, j, th[static_cast<std::size_t>(j)].v, att.v);
+      const double hf_att = pr::attention_scaling(pr::hf_float32, c).value;
+      double worst = 0, worst_angle = 0;
+      for (std::uint64_t m = n - 255; m <= n; ++m) {
+        for (int j = 0; j < d / 2; ++j) {
+          const auto h = pr::sincos<float>(pr::hf_float32, c, m, j).value;
+          const float ang = pr::angle(pr::hf_float32, c, m, j).value;
+          mpfr_mul_ui(a.v, th[static_cast<std::size_t>(j)].v, static_cast<unsigned long>(m), MPFR_RNDN);
+          mpfr_sub_d(diff.v, a.v, static_cast<double>(ang), MPFR_RNDN);
+          worst_angle = std::max(worst_angle, std::fabs(mpfr_get_d(diff.v, MPFR_RNDN)));
+          mpfr_sin_cos(sn.v, cs.v, a.v, MPFR_RNDN);
+          mpfr_mul(sn.v, sn.v, att.v, MPFR_RNDN);
+          mpfr_mul(cs.v, cs.v, att.v, MPFR_RNDN);
+          mpfr_sub_d(diff.v, cs.v, static_cast<double>(h.cos), MPFR_RNDN);
+          worst = std::max(worst, std::fabs(mpfr_get_d(diff.v, MPFR_RNDN)));
+          mpfr_sub_d(diff.v, sn.v, static_cast<double>(h.sin), MPFR_RNDN);
+          worst = std::max(worst, std::fabs(mpfr_get_d(diff.v, MPFR_RNDN)));
+        }
+      }
+      std::printf("| %s | %llu | %.7g | %.3e | %.3e |\n", md.name, static_cast<unsigned long long>(n),
+                  static_cast<double>(static_cast<float>(hf_att)), worst, worst_angle);
+    }
+  }
+}
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
 #ifdef __GLIBC__
   std::printf("rope_drift (posenc tools/rope_drift.cpp), glibc %s, MPFR %s\n", gnu_get_libc_version(), mpfr_get_version());
 #endif
+  if (argc > 1 && std::strcmp(argv[1], "--models") == 0) {
+    model_tables();
+    return 0;
+  }
   for (const double base : {10000.0, 500000.0}) {
     const pr::config cfg{.head_dim = kDim, .rope_theta = base};
     std::vector<posenc::math::double_double> th(kPairs);

@@ -5,13 +5,16 @@
 //
 //   posenc::rope::exact         cos/sin of the exact angle m * b^(-2j/d), rounded once
 //                               (= posenc::math::rope_sincos<T>, bit for bit)
-//   posenc::rope::hf_float32    HF LlamaRotaryEmbedding (pe-formulas.md 1.0):
+//   posenc::rope::hf_float32    HF modeling_rope_utils.py (v5) + LlamaRotaryEmbedding, every rope_type
+//                               (default, linear, ntk, dynamic, yarn, longrope, llama3, partial
+//                               rotary, proportional); the steps are in detail/policy_hf.hpp. Default:
 //                                 t    = float(2j) / float(d)                 float32 division
 //                                 p    = powf(float(base), t)                 torch.pow(Scalar, Tensor)
 //                                 inv  = 1.0f / p                             __rtruediv__ = reciprocal()*1
 //                                 inv  = inv / float(factor)                  linear only (inv_freq /= factor)
 //                                 a    = inv * float(m)                       K=1 float32 matmul: one product
-//                                 cos, sin = cosf(a), sinf(a)                 * attention_scaling (1.0 here)
+//                                 cos  = cosf(a) * float(attention_factor)    emb.cos() * attention_scaling
+//                                 sin  = sinf(a) * float(attention_factor)    (a Python float: f32 multiply)
 //   posenc::rope::ggml_float32  ggml-cpu ops.cpp ggml_rope_cache_init / rope_yarn (pe-formulas.md 2.1):
 //                                 theta_scale = powf(float(base), -2.0f / float(d))
 //                                 theta = float(m); j times: theta *= theta_scale   (float recurrence)
@@ -31,8 +34,18 @@
 // since torch 1.12) would round inv_freq to 10 bits; ggml's CUDA backend uses
 // pos * powf(theta_scale, j) instead of the recurrence. None of these is modelled.
 //
-// Scope: rope_type default and linear (attention factor 1); rotary dim from the config (partial
+// Scope: hf_float32 covers every config rope::validate accepts (rotary dim < 2^24); ggml_float32
+// covers rope_type default and linear (attention factor 1; rotary dim from the config, partial
 // rotary included, proportional excluded). Anything else gives status::domain_error.
+// HF version differences (hf_float32 follows the v5 text): v4.4x YaRN passes
+// max_position_embeddings (not original_max_position_embeddings) to find_correction_range, always
+// truncates, uses 0.1 ln(s) + 1 without the s <= 1 guard and ignores mscale/mscale_all_dim; v4.4x
+// LongRoPE (and early v4.5x YaRN, issue #38224) replace `factor` by max_pos / original_max_pos
+// whenever original_max_position_embeddings exists. Dynamic: seq_len > max_position_embeddings is
+// the forward-time recomputation (float32 tensor ops on the int64 seq_len); otherwise the
+// __init__ value (Python floats; the base is then unchanged). LongRoPE: long factors iff
+// seq_len > original_max_position_embeddings (dynamic_rope_update). Python's math.log/pow/sqrt
+// are libm; here posenc's correctly rounded double functions.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +59,7 @@
 #include "posenc/math/trig.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
+#include "posenc/rope/detail/policy_hf.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
@@ -62,8 +76,8 @@ inline constexpr ggml_float32_policy ggml_float32{};
 
 namespace posenc::detail::ropep {
 
-// The configs the policies cover: valid, default or linear, not proportional, d < 2^24 (exact
-// as a float).
+// The configs ggml_float32 covers: valid, default or linear, not proportional, d < 2^24 (exact
+// as a float). hf_float32: ropehf::supported.
 constexpr bool supported(const rope::config& c) noexcept {
   if (!rope::validate(c).ok() || c.proportional) return false;
   if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
@@ -77,16 +91,6 @@ constexpr bool linear(const rope::config& c) noexcept { return c.rope_type == ro
 // float(x) of a config double: the value torch / GGUF hold in float32 (RN, as the C++ conversion
 // does in constant evaluation and with SSE2 at run time).
 constexpr float f32(double x) noexcept { return static_cast<float>(x); }
-
-// HF's inv_freq[j] (see the header comment for the source of each step).
-constexpr float hf_inv_freq(const rope::config& c, int j) noexcept {
-  const float d = static_cast<float>(ropef::rotary_dim(c));
-  const float t = static_cast<float>(2 * j) / d;       // arange(0, dim, 2).float() / dim
-  const float p = math::pow(f32(c.rope_theta), t);     // base ** t, float32 pow
-  float inv = 1.0f / p;                                // 1.0 / x = x.reciprocal() * 1.0
-  if (linear(c)) inv = inv / f32(c.factor);            // inv_freq /= factor (CPU: true division)
-  return inv;
-}
 
 // ggml's freq_scale (llama.cpp: rope_freq_scale_train = 1.0f / ropescale) and theta_scale.
 constexpr float ggml_freq_scale(const rope::config& c) noexcept { return linear(c) ? 1.0f / f32(c.factor) : 1.0f; }
@@ -103,27 +107,35 @@ constexpr math::sincos_result<T> widen(math::sincos_result<float> s) noexcept { 
 
 namespace posenc::rope {
 
-// HF's float32 inv_freq[j].
+// HF's float32 inv_freq[j] (the returned tensor of the rope_type's _compute_*_parameters).
 constexpr posenc::result<float> inv_freq(hf_float32_policy, const config& c, int j) noexcept {
-  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
-  return {detail::ropep::hf_inv_freq(c, j), posenc::status::ok};
+  if (!detail::ropehf::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+  return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j), posenc::status::ok};
+}
+
+// HF's attention_factor (the Python float that multiplies cos and sin): 1.0 except YaRN and
+// LongRoPE (explicit attention_factor, get_mscale ratio, or sqrt(1 + ln s / ln L0)).
+constexpr posenc::result<double> attention_scaling(hf_float32_policy, const config& c) noexcept {
+  if (!detail::ropehf::supported(c)) return {0.0, posenc::status::domain_error};
+  return {detail::ropehf::make_params(c).attention, posenc::status::ok};
 }
 
 // HF's whole float32 inv_freq tensor: out[j] for j < out.size() <= rotary_dim(c)/2. A constexpr
 // table should compute it once and form each angle as inv[j] * static_cast<float>(m) (what
 // angle() does); angle_row recomputes the powf per pair, which dominates compile time.
 constexpr posenc::status inv_freq_row(hf_float32_policy, const config& c, std::span<float> out) noexcept {
-  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+  if (!detail::ropehf::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
     return posenc::status::domain_error;
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropep::hf_inv_freq(c, static_cast<int>(j));
+  const detail::ropehf::params p = detail::ropehf::make_params(c);
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropehf::inv_freq(p, static_cast<std::int64_t>(j));
   return posenc::status::ok;
 }
 
 // The float32 angle of pair j at position m. HF: float(inv_freq[j]) * float(m) (positions above
 // 2^24 round, as position_ids.float() does). ggml: m < 2^31 (pos is int32); O(j) (the recurrence).
 constexpr posenc::result<float> angle(hf_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
-  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
-  return {detail::ropep::hf_inv_freq(c, j) * static_cast<float>(m), posenc::status::ok};
+  if (!detail::ropehf::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+  return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j) * static_cast<float>(m), posenc::status::ok};
 }
 
 constexpr posenc::result<float> angle(ggml_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
@@ -138,10 +150,11 @@ constexpr posenc::result<float> angle(ggml_float32_policy, const config& c, std:
 // A whole row: out[j] = angle(policy, c, m, j) for j < out.size() <= rotary_dim(c)/2, in O(size)
 // (the way both frameworks build their caches). Returns the first failing status, if any.
 constexpr posenc::status angle_row(hf_float32_policy, const config& c, std::uint64_t m, std::span<float> out) noexcept {
-  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+  if (!detail::ropehf::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
     return posenc::status::domain_error;
+  const detail::ropehf::params p = detail::ropehf::make_params(c);
   const float mf = static_cast<float>(m);
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropep::hf_inv_freq(c, static_cast<int>(j)) * mf;
+  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropehf::inv_freq(p, static_cast<std::int64_t>(j)) * mf;
   return posenc::status::ok;
 }
 
@@ -167,6 +180,16 @@ constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const conf
   if (!detail::ropep::supported(c) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
     return {{}, posenc::status::domain_error};
   return {math::rope_sincos<T>(m, c.rope_theta, j, static_cast<int>(detail::ropef::rotary_dim(c))), posenc::status::ok};
+}
+
+// hf_float32: cos = emb.cos() * attention_scaling, sin likewise (float32 products), then .to(T).
+template <class T = float>
+constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, const config& c, std::uint64_t m, int j) noexcept {
+  const posenc::result<float> a = angle(p, c, m, j);
+  if (!a.ok()) return {{}, a.error};
+  const float att = static_cast<float>(detail::ropehf::make_params(c).attention);
+  const math::sincos_result<float> s = math::sincos(a.value);
+  return {detail::ropep::widen<T>({s.sin * att, s.cos * att}), posenc::status::ok};
 }
 
 template <class T = float, class Policy>
