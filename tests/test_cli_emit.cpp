@@ -306,6 +306,35 @@ TEST_CASE("emit --policy hf-float32 reproduces HF's float32 pipeline", "[cli][em
   }
 }
 
+// YaRN under hf-float32: HF's attention_scaling is the Python float 0.1 * math.log(4) + 1.0 (three
+// double roundings), and with --fold-attention each entry is the float32 product cosf(a) * float(att),
+// with a = inv[j] * float(m) (inv from the rope-freq output, itself checked against MPFR in
+// test_rope_policy.cpp). Each step is recomputed here with MPFR.
+TEST_CASE("emit --policy hf-float32 folds HF's YaRN attention factor as a float32 product", "[cli][emit]") {
+  const strings cfg = {"--head-dim", "64", "--rope-type", "yarn", "--factor", "4",
+                       "--original-max-position-embeddings", "4096", "--policy", "hf-float32"};
+  posenc::verify::detail::mp four(53), ln4(53);
+  mpfr_set_d(four.get(), 4.0, MPFR_RNDN);
+  mpfr_log(ln4.get(), four.get(), MPFR_RNDN);
+  const double att_double = 0.1 * mpfr_get_d(ln4.get(), MPFR_RNDN) + 1.0;  // Python float arithmetic
+  const float att = static_cast<float>(att_double);
+  const auto freq = ok_lines(cat({"rope-freq", "--dtype", "f32"}, cfg));
+  REQUIRE(freq.size() == 34);
+  CHECK(parse_hex(split(freq.back(), ',')[1]) == static_cast<double>(att));
+  const auto rows = ok_lines(cat({"rope", "--dtype", "f32", "--start", "1000", "--positions", "2", "--fold-attention"}, cfg));
+  REQUIRE(rows.size() == 2 * 32 + 1);
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 32; ++j) {
+      const float inv = static_cast<float>(parse_hex(split(freq[j + 1], ',')[1]));
+      const float a = inv * static_cast<float>(1000 + i);
+      const float c = mp_float(mp_cos, a) * att, sn = mp_float(mp_sin, a) * att;
+      const auto f = split(rows[1 + i * 32 + j], ',');
+      INFO(rows[1 + i * 32 + j]);
+      CHECK(parse_hex(f[2]) == static_cast<double>(c));
+      CHECK(parse_hex(f[3]) == static_cast<double>(sn));
+    }
+}
+
 namespace {
 
 template <class T>
@@ -544,8 +573,6 @@ TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file"
       {cat({"rope", "--positions", "4", "--format", "c", "--name", "1abc"}, llama), "--name must be a C identifier"},
       {cat({"rope", "--positions", "4", "--format", "bin", "--decimal"}, llama), "--decimal applies to --format csv only"},
       // Policy and overflow.
-      {cat({"rope", "--positions", "4", "--policy", "hf-float32"}, llama), "--policy hf-float32 supports"},
-      {cat({"rope-freq", "--policy", "hf-float32"}, llama), "--policy hf-float32 supports"},
       {cat({"rope-freq", "--policy", "fast"}, llama), "invalid value 'fast' for --policy"},
       {cat({"rope", "--positions", "2", "--dtype", "f16", "--fold-attention"}, yarn_af), "overflows f16"},
       {cat({"rope-freq", "--dtype", "f16"}, yarn_af), "attention factor overflows f16"},

@@ -10,7 +10,7 @@
 //
 // Values: --policy exact (default) is rope::inv_freq / rope::attention_factor / rope::sincos /
 // rope::attention_sincos (exact, rounded once into the dtype); --policy hf-float32 is
-// rope::hf_float32 (HF's float32 pipeline, default and linear only), converted to the dtype.
+// rope::hf_float32 (HF's float32 pipeline, every rope type), converted to the dtype.
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once
 
@@ -97,7 +97,7 @@ T from_float(float v) {
 }
 
 [[noreturn]] inline void unsupported_policy(const options& o) {
-  throw usage_error(o.ctx + ": --policy hf-float32 supports --rope-type default and linear only");
+  throw usage_error(o.ctx + ": --policy hf-float32 cannot reproduce HF's pipeline for this configuration");
 }
 
 // ---- rope-freq -----------------------------------------------------------------------------
@@ -119,7 +119,13 @@ std::string freq_csv(const rope::config& c, const options& o) {
     }
     s += std::to_string(j) + "," + format_value(v, o.decimal) + "\n";
   }
-  const auto af = rope::attention_factor<T>(c);  // 1 for default and linear, hence also HF's float32 value
+  if (o.pol == policy::hf_float32) {  // HF's attention_scaling: a Python float, multiplied in float32
+    const auto att = rope::attention_scaling(rope::hf_float32, c);
+    if (!att.ok()) unsupported_policy(o);
+    s += "attention_factor," + format_value(from_float<T>(static_cast<float>(att.value)), o.decimal) + "\n";
+    return s;
+  }
+  const auto af = rope::attention_factor<T>(c);
   if (af.error == posenc::status::overflow)
     throw usage_error(o.ctx + ": the attention factor overflows " + std::string(dtype_name<T>()));
   if (!af.ok()) throw std::runtime_error(std::string("attention_factor: ") + posenc::to_string(af.error));
@@ -136,12 +142,17 @@ std::vector<math::sincos_result<T>> rope_values(const rope::config& c, const opt
   if (o.pol == policy::hf_float32) {  // rope::sincos(hf_float32, ...), with inv_freq computed once
     std::vector<float> inv(pairs);
     if (rope::inv_freq_row(rope::hf_float32, c, inv) != posenc::status::ok) unsupported_policy(o);
+    const auto att = rope::attention_scaling(rope::hf_float32, c);
+    if (!att.ok()) unsupported_policy(o);
+    // HF multiplies cos and sin by attention_scaling in float32 (emb.cos() * attention_scaling);
+    // --fold-attention asks for that product, as it does for the exact policy.
+    const float scale = o.fold ? static_cast<float>(att.value) : 1.0f;
     for (std::size_t i = 0; i < o.rows; ++i)
       for (std::size_t j = 0; j < pairs; ++j) {
         const math::sincos_result<float> r = math::sincos(inv[j] * static_cast<float>(o.start + i));
-        vals[i * pairs + j] = {from_float<T>(r.sin), from_float<T>(r.cos)};
+        vals[i * pairs + j] = {from_float<T>(r.sin * scale), from_float<T>(r.cos * scale)};
       }
-    return vals;  // the attention factor of default and linear is 1: folding changes nothing
+    return vals;
   }
   // Exact: the same bits as rope::sincos / rope::attention_sincos (angle.hpp), with the frequency
   // (and attention factor) evaluated once per pair instead of once per entry: five times faster.
@@ -360,7 +371,7 @@ inline constexpr std::string_view usage =
     "the config, the posenc version and an FNV-1a 64 checksum of the bin bytes; --format bin\n"
     "little-endian dtype values, per position and element k < rotary_dim: cos then sin.\n"
     "Config flags use HuggingFace's config.json names. Values are exact, rounded once into\n"
-    "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32, default/linear only).\n"
+    "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32).\n"
     "Reals print as exact hex floats (bf16/f16: their exact float), or shortest decimals with\n"
     "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"
     "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n"
