@@ -14,6 +14,8 @@
 // Build (no -ffast-math; -ffp-contract=off as the posenc::posenc target sets):
 //   g++ -std=c++20 -O2 -march=x86-64 -ffp-contract=off -Iinclude bench/runtime/apply_bench.cpp -o apply_bench
 //   clang++-16 -std=c++20 -O2 -march=x86-64 -ffp-contract=off -Iinclude bench/runtime/apply_bench.cpp -o apply_bench
+// (and -O3 likewise). posenc runs its run-time kernels (rope/detail/apply_kernel.hpp); the baselines
+// keep their own scalar loops, unchanged, so the compiler vectorises them where it can.
 #include <algorithm>
 #include <bit>
 #include <chrono>

@@ -13,6 +13,8 @@
 // HF's rotate_half form x cos + rotate_half(x) sin and GPT-J's rotate_every_two form are this formula
 // (pe-formulas.md 1.4). For bfloat16/float16 this is what a kernel computes (float arithmetic, one
 // rounding at the store), not the correctly rounded rotation of the exact values.
+// A NaN result of float/double storage is some quiet NaN: when both operands are NaN, which payload
+// survives is left open by IEEE 754 (6.2.3) and by compilers, which commute + and *.
 // Elements from rotary_dim to head_dim pass through: untouched in place, copied bit for bit otherwise.
 // Memory: [heads][head_dim] per position, positions consecutive. No heap, no exceptions, constexpr.
 #pragma once
@@ -29,6 +31,7 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/numeric/format.hpp"
+#include "posenc/rope/detail/apply_kernel.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/status.hpp"
 
@@ -168,11 +171,40 @@ constexpr void rotate_pairs(S* x, std::size_t j0, std::size_t j1, std::size_t ro
 #endif
 }
 
+// Run time (apply_kernel.hpp): blocks of apply_lanes pairs vectorised, the remainder by rotate_pairs;
+// the same bits as rotate_pairs over [j0, j1) (tests/test_rope_apply_fast.cpp).
+template <class S, class C>
+constexpr void rotate_heads_fast(S* out, const rope::apply_shape& sh, std::size_t j0, std::size_t j1, const C* c,
+                                 const C* s) noexcept {
+  const std::size_t n = j1 - j0, nb = n - n % apply_lanes;
+  const bool il = sh.lay == rope::layout::interleaved;
+  // bfloat16 interleaved: one 32-bit word per pair (apply_kernel.hpp). Half-split bfloat16 measured
+  // faster through the generic lane kernel (its de-interleaved word form spills on GCC 12).
+  if constexpr (std::is_same_v<S, bfloat16> && bf16_words) {
+    for (std::size_t h = 0; h < sh.heads; ++h) {
+      S* x = out + h * sh.head_dim;
+      if (il) rotate_interleaved_bf16(x, j0, nb, c, s);
+      else rotate_half_fast(x, j0, nb, sh.rotary_dim / 2, c, s);
+      if (nb < n) rotate_pairs(x, j0 + nb, j1, sh.rotary_dim, sh.lay, c + nb, s + nb);
+    }
+  } else {
+    for (std::size_t h = 0; h < sh.heads; ++h) {
+      S* x = out + h * sh.head_dim;
+      if (il) rotate_interleaved_fast(x, j0, nb, c, s);
+      else rotate_half_fast(x, j0, nb, sh.rotary_dim / 2, c, s);
+      if (nb < n) rotate_pairs(x, j0 + nb, j1, sh.rotary_dim, sh.lay, c + nb, s + nb);
+    }
+  }
+}
+
 // The rotation of every head with cos/sin of pair j from gen(j) (a table row or an exact
 // evaluation), in chunks of 64 pairs held on the stack in C (no heap), each chunk applied to every
 // head. Out of place copies each head first and rotates the copy (same bits: the same operations).
+// fast selects the kernel (apply_kernel.hpp, or rotate_pairs); both give the same bits, and both are
+// constexpr, but the scalar one costs fewer steps in the constant evaluator, so it is used there.
 template <class T, class S, class Gen>
-constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen) noexcept {
+constexpr posenc::status rotate_generated_with(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen,
+                                               bool fast) noexcept {
   using C = typename apply_traits<S>::compute;
   constexpr std::size_t chunk = 64;
   C c[chunk] = {}, s[chunk] = {};
@@ -187,9 +219,20 @@ constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply
       c[j - j0] = load_exact<C>(e.cos);
       s[j - j0] = sign * load_exact<C>(e.sin);
     }
+    if constexpr (!std::is_same_v<S, float16>) {  // float16: round_to's store is scalar anyway
+      if (fast) {
+        rotate_heads_fast(out, sh, j0, j1, c, s);
+        continue;
+      }
+    }
     for (std::size_t h = 0; h < sh.heads; ++h) rotate_pairs(out + h * sh.head_dim, j0, j1, sh.rotary_dim, sh.lay, c, s);
   }
   return posenc::status::ok;
+}
+
+template <class T, class S, class Gen>
+constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen) noexcept {
+  return rotate_generated_with<T>(in, out, sh, inverse, gen, !std::is_constant_evaluated());
 }
 
 }  // namespace posenc::detail
