@@ -163,6 +163,7 @@ void check_config(const rope::config& c, const char* name) {
 TEST_CASE("RoPE tables of the curated configs are correctly rounded, both layouts", "[rope][table][oracle]") {
   SECTION("Llama-2-7B") { check_config<128>(llama2, "Llama-2-7B"); }
   SECTION("Llama-3.1-8B") { check_config<128>(llama31, "Llama-3.1-8B"); }
+  SECTION("Llama-3.2-1B") { check_config<64>(rope::models::llama3_2_1b, "Llama-3.2-1B"); }
   SECTION("Qwen2.5-7B YaRN") { check_config<128>(qwen25, "Qwen2.5-7B"); }
   SECTION("DeepSeek-V3 rope part") { check_config<64>(deepseek_v3, "DeepSeek-V3"); }
   SECTION("gpt-oss") { check_config<64>(gpt_oss, "gpt-oss"); }
