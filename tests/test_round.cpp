@@ -106,6 +106,10 @@ double rand_grid(std::mt19937_64& g, fmt f, bool midpoint) {
   return (g() & 1u) ? -d : d;
 }
 
+// The binary exponent of x, and 0 for a zero x: ilogb(0) is FP_ILOGB0 (INT_MIN on glibc), and
+// subtracting from it overflows (UBSan caught it; the generators can draw a zero hi).
+int exponent_of(double x) { return x != 0 ? std::ilogb(x) : 0; }
+
 // One (hi, lo) test pair from a mix of regimes.
 template <class T> void draw_pair(std::mt19937_64& g, double& hi, double& lo) {
   const fmt f = fmt_of<T>();
@@ -115,15 +119,15 @@ template <class T> void draw_pair(std::mt19937_64& g, double& hi, double& lo) {
   switch (kind) {
     case 0:  // lo anywhere from above hi to far below its ulp
       hi = rand_double(g, lo_e, hi_e);
-      lo = std::ldexp(rand_double(g, 0, 0), std::ilogb(hi) - shift(g));
+      lo = std::ldexp(rand_double(g, 0, 0), exponent_of(hi) - shift(g));
       break;
     case 1:  // ties of T, nudged by a tiny lo or not
       hi = rand_grid(g, f, true);
-      lo = (g() % 3 == 0) ? 0.0 : std::ldexp(rand_double(g, 0, 0), std::ilogb(hi) - 60 - static_cast<int>(g() % 60));
+      lo = (g() % 3 == 0) ? 0.0 : std::ldexp(rand_double(g, 0, 0), exponent_of(hi) - 60 - static_cast<int>(g() % 60));
       break;
     case 2:  // a T value split unevenly, or a T value plus a small lo
       hi = rand_grid(g, f, false);
-      lo = std::ldexp(rand_double(g, 0, 0), std::ilogb(hi) - f.p - static_cast<int>(g() % 40));
+      lo = std::ldexp(rand_double(g, 0, 0), exponent_of(hi) - f.p - static_cast<int>(g() % 40));
       break;
     case 3: {  // around the overflow threshold 2^(emax+1) - 2^(emax-p)
       const double th = std::ldexp(2.0, f.emax) - std::ldexp(1.0, f.emax - f.p);
@@ -145,10 +149,11 @@ template <class T> void draw_pair(std::mt19937_64& g, double& hi, double& lo) {
       do lo = std::bit_cast<double>(g()); while (!std::isfinite(lo));
       break;
     }
-    case 6:  // cancellation: lo close to -hi
+    case 6: {  // cancellation: lo close to -hi
       hi = rand_double(g, lo_e, hi_e);
-      lo = -hi + std::ldexp(rand_double(g, 0, 0), std::ilogb(hi) - 1 - static_cast<int>(g() % 70));
+      lo = -hi + std::ldexp(rand_double(g, 0, 0), exponent_of(hi) - 1 - static_cast<int>(g() % 70));
       break;
+    }
     default:  // signed zeros and exact values
       hi = (g() & 1u) ? -0.0 : 0.0;
       lo = (g() % 3 == 0) ? ((g() & 1u) ? -0.0 : 0.0) : rand_grid(g, f, g() & 1u);
@@ -204,7 +209,7 @@ template <class T> void check_ziv(std::uint64_t seed, long n) {
   for (long i = 0; i < n; ++i) {
     const int kind = static_cast<int>(g() % 4);
     double hi = kind == 1 ? rand_grid(g, f, true) : rand_double(g, qmin - 4, f.emax > 1000 ? 1023 : f.emax + 1);
-    const int eh = std::ilogb(hi);
+    const int eh = exponent_of(hi);
     double lo = std::ldexp(rand_double(g, 0, 0), eh - 54 - static_cast<int>(g() % 10));
     if (kind == 2) lo = std::ldexp(rand_double(g, 0, 0), eh - static_cast<int>(g() % 8));  // unnormalised
     const double err = std::ldexp(1.0 + static_cast<double>(g() % 1024) / 1024.0,

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # posenc's whole test suite: installs what is missing, then builds and tests with GCC 12 and Clang 16
-# (proofs, Catch2 tests, examples, header and packaging checks), warnings as errors.
-# Usage: bash tools/test.sh [preset ...]      (default: gcc clang; also available: asan)
+# (proofs, Catch2 tests, examples, header and packaging checks), warnings as errors, then again with
+# GCC under AddressSanitizer and UndefinedBehaviorSanitizer.
+# Usage: bash tools/test.sh [preset ...]      (default: gcc clang asan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/bootstrap-deps.sh
 
 presets=("$@")
-[ ${#presets[@]} -gt 0 ] || presets=(gcc clang)
+[ ${#presets[@]} -gt 0 ] || presets=(gcc clang asan)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 for preset in "${presets[@]}"; do
