@@ -97,10 +97,7 @@ auto log_check(const std::string& what) {
       "log", what, [](T x) { return static_cast<T>(pm::log(x)); }, &v::log_value);
 }
 
-void print_seed(const char* name, std::uint64_t seed) {
-  std::printf("[oracle] %s: seed 0x%llx (POSENC_SEED=0x%llx)\n", name, static_cast<unsigned long long>(seed),
-              static_cast<unsigned long long>(v::test_seed()));
-}
+using v::print_seed;
 
 // Thresholds of exp in T: log(max), log(min normal), log(min subnormal), log(min subnormal / 2).
 template <class T>

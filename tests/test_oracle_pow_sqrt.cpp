@@ -25,10 +25,7 @@ namespace pm = posenc::math;
 const char* type_name(double) { return "double"; }
 const char* type_name(float) { return "float"; }
 
-void print_seed(const char* name, std::uint64_t seed) {
-  std::printf("[oracle] %s: seed 0x%llx (POSENC_SEED=0x%llx)\n", name, static_cast<unsigned long long>(seed),
-              static_cast<unsigned long long>(v::test_seed()));
-}
+using v::print_seed;
 
 template <class T>
 struct pow_check {

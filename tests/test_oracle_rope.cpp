@@ -28,10 +28,7 @@ namespace pm = posenc::math;
 constexpr std::array<double, 3> bases = {1e4, 5e5, 1e6};
 constexpr int head_dim = 128;
 
-void print_seed(const char* name, std::uint64_t seed) {
-  std::printf("[oracle] %s: seed 0x%llx (POSENC_SEED=0x%llx)\n", name, static_cast<unsigned long long>(seed),
-              static_cast<unsigned long long>(v::test_seed()));
-}
+using v::print_seed;
 
 // sin and cos statistics of one output type.
 template <class T>

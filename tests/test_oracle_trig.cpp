@@ -101,8 +101,7 @@ struct trig_check {
 template <class T>
 void random_trig(const char* name, int max_exp) {
   const std::uint64_t seed = v::seed_for(name);
-  std::printf("[oracle] %s: seed 0x%llx (POSENC_SEED=0x%llx)\n", name,
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(v::test_seed()));
+  v::print_seed(name, seed);
   v::rng g(seed);
   trig_check<T> bits("random bit patterns"), small("uniform |x|<4"), mid("uniform |x|<2^21"),
       big("|x| in [2^21, max]"), tiny("|x| in [min, 1]");

@@ -694,6 +694,13 @@ inline std::uint64_t seed_for(std::string_view name) {
   return h;
 }
 
+// One line naming a test's seed and the base it came from, so that a failing run can be replayed
+// with POSENC_SEED.
+inline void print_seed(const char* name, std::uint64_t seed) {
+  std::printf("[oracle] %s: seed 0x%llx (POSENC_SEED=0x%llx)\n", name, static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(test_seed()));
+}
+
 // SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
 // OOPSLA 2014): tiny, fast, and good enough to spread test arguments.
 class rng {
