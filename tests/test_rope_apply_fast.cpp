@@ -1,4 +1,4 @@
-// Tests of the run-time apply kernels (posenc/rope/detail/apply_kernel.hpp): they must give the same
+// Tests of the run-time apply kernels (posenc/rope/detail/apply_simd.hpp): they must give the same
 // bits as the scalar kernel (apply.hpp's rotate_pairs, which the constant evaluator runs), for every
 // storage type, both layouts, both directions, in place and out of place, rotary dims that leave
 // tails of every length and span several 64-pair chunks, and inputs and table entries that include

@@ -31,7 +31,7 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/numeric/format.hpp"
-#include "posenc/rope/detail/apply_kernel.hpp"
+#include "posenc/rope/detail/apply_simd.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/status.hpp"
 
@@ -106,102 +106,124 @@ constexpr C load_exact(TT v) noexcept {
 }
 
 // Pairs j0 <= j < j1 of one head, in place; c[j - j0], s[j - j0] hold pair j's cos and (signed) sin
-// in C. The header's formula, written out per layout (constant strides, no call per pair for the
-// constant evaluator). Four pairs at a time with all loads before all stores, so that the
-// optimiser's straight-line (SLP) vectoriser can use vector registers at -O2 without alias checks;
-// the arithmetic per element is unchanged, so the bits are the same as one pair at a time.
+// in C. The header's formula, written out once per pair. This is what the constant evaluator runs
+// (and the run time on targets without a vector unit); the run-time vector kernels
+// (apply_simd.hpp) give the same bits. It is deliberately one pair at a time: GCC 12's
+// straight-line vectoriser fuses an unrolled interleaved block of this code into vfmaddsub (one
+// rounding) whenever FMA is available, even under -ffp-contract=off (apply_simd.hpp's header).
 template <class S, class C>
 constexpr void rotate_pairs(S* x, std::size_t j0, std::size_t j1, std::size_t rotary_dim, rope::layout l,
                             const C* c, const C* s) noexcept {
   using A = apply_traits<S>;
   const bool il = l == rope::layout::interleaved;
   const std::size_t step = il ? 2 : 1, off = il ? 1 : rotary_dim / 2;
-  std::size_t j = j0;
-  if (il) {
-    for (; j + 4 <= j1; j += 4) {
-      S* p = x + 2 * j;
-      const C* cc = c + (j - j0);
-      const C* ss = s + (j - j0);
-      const C x0 = A::load(p[0]), y0 = A::load(p[1]), x1 = A::load(p[2]), y1 = A::load(p[3]);
-      const C x2 = A::load(p[4]), y2 = A::load(p[5]), x3 = A::load(p[6]), y3 = A::load(p[7]);
-      const C c0 = cc[0], c1 = cc[1], c2 = cc[2], c3 = cc[3], s0 = ss[0], s1 = ss[1], s2 = ss[2], s3 = ss[3];
-      p[0] = A::store(x0 * c0 - y0 * s0);
-      p[1] = A::store(x0 * s0 + y0 * c0);
-      p[2] = A::store(x1 * c1 - y1 * s1);
-      p[3] = A::store(x1 * s1 + y1 * c1);
-      p[4] = A::store(x2 * c2 - y2 * s2);
-      p[5] = A::store(x2 * s2 + y2 * c2);
-      p[6] = A::store(x3 * c3 - y3 * s3);
-      p[7] = A::store(x3 * s3 + y3 * c3);
-    }
-  } else {
-    for (; j + 4 <= j1; j += 4) {
-      S* p = x + j;
-      S* q = x + j + off;
-      const C* cc = c + (j - j0);
-      const C* ss = s + (j - j0);
-      const C x0 = A::load(p[0]), x1 = A::load(p[1]), x2 = A::load(p[2]), x3 = A::load(p[3]);
-      const C y0 = A::load(q[0]), y1 = A::load(q[1]), y2 = A::load(q[2]), y3 = A::load(q[3]);
-      const C c0 = cc[0], c1 = cc[1], c2 = cc[2], c3 = cc[3], s0 = ss[0], s1 = ss[1], s2 = ss[2], s3 = ss[3];
-      p[0] = A::store(x0 * c0 - y0 * s0);
-      p[1] = A::store(x1 * c1 - y1 * s1);
-      p[2] = A::store(x2 * c2 - y2 * s2);
-      p[3] = A::store(x3 * c3 - y3 * s3);
-      q[0] = A::store(x0 * s0 + y0 * c0);
-      q[1] = A::store(x1 * s1 + y1 * c1);
-      q[2] = A::store(x2 * s2 + y2 * c2);
-      q[3] = A::store(x3 * s3 + y3 * c3);
-    }
-  }
-  // The remaining pairs, one at a time. GCC 12 at -O3, after inlining a caller with constant
-  // shapes, claims an iteration near 2^62 of this loop is undefined; the loop runs at most 3 times
-  // here (j1 - j < 4 after the blocks above), so the diagnostic is a false positive.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
-#endif
-  for (; j < j1; ++j) {
+  for (std::size_t j = j0; j < j1; ++j) {
     const C cj = c[j - j0], sj = s[j - j0];
     const C xv = A::load(x[j * step]), yv = A::load(x[j * step + off]);
     x[j * step] = A::store(xv * cj - yv * sj);
     x[j * step + off] = A::store(xv * sj + yv * cj);
   }
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
 }
 
-// Run time (apply_kernel.hpp): blocks of apply_lanes pairs vectorised, the remainder by rotate_pairs;
-// the same bits as rotate_pairs over [j0, j1) (tests/test_rope_apply_fast.cpp).
-template <class S, class C>
-constexpr void rotate_heads_fast(S* out, const rope::apply_shape& sh, std::size_t j0, std::size_t j1, const C* c,
-                                 const C* s) noexcept {
-  const std::size_t n = j1 - j0, nb = n - n % apply_lanes;
+#if POSENC_DETAIL_APPLY_SIMD
+// Pairs [j0, j1) of one head, any storage, through the vector half-split kernel: the pairs are
+// loaded exactly into compute-type arrays padded with zeros to whole vectors, rotated, and stored
+// back through apply_traits<S>::store (the contract's one rounding). Used for the pairs the block
+// kernels leave over and for every pair of float16 storage. c[j - j0], s[j - j0] as rotate_pairs.
+template <std::size_t Chunk, class S, class C>
+void rotate_gathered(S* x, std::size_t j0, std::size_t j1, std::size_t rotary_dim, rope::layout l, const C* c,
+                     const C* s) noexcept {
+  using A = apply_traits<S>;
+  constexpr std::size_t L = simd::lanes<C>;
+  const bool il = l == rope::layout::interleaved;
+  const std::size_t step = il ? 2 : 1, off = il ? 1 : rotary_dim / 2, n = j1 - j0, np = (n + L - 1) / L * L;
+  C xs[Chunk + L] = {}, ys[Chunk + L] = {}, cs[Chunk + L] = {}, sn[Chunk + L] = {};
+  for (std::size_t j = 0; j < n; ++j) {
+    xs[j] = A::load(x[(j0 + j) * step]);
+    ys[j] = A::load(x[(j0 + j) * step + off]);
+    cs[j] = c[j];
+    sn[j] = s[j];
+  }
+  simd::rotate_half(xs, ys, np, cs, sn);
+  for (std::size_t j = 0; j < n; ++j) {
+    x[(j0 + j) * step] = A::store(xs[j]);
+    x[(j0 + j) * step + off] = A::store(ys[j]);
+  }
+}
+
+// Run time with explicit vectors (apply_simd.hpp): whole blocks of pairs go straight through the
+// layout's kernel, after the chunk's cos/sin are rearranged into the form that kernel reads (once
+// per position, shared by every head); the pairs left over go through rotate_gathered. Same bits
+// as rotate_pairs over [j0, j1) (apply_simd.hpp's header; tests/test_rope_apply_fast.cpp).
+template <std::size_t Chunk, class S, class C>
+void rotate_heads_simd(S* out, const rope::apply_shape& sh, std::size_t j0, std::size_t j1, const C* c,
+                       const C* s) noexcept {
+  constexpr std::size_t L = simd::lanes<C>;
+  const std::size_t n = j1 - j0, off = sh.rotary_dim / 2;
   const bool il = sh.lay == rope::layout::interleaved;
-  // bfloat16 interleaved: one 32-bit word per pair (apply_kernel.hpp). Half-split bfloat16 measured
-  // faster through the generic lane kernel (its de-interleaved word form spills on GCC 12).
-  if constexpr (std::is_same_v<S, bfloat16> && bf16_words) {
-    for (std::size_t h = 0; h < sh.heads; ++h) {
-      S* x = out + h * sh.head_dim;
-      if (il) rotate_interleaved_bf16(x, j0, nb, c, s);
-      else rotate_half_fast(x, j0, nb, sh.rotary_dim / 2, c, s);
-      if (nb < n) rotate_pairs(x, j0 + nb, j1, sh.rotary_dim, sh.lay, c + nb, s + nb);
+  std::size_t nb = 0;  // pairs done by the block kernels, per head
+  if constexpr (std::is_same_v<S, float16>) {
+    // float16's store is round_to, scalar: every pair through rotate_gathered.
+  } else if constexpr (std::is_same_v<S, bfloat16>) {
+    if (il) {
+      nb = n - n % L;
+      for (std::size_t h = 0; h < sh.heads; ++h) simd::rotate_interleaved_bf16(out + h * sh.head_dim + 2 * j0, nb, c, s);
+    } else {
+      C ce[Chunk / 2], co[Chunk / 2], se[Chunk / 2], so[Chunk / 2];  // the even and the odd pairs
+      nb = n - n % (2 * L);
+      for (std::size_t i = 0; i < nb / 2; ++i) {
+        ce[i] = c[2 * i];
+        co[i] = c[2 * i + 1];
+        se[i] = s[2 * i];
+        so[i] = s[2 * i + 1];
+      }
+      for (std::size_t h = 0; h < sh.heads; ++h) {
+        S* x = out + h * sh.head_dim + j0;
+        simd::rotate_half_bf16(x, x + off, nb, ce, co, se, so);
+      }
     }
-  } else {
-    for (std::size_t h = 0; h < sh.heads; ++h) {
-      S* x = out + h * sh.head_dim;
-      if (il) rotate_interleaved_fast(x, j0, nb, c, s);
-      else rotate_half_fast(x, j0, nb, sh.rotary_dim / 2, c, s);
-      if (nb < n) rotate_pairs(x, j0 + nb, j1, sh.rotary_dim, sh.lay, c + nb, s + nb);
+  } else {  // float, double: S == C
+    if (il) {
+      C c2[2 * Chunk], s2[2 * Chunk];  // (c0, c0, c1, c1, ...), (-s0, s0, -s1, s1, ...)
+      nb = n - n % (L / 2);
+      for (std::size_t j = 0; j < nb; ++j) {
+        c2[2 * j] = c[j];
+        c2[2 * j + 1] = c[j];
+        s2[2 * j] = -s[j];
+        s2[2 * j + 1] = s[j];
+      }
+      for (std::size_t h = 0; h < sh.heads; ++h) simd::rotate_interleaved(out + h * sh.head_dim + 2 * j0, nb, c2, s2);
+    } else {
+      nb = n - n % L;
+      for (std::size_t h = 0; h < sh.heads; ++h) {
+        S* x = out + h * sh.head_dim + j0;
+        simd::rotate_half(x, x + off, nb, c, s);
+      }
     }
   }
+  if (nb < n)
+    for (std::size_t h = 0; h < sh.heads; ++h)
+      rotate_gathered<Chunk>(out + h * sh.head_dim, j0 + nb, j1, sh.rotary_dim, sh.lay, c + nb, s + nb);
+}
+#endif
+
+// The run-time kernel: explicit vectors where the target has them (apply_simd.hpp), else the
+// scalar rotate_pairs, head by head.
+template <std::size_t Chunk, class S, class C>
+void rotate_heads_fast(S* out, const rope::apply_shape& sh, std::size_t j0, std::size_t j1, const C* c,
+                       const C* s) noexcept {
+#if POSENC_DETAIL_APPLY_SIMD
+  rotate_heads_simd<Chunk>(out, sh, j0, j1, c, s);
+#else
+  for (std::size_t h = 0; h < sh.heads; ++h) rotate_pairs(out + h * sh.head_dim, j0, j1, sh.rotary_dim, sh.lay, c, s);
+#endif
 }
 
 // The rotation of every head with cos/sin of pair j from gen(j) (a table row or an exact
 // evaluation), in chunks of 64 pairs held on the stack in C (no heap), each chunk applied to every
 // head. Out of place copies each head first and rotates the copy (same bits: the same operations).
-// fast selects the kernel (apply_kernel.hpp, or rotate_pairs); both give the same bits, and both are
-// constexpr, but the scalar one costs fewer steps in the constant evaluator, so it is used there.
+// fast selects the kernel: rotate_heads_fast (run time only: explicit vectors, apply_simd.hpp) or
+// the scalar rotate_pairs (what the constant evaluator runs). Both give the same bits.
 template <class T, class S, class Gen>
 constexpr posenc::status rotate_generated_with(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen,
                                                bool fast) noexcept {
@@ -219,11 +241,9 @@ constexpr posenc::status rotate_generated_with(const S* in, S* out, const rope::
       c[j - j0] = load_exact<C>(e.cos);
       s[j - j0] = sign * load_exact<C>(e.sin);
     }
-    if constexpr (!std::is_same_v<S, float16>) {  // float16: round_to's store is scalar anyway
-      if (fast) {
-        rotate_heads_fast(out, sh, j0, j1, c, s);
-        continue;
-      }
+    if (fast) {
+      rotate_heads_fast<chunk>(out, sh, j0, j1, c, s);
+      continue;
     }
     for (std::size_t h = 0; h < sh.heads; ++h) rotate_pairs(out + h * sh.head_dim, j0, j1, sh.rotary_dim, sh.lay, c, s);
   }
