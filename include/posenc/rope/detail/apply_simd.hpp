@@ -119,12 +119,17 @@ inline vd swap_pairs(vd v) noexcept {
 #endif
 }
 
-// bf16_round_hi lane-wise: round to nearest even into the high 16 bits (low 16 zero), NaN -> 0x7FC0.
+// apply_traits<bfloat16>::store lane-wise: round to nearest even on the bits (add 0x7FFF + lsb, keep
+// the high half), NaN -> 0x7FC0, chosen by a vector select (blendv where the ISA has it). _lo leaves
+// the 16 result bits in the low half of the lane, _hi in the high half (low half zero).
+inline vu bf16_rounded_sum(vu u) noexcept { return u + 0x7FFFu + ((u >> 16) & 1u); }
+inline vu bf16_round_lo(vf v) noexcept {
+  const vu r = bf16_rounded_sum(std::bit_cast<vu>(v)) >> 16;
+  return v != v ? vu{} + 0x7FC0u : r;
+}
 inline vu bf16_round_hi(vf v) noexcept {
-  const vu u = std::bit_cast<vu>(v);
-  const vu r = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
-  const vu nan = std::bit_cast<vu>(v != v);  // all ones in a NaN lane
-  return (r & ~nan) | (nan & 0x7FC00000u);
+  const vu r = bf16_rounded_sum(std::bit_cast<vu>(v)) & 0xFFFF0000u;
+  return v != v ? vu{} + 0x7FC00000u : r;
 }
 inline vf bf16_lo(vu w) noexcept { return std::bit_cast<vf>(w << 16); }           // element 2i
 inline vf bf16_hi(vu w) noexcept { return std::bit_cast<vf>(w & 0xFFFF0000u); }    // element 2i + 1
@@ -160,7 +165,7 @@ inline void rotate_interleaved_bf16(bfloat16* p, std::size_t n, const float* cs,
   for (std::size_t b = 0; b < n; b += lanes<float>) {
     const vu w = load<vu>(p + 2 * b);
     const vf x = bf16_lo(w), y = bf16_hi(w), c = load<vf>(cs + b), s = load<vf>(sn + b);
-    store(p + 2 * b, (bf16_round_hi(x * c - y * s) >> 16) | bf16_round_hi(x * s + y * c));
+    store(p + 2 * b, bf16_round_lo(x * c - y * s) | bf16_round_hi(x * s + y * c));
   }
 }
 
@@ -174,8 +179,8 @@ inline void rotate_half_bf16(bfloat16* p, bfloat16* q, std::size_t n, const floa
     const vu wx = load<vu>(p + b), wy = load<vu>(q + b);
     const vf xe = bf16_lo(wx), xo = bf16_hi(wx), ye = bf16_lo(wy), yo = bf16_hi(wy);
     const vf c0 = load<vf>(ce + i), c1 = load<vf>(co + i), s0 = load<vf>(se + i), s1 = load<vf>(so + i);
-    store(p + b, (bf16_round_hi(xe * c0 - ye * s0) >> 16) | bf16_round_hi(xo * c1 - yo * s1));
-    store(q + b, (bf16_round_hi(xe * s0 + ye * c0) >> 16) | bf16_round_hi(xo * s1 + yo * c1));
+    store(p + b, bf16_round_lo(xe * c0 - ye * s0) | bf16_round_hi(xo * c1 - yo * s1));
+    store(q + b, bf16_round_lo(xe * s0 + ye * c0) | bf16_round_hi(xo * s1 + yo * c1));
   }
 }
 
