@@ -1,0 +1,13 @@
+# cmake -DBENCH=<apply_bench> -DARGS="--positions|0" -P check_bad_argument.cmake  ('|' separates arguments)
+# Bad input must give exit status 2, nothing on stdout and exactly one line on stderr.
+string(REPLACE "|" ";" _args "${ARGS}")
+execute_process(COMMAND ${BENCH} ${_args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "expected exit status 2, got '${rc}' (stderr: ${err})")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "expected no output on stdout, got: ${out}")
+endif()
+if(NOT err MATCHES "^apply_bench: [^\n]+\n$")
+  message(FATAL_ERROR "expected one line 'apply_bench: ...' on stderr, got: ${err}")
+endif()
