@@ -13,6 +13,7 @@
 // position list (no shared anchors) go to sincos_with (angle.hpp): same bits as rope::sincos.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -74,6 +75,37 @@ constexpr posenc::status table_entry(const rope::config& c, column_state& s, con
         r = {static_cast<float>(ss - e), static_cast<float>(cc - e)};
         if (r.cos == static_cast<float>(cc + e) && r.sin == static_cast<float>(ss + e)) return posenc::status::ok;
       }
+    } else if constexpr (!std::is_same_v<T, double>) {
+      if (af == nullptr) {  // the same two-ended test, with RN_T done on the doubles' bit patterns
+        // Between 2^emin and 2^emax (T normal, no overflow) T's values are the doubles whose low
+        // 53 - P fraction bits are 0, and the encoding is monotone and linear within a binade, so
+        // RN_T (ties to even, IEEE 754-2008 4.3.1) of a magnitude's bits a is
+        // (a + 2^(d-1) - 1 + bit d of a) >> d, d = 53 - P (a carry moves into the exponent field
+        // by itself); T's field is then the double's rebiased by 1023 - emax. Ends outside that
+        // range (0, subnormal T, a sign change), or that round apart, go to ziv_round below.
+        using F = float_format<T>;
+        constexpr int d = 53 - F::precision;
+        constexpr std::uint64_t lo = static_cast<std::uint64_t>(1023 + F::min_exponent) << 52;
+        constexpr std::uint64_t span = (static_cast<std::uint64_t>(1023 + F::max_exponent) << 52) - lo;
+        constexpr std::uint64_t rebias = static_cast<std::uint64_t>(1023 - F::max_exponent) << (F::precision - 1);
+        constexpr std::uint64_t mag = ~(std::uint64_t{1} << 63), half = (std::uint64_t{1} << (d - 1)) - 1;
+        const double e = s.e + 0x1p-53;  // as for float: RN(c +- e) enclose [c - e0, c + e0]
+        const std::uint64_t c0 = std::bit_cast<std::uint64_t>(cc - e), c1 = std::bit_cast<std::uint64_t>(cc + e);
+        const std::uint64_t s0 = std::bit_cast<std::uint64_t>(ss - e), s1 = std::bit_cast<std::uint64_t>(ss + e);
+        const std::uint64_t ac0 = c0 & mag, ac1 = c1 & mag, as0 = s0 & mag, as1 = s1 & mag;
+        if (((c0 ^ c1) | (s0 ^ s1)) >> 63 == 0 && ac0 - lo < span && ac1 - lo < span && as0 - lo < span &&
+            as1 - lo < span) {
+          const std::uint64_t rc = (ac0 + half + ((ac0 >> d) & 1)) >> d;
+          const std::uint64_t rs = (as0 + half + ((as0 >> d) & 1)) >> d;
+          if (rc == (ac1 + half + ((ac1 >> d) & 1)) >> d && rs == (as1 + half + ((as1 >> d) & 1)) >> d) {
+            using S = typename F::storage;  // bits written in place: calls dominate the cost
+            constexpr int sh = static_cast<int>(8 * sizeof(S)) - 1;  // the double's sign bit to T's
+            r.sin.bits = static_cast<S>(((s0 >> 63) << sh) | (rs - rebias));
+            r.cos.bits = static_cast<S>(((c0 >> 63) << sh) | (rc - rebias));
+            return posenc::status::ok;
+          }
+        }
+      }
     }
     if (af == nullptr) {
       if (!std::is_same_v<T, float> && ziv_round<T>(ss, 0.0, s.e, r.sin) && ziv_round<T>(cc, 0.0, s.e, r.cos))
@@ -107,6 +139,7 @@ constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, s
   column_state col[Pairs] = {};
   double ec[Pairs * bmax] = {}, es[Pairs * bmax] = {};
   posenc::status st = posenc::status::ok;
+  math::sincos_result<T> r{};  // every path of table_entry writes both values
   for (std::size_t j = 0; j < Pairs; ++j) {
     column_state& s = col[j];
     s.f = rope::frequency_dd(c, static_cast<int>(j));
@@ -121,11 +154,15 @@ constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, s
     for (std::size_t i = i0; i < i0 + bsize && i < rows; ++i) {
       const std::uint64_t p = list != nullptr ? list[i] : start + i;
       for (std::size_t j = 0; j < Pairs; ++j) {
-        math::sincos_result<T> r{};
         const posenc::status e = table_entry<T>(c, col[j], ec + j * bmax, es + j * bmax, i - i0, p, static_cast<int>(j), af, r);
         if (st == posenc::status::ok) st = e;
         if (d.pairs != nullptr) {
           d.pairs[i * d.stride + j] = r;
+        } else if constexpr (requires { r.cos.bits; }) {  // a scalar store, not a class assignment
+          d.cos[i * d.stride + d.k0[j]].bits = r.cos.bits;
+          d.sin[i * d.stride + d.k0[j]].bits = r.sin.bits;
+          d.cos[i * d.stride + d.k1[j]].bits = r.cos.bits;
+          d.sin[i * d.stride + d.k1[j]].bits = r.sin.bits;
         } else {
           d.cos[i * d.stride + d.k0[j]] = r.cos;
           d.sin[i * d.stride + d.k0[j]] = r.sin;
