@@ -11,6 +11,7 @@ packages=(
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
   gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
+  qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
   "$@"
 )
 

@@ -1,0 +1,38 @@
+# Script mode: compile SOURCE (tests/cross/arm_apply.cpp) with ARM_CXX for a Cortex-M4F and for a
+# Cortex-A9 with NEON, warnings as errors, and check with ARM_NM that each took the kernel meant for
+# it: the vector kernels (rotate_heads_simd) on NEON, the scalar loop on the M4.
+foreach(_var ARM_CXX ARM_NM SOURCE INCLUDE_DIR OUTPUT_DIR)
+  if(NOT DEFINED ${_var})
+    message(FATAL_ERROR "compile_arm.cmake: ${_var} is not set")
+  endif()
+endforeach()
+set(_common -std=c++20 -O2 -ffp-contract=off -fno-exceptions -fno-rtti -Wall -Wextra -Wpedantic -Wconversion
+            -Wsign-conversion -Wshadow -Werror -I${INCLUDE_DIR})
+execute_process(COMMAND ${ARM_CXX} ${_common} -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16
+                        -c ${SOURCE} -o ${OUTPUT_DIR}/arm_apply_m4.o RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "arm-none-eabi-g++ failed to compile ${SOURCE} for Cortex-M4F")
+endif()
+execute_process(COMMAND ${ARM_CXX} ${_common} -mcpu=cortex-a9 -mfpu=neon -mfloat-abi=hard
+                        -c ${SOURCE} -o ${OUTPUT_DIR}/arm_apply_neon.o RESULT_VARIABLE _rc)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "arm-none-eabi-g++ failed to compile ${SOURCE} for Cortex-A9 with NEON")
+endif()
+foreach(_obj_expect IN ITEMS "arm_apply_m4.o|0" "arm_apply_neon.o|1")
+  string(REPLACE "|" ";" _pair "${_obj_expect}")
+  list(GET _pair 0 _obj)
+  list(GET _pair 1 _want_simd)
+  execute_process(COMMAND ${ARM_NM} -C ${OUTPUT_DIR}/${_obj} OUTPUT_VARIABLE _symbols RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "arm-none-eabi-nm failed on ${_obj}")
+  endif()
+  if(_symbols MATCHES "rotate_heads_simd")
+    set(_has_simd 1)
+  else()
+    set(_has_simd 0)
+  endif()
+  if(NOT _has_simd EQUAL _want_simd)
+    message(FATAL_ERROR "${_obj}: vector kernels present = ${_has_simd}, expected ${_want_simd}")
+  endif()
+endforeach()
+message("arm-none-eabi: apply kernels compile for Cortex-M4F (scalar) and Cortex-A9 NEON (vector)")
