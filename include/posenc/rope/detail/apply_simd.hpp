@@ -26,7 +26,7 @@
 //  * bfloat16: element pairs are read as 32-bit words (little-endian: element 2i in the low half),
 //    so loads are exact bit operations (low << 16, high & 0xFFFF0000) and stores put two rounded
 //    results back into one word; the rounding is apply_traits<bfloat16>::store's, on the bits,
-//    with a mask instead of its branch for NaN.
+//    with a vector select instead of its branch for NaN.
 //    Half-split bfloat16 thus sees pairs j (even) and j + 1 (odd) in one word, and takes cos/sin
 //    split into even and odd entries (built once per position by the caller, shared by all heads).
 // tests/test_rope_apply_fast.cpp compares all of this bit for bit with rotate_pairs.
@@ -39,6 +39,8 @@
 
 #include "posenc/numeric/bfloat16.hpp"
 
+// On ARMv7 NEON, GCC keeps float vector arithmetic on the (IEEE) VFP unit, since NEON flushes
+// subnormals, unless -funsafe-math-optimizations: correct there, not faster.
 #if (defined(__GNUC__) || defined(__clang__)) && \
     (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)) && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -48,8 +50,8 @@
 #endif
 
 #if POSENC_DETAIL_APPLY_SIMD
-// A head is 8 to 32 vectors; GCC does not unroll such loops at -O2, and the loop exit then costs a
-// branch mispredict per head (Clang unrolls on its own).
+// A head is 8 to 32 vectors. GCC leaves such loops rolled at -O2 (Clang unrolls them); unrolled,
+// f32 half-split at SSE2 went from 0.54x to 0.73x of memcpy (bench/runtime/apply_bench.cpp).
 #if defined(__GNUC__) && !defined(__clang__)
 #define POSENC_DETAIL_UNROLL_VECTORS _Pragma("GCC unroll 4")
 #else
