@@ -1,19 +1,31 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages posenc needs, only those missing; does nothing when all are present.
-# Usage: bash tools/bootstrap-deps.sh [extra-package ...]     (as root, or with sudo available)
+# Usage: bash tools/bootstrap-deps.sh [--demo] [extra-package ...]   (as root, or with sudo available)
+#   --demo: only what tools/demo.sh needs (one compiler and the libraries the configure step looks
+#           for), not the second compiler, the Arm cross toolchain or QEMU, which only the tests use.
 set -euo pipefail
+
+demo_only=0
+if [ "${1:-}" = "--demo" ]; then
+  demo_only=1
+  shift
+fi
 
 packages=(
   g++            # GCC 12: compiler and the compile-time MPFR folding used in proofs/
   cmake ninja-build
-  clang-16       # the second compiler every proof and test must pass with
   libboost1.81-dev  # Boost.Hana and Boost.Multiprecision for the verify layer
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
-  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
-  qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
-  "$@"
 )
+if [ "$demo_only" -eq 0 ]; then
+  packages+=(
+    clang-16       # the second compiler every proof and test must pass with
+    gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
+    qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
+  )
+fi
+packages+=("$@")
 
 missing=()
 for p in "${packages[@]}"; do
