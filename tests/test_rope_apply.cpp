@@ -32,6 +32,7 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/verify/laws/detail/exact.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
 
 namespace {
@@ -39,7 +40,7 @@ namespace {
 namespace pm = posenc::math;
 namespace pr = posenc::rope;
 namespace v = posenc::verify;
-using mp = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>, boost::multiprecision::et_off>;
+using mp = posenc::verify::exact_real;  // about 333 bits
 
 using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
 
@@ -283,10 +284,15 @@ TEST_CASE("bad shapes and bases are reported", "[rope][apply]") {
 
 namespace {
 
-using mvec = std::vector<mp>;
-struct cs_row {
-  std::vector<mp> c, s;
-};
+// The exact 2x2-block arithmetic of the verify layer's rotation laws (verify/laws/detail/exact.hpp):
+// vectors and rows of exact_real (the type mp names here), rotate, dot, norm, distance.
+namespace vl = posenc::verify::laws;
+using mvec = vl::xvec;
+using vl::cs_row;
+using vl::distance;
+using vl::dot;
+using vl::norm;
+
 cs_row exact_row(std::int64_t m, double base, int d) {
   cs_row r;
   for (int j = 0; j < d / 2; ++j) {
@@ -306,31 +312,10 @@ cs_row table_row(std::uint64_t m, double base, int d) {  // the correctly rounde
   return r;
 }
 // Exact rotation (interleaved layout) of a whole head by the 2x2 blocks of row; inverse = transpose.
-mvec rot(const mvec& x, const cs_row& r, bool inverse = false) {
-  mvec y(x.size());
-  for (std::size_t j = 0; j < r.c.size(); ++j) {
-    const mp s = inverse ? mp(-r.s[j]) : r.s[j];
-    y[2 * j] = x[2 * j] * r.c[j] - x[2 * j + 1] * s;
-    y[2 * j + 1] = x[2 * j] * s + x[2 * j + 1] * r.c[j];
-  }
-  return y;
-}
-mp dot(const mvec& a, const mvec& b) {
-  mp t = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) t += a[i] * b[i];
-  return t;
-}
-mp norm(const mvec& a) { return sqrt(dot(a, a)); }
-mvec diff(const mvec& a, const mvec& b) {
-  mvec t(a.size());
-  for (std::size_t i = 0; i < a.size(); ++i) t[i] = a[i] - b[i];
-  return t;
-}
+mvec rot(const mvec& x, const cs_row& r, bool inverse = false) { return vl::rotate(x, r, inverse); }
 template <class S>
 mvec to_mp(const std::vector<S>& x) {
-  mvec t;
-  for (const S& e : x) t.push_back(mp(to_d(e)));
-  return t;
+  return vl::to_exact(x);
 }
 template <class S>
 std::vector<S> random_vec(v::rng& r, std::size_t n) {
@@ -350,12 +335,12 @@ TEST_CASE("exact rotation laws hold in MPFR: R_m R_n = R_{m+n}, <R_m q, R_n k> =
   const mvec q = to_mp(random_vec<double>(r, d)), k = to_mp(random_vec<double>(r, d));
   const cs_row rm = exact_row(m, base, d), rn = exact_row(n, base, d);
   const mp tol = boost::multiprecision::ldexp(mp(1), -280);  // 332-bit evaluation of angles < 2^21
-  CHECK(norm(diff(rot(rot(q, rn), rm), rot(q, exact_row(m + n, base, d)))) <= tol * norm(q));
+  CHECK(distance(rot(rot(q, rn), rm), rot(q, exact_row(m + n, base, d))) <= tol * norm(q));
   CHECK(abs(dot(rot(q, rm), rot(k, rn)) - dot(q, rot(k, exact_row(n - m, base, d)))) <= tol * norm(q) * norm(k));
   CHECK(abs(norm(rot(q, rm)) - norm(q)) <= tol * norm(q));
-  CHECK(norm(diff(rot(rot(q, rm), rm, true), q)) <= tol * norm(q));
+  CHECK(distance(rot(rot(q, rm), rm, true), q) <= tol * norm(q));
   // The check can fail: a different position breaks the law by far more than tol.
-  CHECK(norm(diff(rot(rot(q, rn), rm), rot(q, exact_row(m + n + 1, base, d)))) > tol * norm(q));
+  CHECK(distance(rot(rot(q, rn), rm), rot(q, exact_row(m + n + 1, base, d))) > tol * norm(q));
 }
 
 // Bounds for storage S computed in C = compute_t<S> with a correctly rounded table of TT (u_t its
@@ -419,13 +404,13 @@ void check_rounded_laws(std::uint64_t seed, double& worst) {
     const cs_row tmn = table_row<TT>(m + n, base, d), tnm = table_row<TT>(n - m, base, d);
     const cs_row enm = exact_row(static_cast<std::int64_t>(n - m), base, d);
     // The rounded table itself (exact arithmetic on its entries).
-    CHECK(ratio(norm(diff(rot(rot(Q, tn), tm), rot(Q, tmn))), b.table_law, norm(Q)) <= 1);
+    CHECK(ratio(distance(rot(rot(Q, tn), tm), rot(Q, tmn)), b.table_law, norm(Q)) <= 1);
     CHECK(ratio(abs(dot(rot(Q, tm), rot(K, tn)) - dot(Q, rot(K, tnm))), b.table_law, norm(Q) * norm(K)) <= 1);
     CHECK(ratio(abs(dot(rot(Q, tm), rot(K, tn)) - dot(Q, rot(K, enm))), b.table_dot, norm(Q) * norm(K)) <= 1);
     // The kernel's arithmetic.
-    CHECK(ratio(norm(diff(head(back), Q)), b.inverse, norm(Q)) <= 1);
+    CHECK(ratio(distance(head(back), Q), b.inverse, norm(Q)) <= 1);
     CHECK(ratio(abs(norm(head(qm)) - norm(Q)), b.norm, norm(Q)) <= 1);
-    CHECK(ratio(norm(diff(head(qmn), rot(Q, emn))), b.compose, norm(Q)) <= 1);
+    CHECK(ratio(distance(head(qmn), rot(Q, emn)), b.compose, norm(Q)) <= 1);
     CHECK(ratio(abs(dot(head(qm), head(kn)) - dot(Q, rot(K, enm))), b.compose, norm(Q) * norm(K)) <= 1);
   }
 }
