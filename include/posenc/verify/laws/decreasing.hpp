@@ -3,7 +3,7 @@
 // NTK, dynamic, YaRN, Llama-3: HF modeling_rope_utils.py). Not LongRoPE (per-pair factors) nor
 // proportional (zero past the rotating pairs). Checked on the correctly rounded double values:
 // for j >= 1, inv_freq[j] < inv_freq[j-1]; the measured value is inv_freq[j] / inv_freq[j-1],
-// whose bound is 1 (strict: equality fails).
+// whose bound is 1 - 2^-53, the largest double below 1 (strict: equality fails).
 #pragma once
 
 #include "posenc/rope/config.hpp"
@@ -18,8 +18,10 @@ inline law_report check_inv_freq_decreasing(const rope::config& c) {
   for (int j = 1; j < half; ++j) {
     const auto a = rope::inv_freq<double>(c, j - 1), b = rope::inv_freq<double>(c, j);
     const double ratio = a.ok() && b.ok() && a.value > 0 ? b.value / a.value : 2.0;
-    // strict: ratio < 1; report ratio against bound 1 - 2^-60 so that equality fails
-    r.add(ratio, 1.0 - 0x1p-60, [&] { return describe("j=%d: inv_freq %a, previous %a", j, b.value, a.value); });
+    // strict: ratio < 1, i.e. ratio <= 1 - 2^-53, the largest double below 1, so that equality
+    // fails. (The bound was written 1.0 - 0x1p-60, which rounds to 1.0 and let equality pass;
+    // tests/test_law_checkers.cpp feeds two equal frequencies.)
+    r.add(ratio, 1.0 - 0x1p-53, [&] { return describe("j=%d: inv_freq %a, previous %a", j, b.value, a.value); });
   }
   return r;
 }

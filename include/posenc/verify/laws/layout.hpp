@@ -38,6 +38,21 @@ law_report check_table_layouts(const rope::table<T, N, D, rope::layout::interlea
   return r;
 }
 
+// The half-split result rh against the interleaved result ri permuted, bit for bit (the
+// comparison of check_rotate_then_permute; tests feed it outputs one bit apart to show it fails).
+template <class S>
+void compare_layout_outputs(law_report& r, const std::vector<S>& ri, const std::vector<S>& rh, std::size_t head_dim,
+                            std::size_t d, std::uint64_t m, const char* dir) {
+  for (std::size_t k = 0; k < rh.size(); ++k) {
+    const std::size_t h = k / head_dim, q = k % head_dim;  // HF permute: half-split q <- interleaved 2(q mod d/2) + q div (d/2)
+    const std::size_t src = q < d ? h * head_dim + 2 * (q % (d / 2)) + q / (d / 2) : k;
+    r.require(verify::detail::to_bits64(rh[k]) == verify::detail::to_bits64(ri[src]), [&] {
+      return describe("m=%llu %s element %zu: half-split %a, interleaved permuted %a", static_cast<unsigned long long>(m),
+                      dir, k, verify::detail::to_double(rh[k]), verify::detail::to_double(ri[src]));
+    });
+  }
+}
+
 // x: heads * head_dim elements of S in the interleaved layout; m: the position.
 template <class S, class TT>
 law_report check_rotate_then_permute(const rope::config& c, const std::vector<S>& x, std::size_t heads,
@@ -54,15 +69,7 @@ law_report check_rotate_then_permute(const rope::config& c, const std::vector<S>
     ok = ok && rope::rotate_copy(x.data(), ri.data(), si, row.data(), dir) == posenc::status::ok;
     ok = ok && rope::rotate_copy(xh.data(), rh.data(), sh, row.data(), dir) == posenc::status::ok;
     r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
-    for (std::size_t k = 0; k < x.size(); ++k) {
-      const std::size_t h = k / head_dim, q = k % head_dim;  // HF permute: half-split q <- interleaved 2(q mod d/2) + q div (d/2)
-      const std::size_t src = q < d ? h * head_dim + 2 * (q % (d / 2)) + q / (d / 2) : k;
-      r.require(verify::detail::to_bits64(rh[k]) == verify::detail::to_bits64(ri[src]), [&] {
-        return describe("m=%llu %s element %zu: half-split %a, interleaved permuted %a", static_cast<unsigned long long>(m),
-                        dir == rope::direction::forward ? "forward" : "inverse", k, verify::detail::to_double(rh[k]),
-                        verify::detail::to_double(ri[src]));
-      });
-    }
+    compare_layout_outputs(r, ri, rh, head_dim, d, m, dir == rope::direction::forward ? "forward" : "inverse");
   }
   return r;
 }

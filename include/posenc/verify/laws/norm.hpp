@@ -30,20 +30,26 @@ std::vector<math::sincos_result<TT>> table_row(const rope::config& c, std::uint6
   return row;
 }
 
-// x: heads * head_dim elements of S in layout lay; m: the position.
+// The bounds of a kernel rotation of storage S with a correctly rounded table of TT (bounds.hpp).
 template <class S, class TT>
-law_report check_norm_preservation(const rope::config& c, const std::vector<S>& x, std::size_t heads,
-                                   std::size_t head_dim, rope::layout lay, std::uint64_t m) {
-  law_report r = make_report("norm preservation of the apply kernel");
+apply_bounds kernel_bounds() {
   using C = rope::compute_t<S>;
   const double ub = std::is_same_v<S, C> ? 0.0 : unit_roundoff<S>();
-  const apply_bounds b = derive_apply_bounds(table_block_error<TT>(), unit_roundoff<C>(), ub);
-  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  return derive_apply_bounds(table_block_error<TT>(), unit_roundoff<C>(), ub);
+}
+
+// The law for a given row of d/2 {sin, cos} entries (the rows of a table, or rows crafted by a test
+// just inside and just past the bound). x: heads * head_dim elements of S in layout lay; m: the
+// position, for the messages.
+template <class S, class TT>
+law_report check_norm_preservation_of_row(const std::vector<math::sincos_result<TT>>& row, const std::vector<S>& x,
+                                          std::size_t heads, std::size_t head_dim, rope::layout lay, std::uint64_t m) {
+  law_report r = make_report("norm preservation of the apply kernel");
+  const apply_bounds b = kernel_bounds<S, TT>();
+  const std::size_t d = 2 * row.size();
   const rope::apply_shape sh{.heads = heads, .head_dim = head_dim, .rotary_dim = d, .lay = lay};
-  bool ok = true;
-  const auto row = table_row<TT>(c, m, ok);
   std::vector<S> w(x.size()), back(x.size());
-  ok = ok && rope::rotate_copy(x.data(), w.data(), sh, row.data()) == posenc::status::ok;
+  bool ok = rope::rotate_copy(x.data(), w.data(), sh, row.data()) == posenc::status::ok;
   ok = ok && rope::rotate_copy(w.data(), back.data(), sh, row.data(), rope::direction::inverse) == posenc::status::ok;
   r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
   for (std::size_t h = 0; h < heads; ++h) {
@@ -57,6 +63,17 @@ law_report check_norm_preservation(const rope::config& c, const std::vector<S>& 
     r.add(dev, b.norm, [&] { return describe("m=%llu head %zu: | |Rv| - |v| | / |v| = %.3e", static_cast<unsigned long long>(m), h, dev); });
     r.add(inv, b.inverse, [&] { return describe("m=%llu head %zu: |R^-1 R v - v| / |v| = %.3e", static_cast<unsigned long long>(m), h, inv); });
   }
+  return r;
+}
+
+// The law at position m of config c, with the table's correctly rounded row.
+template <class S, class TT>
+law_report check_norm_preservation(const rope::config& c, const std::vector<S>& x, std::size_t heads,
+                                   std::size_t head_dim, rope::layout lay, std::uint64_t m) {
+  bool ok = true;
+  const auto row = table_row<TT>(c, m, ok);
+  law_report r = check_norm_preservation_of_row<S, TT>(row, x, heads, head_dim, lay, m);
+  r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
   return r;
 }
 

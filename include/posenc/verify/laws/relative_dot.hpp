@@ -19,36 +19,45 @@ namespace posenc::verify::laws {
 
 inline constexpr double exact_law_tolerance = 0x1p-240;
 
-// The exact rotation (ex = exact_rows(c), built once per config: it holds the 320-bit frequencies).
-inline law_report check_relative_dot_exact(const exact_rows& ex, const std::vector<double>& q,
-                                           const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
-  law_report r = make_report("relative position, exact rotation (MPFR)");
+// The law on given rows: |<R(tm) q, R(tn) k> - <q, R(rel) k>| <= bound |q| |k|. The checkers below
+// call it with exact or rounded rows; tests call it with rows crafted just inside and past the bound.
+inline law_report check_relative_dot_rows(const char* law, const char* rows, const std::vector<double>& q, const std::vector<double>& k,
+                                          const cs_row& tm, const cs_row& tn, const cs_row& rel, double bound,
+                                          std::uint64_t m, std::uint64_t n) {
+  law_report r = make_report(law);
   const xvec Q = to_exact(q), K = to_exact(k);
   const exact_real scale = norm(Q) * norm(K);
-  const double e = static_cast<double>(abs(dot(rotate(Q, ex.at(m)), rotate(K, ex.at(n))) - dot(Q, rotate(K, ex.at(n - m)))) / scale);
-  r.add(e, exact_law_tolerance, [&] {
-    return describe("exact rotation, m=%llu n=%llu: relative error %.3e", static_cast<unsigned long long>(m),
+  const double e = static_cast<double>(abs(dot(rotate(Q, tm), rotate(K, tn)) - dot(Q, rotate(K, rel))) / scale);
+  r.add(e, bound, [&] {
+    return describe("%s, m=%llu n=%llu: relative error %.3e", rows, static_cast<unsigned long long>(m),
                     static_cast<unsigned long long>(n), e);
   });
   return r;
+}
+
+// The exact rotation (ex = exact_rows(c), built once per config: it holds the 320-bit frequencies).
+inline law_report check_relative_dot_exact(const exact_rows& ex, const std::vector<double>& q,
+                                           const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
+  return check_relative_dot_rows("relative position, exact rotation (MPFR)", "exact rotation", q, k, ex.at(m), ex.at(n), ex.at(n - m),
+                                 exact_law_tolerance, m, n);
+}
+
+// 2 u_t + u_t^2 for a correctly rounded table of T (bounds.hpp table_dot).
+template <class T>
+double relative_dot_bound() {
+  const double u = table_block_error<T>();
+  return 2 * u + u * u;
 }
 
 // The correctly rounded table of T against the exact R_{n-m} (from ex, the exact rows of c).
 template <class T>
 law_report check_relative_dot(const rope::config& c, const exact_rows& ex, const std::vector<double>& q,
                               const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
-  law_report r = make_report("relative position <R~_m q, R~_n k> vs <q, R_{n-m} k>, rounded table");
-  const xvec Q = to_exact(q), K = to_exact(k);
-  const exact_real scale = norm(Q) * norm(K);
   bool ok = true;
   const cs_row tm = rounded_row<T>(c, m, ok), tn = rounded_row<T>(c, n, ok);
+  law_report r = check_relative_dot_rows("relative position <R~_m q, R~_n k> vs <q, R_{n-m} k>, rounded table", "rounded table", q, k,
+                                         tm, tn, ex.at(n - m), relative_dot_bound<T>(), m, n);
   r.require(ok, [&] { return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m), static_cast<unsigned long long>(n)); });
-  const double u = table_block_error<T>();
-  const double e = static_cast<double>(abs(dot(rotate(Q, tm), rotate(K, tn)) - dot(Q, rotate(K, ex.at(n - m)))) / scale);
-  r.add(e, 2 * u + u * u, [&] {
-    return describe("rounded table, m=%llu n=%llu: relative error %.3e", static_cast<unsigned long long>(m),
-                    static_cast<unsigned long long>(n), e);
-  });
   return r;
 }
 
