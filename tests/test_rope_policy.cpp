@@ -423,6 +423,21 @@ struct named_cfg {
   const char* name;
   pr::config cfg;
 };
+// Llama-3 with a wavelength threshold equal, in float32, to pair j's wavelength: HF compares
+// wavelen < high_freq_wavelen and wavelen > low_freq_wavelen (float32 tensors against a Python
+// float), so at equality pair j is smoothed (is_medium_freq), neither kept nor divided. The factor
+// is L0 / wavelen_j as a double, which the float32 cast of L0 / factor brings back to wavelen_j.
+named_cfg llama3_float32_tie(int j, bool high_edge) {
+  const double l0 = 8192.0;
+  const float x = default_inv(f32(500000.0), 128, 64)[static_cast<std::size_t>(j)];
+  const float wl = mul(div(1.0f, x), f32(2 * M_PI));
+  const double tie = l0 / static_cast<double>(wl);
+  pr::config c{.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0,
+               .original_max_position_embeddings = 8192, .low_freq_factor = high_edge ? 1.0 : tie,
+               .high_freq_factor = high_edge ? tie : 4.0};
+  return {high_edge ? "llama3 float32 wavelen == L0 / high_freq_factor" : "llama3 float32 wavelen == L0 / low_freq_factor", c};
+}
+
 std::vector<named_cfg> all_types() {
   using pr::scaling;
   return {
@@ -451,6 +466,15 @@ std::vector<named_cfg> all_types() {
       {"proportional linear 2", {.head_dim = 256, .rope_theta = 10000.0, .partial_rotary_factor = 0.3, .rope_type = scaling::linear, .factor = 2.0, .proportional = true}},
       {"default partial", {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4}},
       {"linear 3", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 3.0}},
+      // Boundaries on both sides and at equality (issue 11): LongRoPE switches to the long factors
+      // only when seq_len > L0; dynamic NTK recomputes only when seq_len > max_position_embeddings.
+      {"phi-3 longrope seq == L0 - 1", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4095, .short_factor = phi_short, .long_factor = phi_long}},
+      {"phi-3 longrope seq == L0", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4096, .short_factor = phi_short, .long_factor = phi_long}},
+      {"dynamic seq == max - 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4095}},
+      {"dynamic seq == max", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4096}},
+      {"dynamic seq == max + 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4097}},
+      llama3_float32_tie(29, true),
+      llama3_float32_tie(34, false),
   };
 }
 
@@ -482,6 +506,13 @@ TEST_CASE("hf_float32 inv_freq, every rope_type, equals the line-by-line float32
       CHECK(pr::inv_freq(pr::hf_float32, c, static_cast<int>(j)).value == ref.inv[j]);
     }
     CHECK(bad == 0);
+    if (c.rope_type == pr::scaling::llama3 && (c.high_freq_factor != 4.0 || c.low_freq_factor != 1.0)) {
+      // the tie configs: the threshold really equals the float32 wavelength of its pair
+      const double thr = c.high_freq_factor != 4.0 ? c.high_freq_factor : c.low_freq_factor;
+      const int j = c.high_freq_factor != 4.0 ? 29 : 34;
+      const float wl = mul(div(1.0f, default_inv(f32(500000.0), 128, 64)[static_cast<std::size_t>(j)]), f32(2 * M_PI));
+      CHECK(f32(8192.0 / thr) == wl);
+    }
     const auto att = pr::attention_scaling(pr::hf_float32, c);
     REQUIRE(att.ok());
     CHECK(att.value == ref.attention);
