@@ -165,8 +165,8 @@ static_assert(same(pm::sqrt(0x1p-1072), 0x1p-536) &&
 // pow(x, 0.5) == sqrt(x) for x > 0: the same real, rounded once. Arguments: one x in every fourth
 // binade 2^-500, 2^-496, ..., 2^500 (251 x; x*x and 1/x stay normal), signs alternating; float:
 // one x in every binade 2^-60 .. 2^60.
-constexpr bool pow_small_integers(std::uint64_t seed) {
-  for (int e = -500, i = 0; e <= 500; e += 4, ++i) {
+constexpr bool pow_small_integers(std::uint64_t seed, int emin, int emax) {
+  for (int e = emin, i = 0; e <= emax; e += 4, ++i) {
     const double x = arg_d(seed, e);
     const double sx = (i & 1) != 0 ? -x : x;
     if (!same(pm::pow(sx, 1.0), sx)) return false;
@@ -176,9 +176,12 @@ constexpr bool pow_small_integers(std::uint64_t seed) {
   }
   return true;
 }
-static_assert(pow_small_integers(2),
+static_assert(pow_small_integers(2, -500, -4),
               "pow(x,1) == x, pow(x,2) == x*x, pow(x,-1) == 1/x, pow(x,0.5) == sqrt(x): one x in "
-              "every fourth binade 2^-500 .. 2^500, both signs");
+              "every fourth binade 2^-500 .. 2^-4, both signs");
+static_assert(pow_small_integers(2, 0, 500),
+              "pow(x,1) == x, pow(x,2) == x*x, pow(x,-1) == 1/x, pow(x,0.5) == sqrt(x): one x in "
+              "every fourth binade 2^0 .. 2^500, both signs");
 constexpr bool pow_small_integers_f(std::uint64_t seed, int emin, int emax) {
   for (int e = emin; e <= emax; ++e) {
     const float x = arg_f(seed, e);
@@ -275,8 +278,8 @@ constexpr float next_float(float x, int d) noexcept {
   return std::bit_cast<float>(bits(x) + static_cast<std::uint32_t>(d));
 }
 // The quadrant and near-multiple samples of quadrant q, double and float.
-constexpr bool trig_symmetry_quadrant(int q) {
-  for (int i = 0; i < quad_ns; ++i) {
+constexpr bool trig_symmetry_quadrant(int q, int ibegin, int iend) {
+  for (int i = ibegin; i < iend; ++i) {
     const double x = quad_x(i, q);
     if (!symmetric(x) || !symmetric(static_cast<float>(x))) return false;
     const double k = quad_k(i, q);
@@ -289,19 +292,35 @@ constexpr bool trig_symmetry_quadrant(int q) {
   return true;
 }
 static_assert(
-    trig_symmetry_quadrant(0),
+    trig_symmetry_quadrant(0, 0, quad_ns / 2),
     "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
     "x from 0.52 to 2^20 + 12, double and float");
 static_assert(
-    trig_symmetry_quadrant(1),
+    trig_symmetry_quadrant(0, quad_ns / 2, quad_ns),
+    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
+    "x from 0.52 to 2^20 + 12, double and float");
+static_assert(
+    trig_symmetry_quadrant(1, 0, quad_ns / 2),
     "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
     "pi/2, x from 1.5 to 2^20 + 12, double and float");
 static_assert(
-    trig_symmetry_quadrant(2),
+    trig_symmetry_quadrant(1, quad_ns / 2, quad_ns),
+    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
+    "pi/2, x from 1.5 to 2^20 + 12, double and float");
+static_assert(
+    trig_symmetry_quadrant(2, 0, quad_ns / 2),
     "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
     "pi/2, x from 3.1 to 2^20 + 12, double and float");
 static_assert(
-    trig_symmetry_quadrant(3),
+    trig_symmetry_quadrant(2, quad_ns / 2, quad_ns),
+    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
+    "pi/2, x from 3.1 to 2^20 + 12, double and float");
+static_assert(
+    trig_symmetry_quadrant(3, 0, quad_ns / 2),
+    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
+    "pi/2, x from 4.7 to 2^20 + 12, double and float");
+static_assert(
+    trig_symmetry_quadrant(3, quad_ns / 2, quad_ns),
     "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
     "pi/2, x from 4.7 to 2^20 + 12, double and float");
 
@@ -769,20 +788,23 @@ static_assert(same(pm::cos(0x1p-11f), 1.0f - 0x1p-23f), "cosf(2^-11) == 1 - 2^-2
 // x < 0, 0 < 1 - e^x < |x| < 2^-54, half the gap below 1. Float: |x| < 2^-25 (gaps 2^-23, 2^-24).
 // Arguments: one x in each binade 2^-1074 .. 2^-55 (double) and 2^-149 .. 2^-26 (float), both
 // signs.
-constexpr bool exp_tiny(std::uint64_t seed) {
-  for (int e = -1074; e <= -55; ++e) {
+constexpr bool exp_tiny(std::uint64_t seed, int emin, int emax) {
+  for (int e = emin; e <= emax; ++e) {
     const double x = arg_d(seed, e);
     if (!same(pm::exp(x), 1.0) || !same(pm::exp(-x), 1.0)) return false;
   }
-  for (int e = -149; e <= -26; ++e) {
+  for (int e = emin < -149 ? -149 : emin; e <= (emax > -26 ? -26 : emax); ++e) {
     const float xf = arg_f(seed, e);
     if (!same(pm::exp(xf), 1.0f) || !same(pm::exp(-xf), 1.0f)) return false;
   }
   return true;
 }
-static_assert(exp_tiny(10),
+static_assert(exp_tiny(10, -1074, -600),
+              "exp(x) == 1 for |x| < 2^-54: one x in every binade 2^-1074 .. 2^-600, subnormals "
+              "included");
+static_assert(exp_tiny(10, -599, -55),
               "exp(x) == 1 for |x| < 2^-54 (double) and |x| < 2^-25 (float): one x in every binade "
-              "below, subnormals included");
+              "2^-599 .. 2^-55, and in every float binade 2^-149 .. 2^-26, subnormals included");
 // exp(-3 * 2^-55) == 1 - 2^-53: e^x = 1 - 3*2^-55 + d with 0 < d < 2^-107; the doubles around it
 // are 1 - 4*2^-55 (distance ~ 2^-55) and 1 (distance ~ 3*2^-55).
 static_assert(same(pm::exp(-3.0 * 0x1p-55), 1.0 - 0x1p-53), "exp(-3*2^-55) == 1 - 2^-53");
