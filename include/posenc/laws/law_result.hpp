@@ -1,0 +1,62 @@
+// law_result.hpp: what a constexpr law check returns (posenc/laws/).
+//
+//   constexpr auto r = posenc::laws::unit_norm(posenc::laws::view(table));
+//   static_assert(r.holds, "cos^2 + sin^2 = 1 within 2u + u^2");
+//   std::puts(posenc::laws::to_string(r).c_str());      // at run time (laws/print.hpp)
+//
+// A law measures a quantity over every case (entry, pair, row) of a table and holds when each is
+// within its bound. The result keeps the worst measured value and its bound, how many cases were
+// checked and failed, and where the first failure is: the row's position, the pair and the element
+// (-1 where a law has no such index). A bit-for-bit law measures 0 (same bits) or 1 against 0.
+#pragma once
+
+#include <cstdint>
+
+namespace posenc::laws {
+
+struct entry_index {
+  std::int64_t position = -1;  // the table row's position
+  std::int64_t pair = -1;      // pair j of the row
+  std::int64_t element = -1;   // element k of the row (0 .. rotary_dim - 1), or -1
+};
+
+struct law_result {
+  const char* law = "";
+  bool holds = true;
+  double deviation = 0;        // the worst measured value (relative to its bound)
+  double bound = 0;            // the bound at the worst case
+  std::uint64_t checked = 0;   // cases checked
+  std::uint64_t failures = 0;  // cases past their bound
+  entry_index first_failure{};
+  entry_index worst{};
+
+  constexpr explicit operator bool() const noexcept { return holds; }
+
+  // One case: value must be <= bound (a NaN value fails).
+  constexpr void add(double value, double case_bound, entry_index at) noexcept {
+    const bool first = checked == 0;
+    ++checked;
+    const double ratio = case_bound > 0 ? value / case_bound : (value > 0 ? 2.0 : 0.0);
+    const double worst_ratio = bound > 0 ? deviation / bound : (deviation > 0 ? 2.0 : 0.0);
+    if (first || ratio > worst_ratio || value != value) {
+      deviation = value;
+      bound = case_bound;
+      worst = at;
+    }
+    if (!(value <= case_bound)) {
+      if (failures == 0) first_failure = at;
+      ++failures;
+      holds = false;
+    }
+  }
+  // A bit-for-bit (or boolean) case.
+  constexpr void require(bool ok, entry_index at) noexcept { add(ok ? 0.0 : 1.0, 0.0, at); }
+};
+
+constexpr law_result make_result(const char* law) noexcept {
+  law_result r;
+  r.law = law;
+  return r;
+}
+
+}  // namespace posenc::laws

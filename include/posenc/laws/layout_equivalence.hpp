@@ -1,0 +1,40 @@
+// layout_equivalence.hpp: law "an interleaved and a half-split table are one permutation apart,
+// bit for bit": for every row, element 2j + t of the interleaved row equals element j + t D/2 of
+// the half-split row, cos and sin, t = 0, 1 (GPT-J's repeat_interleave layout against HF's
+// cat(freqs, freqs); rope/layout.hpp; HF convert_llama_weights_to_hf.py permute), and the rows
+// are at the same positions. Index: position, pair, and the interleaved element.
+#pragma once
+
+#include <cstddef>
+
+#include "posenc/laws/detail/values.hpp"
+#include "posenc/laws/law_result.hpp"
+#include "posenc/laws/table_view.hpp"
+
+namespace posenc::laws {
+
+template <rotary_table A, rotary_table B>
+constexpr law_result layout_equivalence(const A& interleaved, const B& half_split) noexcept {
+  law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)");
+  const std::size_t d = interleaved.rotary_dim();
+  if (!well_shaped(interleaved) || !well_shaped(half_split) || half_split.rotary_dim() != d ||
+      half_split.rows() != interleaved.rows() || interleaved.layout() != rope::layout::interleaved ||
+      half_split.layout() != rope::layout::half_split) {
+    r.require(false, {});
+    return r;
+  }
+  for (std::size_t row = 0; row < interleaved.rows(); ++row) {
+    const auto p = static_cast<std::int64_t>(interleaved.position(row));
+    r.require(interleaved.position(row) == half_split.position(row), {p, -1, -1});
+    for (std::size_t j = 0; j < d / 2; ++j)
+      for (std::size_t t = 0; t < 2; ++t) {
+        const std::size_t a = 2 * j + t, b = j + t * (d / 2);
+        const bool same = detail::bits(interleaved.cos_at(row, a)) == detail::bits(half_split.cos_at(row, b)) &&
+                          detail::bits(interleaved.sin_at(row, a)) == detail::bits(half_split.sin_at(row, b));
+        r.require(same, {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(a)});
+      }
+  }
+  return r;
+}
+
+}  // namespace posenc::laws

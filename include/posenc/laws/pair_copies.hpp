@@ -1,0 +1,34 @@
+// pair_copies.hpp: law "both elements of a pair hold the pair's value", bit for bit, in the
+// table's declared layout: cos[2j] == cos[2j+1] (interleaved) or cos[j] == cos[j + D/2]
+// (half-split), and the same for sin. This is the shape of GPT-J's repeat_interleave and HF's
+// cat(freqs, freqs) tables (rope/table.hpp); a table declared in the wrong layout fails it at the
+// first pair whose neighbour differs. Index: position, pair, and the element of component 1.
+#pragma once
+
+#include <cstddef>
+
+#include "posenc/laws/detail/values.hpp"
+#include "posenc/laws/law_result.hpp"
+#include "posenc/laws/table_view.hpp"
+
+namespace posenc::laws {
+
+template <rotary_table V>
+constexpr law_result pair_copies(const V& v) noexcept {
+  law_result r = make_result("pair copies: both elements of each pair hold the same cos and sin (bits)");
+  if (!well_shaped(v)) {
+    r.require(false, {});
+    return r;
+  }
+  const std::size_t d = v.rotary_dim();
+  for (std::size_t row = 0; row < v.rows(); ++row)
+    for (std::size_t j = 0; j < d / 2; ++j) {
+      const std::size_t k0 = rope::pair_index(v.layout(), j, 0, d), k1 = rope::pair_index(v.layout(), j, 1, d);
+      const bool same = detail::bits(v.cos_at(row, k0)) == detail::bits(v.cos_at(row, k1)) &&
+                        detail::bits(v.sin_at(row, k0)) == detail::bits(v.sin_at(row, k1));
+      r.require(same, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), static_cast<std::int64_t>(k1)});
+    }
+  return r;
+}
+
+}  // namespace posenc::laws

@@ -1,0 +1,109 @@
+// table_view.hpp: a RoPE cos/sin table as the laws read it, whoever built it.
+//
+// A table is rows of rotary_dim entries (cos and sin arrays of the same shape), each row at one
+// position, in the interleaved (pair j at elements 2j, 2j+1) or half-split (j, j + rotary_dim/2)
+// layout (rope/layout.hpp). The laws take any type with this interface (concept rotary_table):
+//   rows(), rotary_dim(), layout(), position(r), cos_at(r, k), sin_at(r, k)
+// and three views provide it:
+//   view(t)                             a posenc rope::table
+//   view(cos, sin, layout, first)       two C arrays T[N][D] (a header from a Python script, a
+//                                       vendor SDK): rows at first, first + 1, ...
+//   span_table<T>{cos, sin, D, layout, first}   flat spans of N * D entries (run-time sizes)
+// Everything is constexpr: a table in a constexpr variable can be checked by static_assert.
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/rope/table.hpp"
+
+namespace posenc::laws {
+
+template <class V>
+concept rotary_table = requires(const V& v, std::size_t r, std::size_t k) {
+  typename V::value_type;
+  { v.rows() } -> std::convertible_to<std::size_t>;
+  { v.rotary_dim() } -> std::convertible_to<std::size_t>;
+  { v.layout() } -> std::convertible_to<rope::layout>;
+  { v.position(r) } -> std::convertible_to<std::uint64_t>;
+  { v.cos_at(r, k) } -> std::convertible_to<typename V::value_type>;
+  { v.sin_at(r, k) } -> std::convertible_to<typename V::value_type>;
+};
+
+// {sin, cos} of pair j of row r (component 0 of the pair; laws/pair_copies.hpp checks component 1).
+template <rotary_table V>
+constexpr math::sincos_result<typename V::value_type> pair_of(const V& v, std::size_t r, std::size_t j) noexcept {
+  const std::size_t k = rope::pair_index(v.layout(), j, 0, v.rotary_dim());
+  return {v.sin_at(r, k), v.cos_at(r, k)};
+}
+
+// A posenc rope::table.
+template <class T, std::size_t N, std::size_t D, rope::layout L>
+struct posenc_table_view {
+  using value_type = T;
+  const rope::table<T, N, D, L>* t;
+  static constexpr std::size_t static_rows = N, static_rotary_dim = D;
+  constexpr std::size_t rows() const noexcept { return N; }
+  constexpr std::size_t rotary_dim() const noexcept { return D; }
+  constexpr rope::layout layout() const noexcept { return L; }
+  constexpr std::uint64_t position(std::size_t r) const noexcept { return t->position[r]; }
+  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return t->cos[r * D + k]; }
+  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return t->sin[r * D + k]; }
+};
+template <class T, std::size_t N, std::size_t D, rope::layout L>
+constexpr posenc_table_view<T, N, D, L> view(const rope::table<T, N, D, L>& t) noexcept {
+  return {&t};
+}
+
+// Two C arrays T[N][D] (or std::array<std::array<T, D>, N>), rows at first, first + 1, ...
+template <class T, std::size_t N, std::size_t D>
+struct array_table_view {
+  using value_type = T;
+  const T (*cos)[D];
+  const T (*sin)[D];
+  rope::layout lay;
+  std::uint64_t first;
+  static constexpr std::size_t static_rows = N, static_rotary_dim = D;
+  constexpr std::size_t rows() const noexcept { return N; }
+  constexpr std::size_t rotary_dim() const noexcept { return D; }
+  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
+  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return cos[r][k]; }
+  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return sin[r][k]; }
+};
+template <class T, std::size_t N, std::size_t D>
+constexpr array_table_view<T, N, D> view(const T (&cos)[N][D], const T (&sin)[N][D], rope::layout lay,
+                                         std::uint64_t first_position = 0) noexcept {
+  return {cos, sin, lay, first_position};
+}
+
+// Flat spans of rows() * rotary_dim entries each (sizes known at run time only).
+template <class T>
+struct span_table {
+  using value_type = T;
+  std::span<const T> cos, sin;
+  std::size_t dim = 0;
+  rope::layout lay = rope::layout::half_split;
+  std::uint64_t first = 0;
+  constexpr std::size_t rows() const noexcept { return dim == 0 ? 0 : cos.size() / dim; }
+  constexpr std::size_t rotary_dim() const noexcept { return dim; }
+  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
+  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return cos[r * dim + k]; }
+  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return sin[r * dim + k]; }
+};
+
+// The shape every law needs: rotary_dim even and nonzero, whole rows, cos and sin alike.
+template <rotary_table V>
+constexpr bool well_shaped(const V& v) noexcept {
+  if constexpr (requires { v.cos.size(); v.sin.size(); }) {
+    if (v.cos.size() != v.sin.size() || v.rotary_dim() == 0 || v.cos.size() % v.rotary_dim() != 0) return false;
+  }
+  return v.rotary_dim() > 0 && v.rotary_dim() % 2 == 0 && v.rows() > 0;
+}
+
+}  // namespace posenc::laws

@@ -1,0 +1,52 @@
+// unit_norm.hpp: law "every 2x2 block of a correctly rounded table is a rotation up to rounding":
+//   |cos~^2 + sin~^2 - 1| <= (2u + u^2)(1 + 2^-40)  (+ 2^-26 for float16)
+// for each pair of each row, u = 2^-p the unit roundoff of T. Derivation (docs/laws.md 2):
+// cos~ = cos a + dc, sin~ = sin a + ds with |dc| <= u |cos a|, |ds| <= u |sin a| (one rounding to
+// nearest; Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 2.2), so
+// cos~^2 + sin~^2 - 1 = 2 (cos a dc + sin a ds) + dc^2 + ds^2 and |.| <= 2u + u^2. A float16
+// subnormal sin (|ds| <= 2^-25 absolute) adds at most 2 |sin| |ds| + ds^2 < 2^-26. The square sum
+// is evaluated in double-double (error below 2^-100), covered by the 2^-40 margin. It is also the
+// norm law: R~^T R~ = (cos~^2 + sin~^2) I, so | ||R~ v|| / ||v|| - 1 | <= the same bound.
+// Plain tables (attention factor not folded in).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+
+#include "posenc/laws/detail/values.hpp"
+#include "posenc/laws/law_result.hpp"
+#include "posenc/laws/table_view.hpp"
+#include "posenc/math/double_double.hpp"
+#include "posenc/math/round_dyadic.hpp"
+#include "posenc/numeric/float16.hpp"
+#include "posenc/numeric/format.hpp"
+
+namespace posenc::laws {
+
+template <class T>
+constexpr double unit_norm_bound() noexcept {
+  const double u = posenc::detail::pow2(-posenc::detail::float_format<T>::precision);
+  return (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, posenc::float16> ? 0x1p-26 : 0.0);
+}
+
+template <rotary_table V>
+constexpr law_result unit_norm(const V& v) noexcept {
+  using T = typename V::value_type;
+  law_result r = make_result("unit norm |cos^2 + sin^2 - 1| <= 2u + u^2");
+  if (!well_shaped(v)) {
+    r.require(false, {});
+    return r;
+  }
+  const double bound = unit_norm_bound<T>();
+  for (std::size_t row = 0; row < v.rows(); ++row)
+    for (std::size_t j = 0; j < v.rotary_dim() / 2; ++j) {
+      const auto e = pair_of(v, row, j);
+      const double c = detail::to_double(e.cos), s = detail::to_double(e.sin);
+      const auto q = posenc::detail::dd_add(posenc::detail::two_prod(c, c), posenc::detail::two_prod(s, s));
+      const double dev = (q.hi - 1.0) + q.lo;
+      r.add(dev < 0 ? -dev : dev, bound, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), -1});
+    }
+  return r;
+}
+
+}  // namespace posenc::laws
