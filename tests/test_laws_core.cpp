@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -213,4 +214,32 @@ TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws
   laws::span_table<float> bad{std::span<const float>(t.value.cos).first(17), t.value.sin, D, layout::half_split, 0};
   CHECK(!laws::unit_norm(bad).holds);  // not whole rows: the shape is refused, not read past
   CHECK(!laws::exactness(v, rope::config{.head_dim = 16, .rope_theta = 1.0}).holds);  // invalid config
+}
+
+namespace {
+
+// More rows than one reference block (256 in constant evaluation, 16 at run time): the last block
+// overlaps the one before it; a defect in the overlap is found once, at its own position.
+constexpr auto tall = rope::make_table<float, 300, D, layout::interleaved>(cfg, {.start = 5});
+constexpr laws::law_result tall_with_defect() {
+  auto t = tall.value;
+  t.sin[290 * D + 7] = -t.sin[290 * D + 7];
+  return laws::exactness(laws::view(t), cfg);
+}
+static_assert(tall.ok() && laws::exactness(laws::view(tall.value), cfg).holds, "300 rows from 5: exact, every block");
+static_assert(laws::exactness(laws::view(tall.value), cfg).checked == 300 * D, "every element checked once");
+static_assert(at(tall_with_defect(), 295, 3, 7) && tall_with_defect().failures == 1, "defect at row 290 = position 295, pair 3, element 7");
+
+}  // namespace
+
+TEST_CASE("exactness over several reference blocks at run time", "[laws][core]") {
+  auto t = std::make_unique<rope::table<float, 300, D, layout::interleaved>>(tall.value);
+  CHECK(laws::exactness(laws::view(*t), cfg).holds);
+  CHECK(laws::exactness(laws::view(*t), cfg).checked == 300 * D);
+  t->sin[290 * D + 7] = -t->sin[290 * D + 7];
+  const auto r = laws::exactness(laws::view(*t), cfg);
+  CHECK(!r.holds);
+  CHECK(r.failures == 1);
+  CHECK(r.first_failure.position == 295);
+  CHECK(r.first_failure.element == 7);
 }

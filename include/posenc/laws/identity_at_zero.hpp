@@ -21,7 +21,7 @@ constexpr law_result identity_at_zero(const V& v) noexcept {
   for (std::size_t row = 0; row < v.rows(); ++row) {
     if (v.position(row) != 0) continue;
     for (std::size_t k = 0; k < v.rotary_dim(); ++k) {
-      const bool ok = detail::bits(v.cos_at(row, k)) == one && detail::bits(v.sin_at(row, k)) == 0;
+      const bool ok = detail::bits(v.cos_row(row)[k]) == one && detail::bits(v.sin_row(row)[k]) == 0;
       const std::size_t j = v.layout() == rope::layout::interleaved ? k / 2 : k % (v.rotary_dim() / 2);
       r.require(ok, {0, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
     }

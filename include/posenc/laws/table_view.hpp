@@ -3,7 +3,9 @@
 // A table is rows of rotary_dim entries (cos and sin arrays of the same shape), each row at one
 // position, in the interleaved (pair j at elements 2j, 2j+1) or half-split (j, j + rotary_dim/2)
 // layout (rope/layout.hpp). The laws take any type with this interface (concept rotary_table):
-//   rows(), rotary_dim(), layout(), position(r), cos_at(r, k), sin_at(r, k)
+//   rows(), rotary_dim(), layout(), position(r), cos_row(r), sin_row(r)
+// where cos_row(r) and sin_row(r) point at the rotary_dim entries of row r. (Row pointers, not
+// element accessors: in constant evaluation every call costs, and a law reads every element.)
 // and three views provide it:
 //   view(t)                             a posenc rope::table
 //   view(cos, sin, layout, first)       two C arrays T[N][D] (a header from a Python script, a
@@ -30,15 +32,15 @@ concept rotary_table = requires(const V& v, std::size_t r, std::size_t k) {
   { v.rotary_dim() } -> std::convertible_to<std::size_t>;
   { v.layout() } -> std::convertible_to<rope::layout>;
   { v.position(r) } -> std::convertible_to<std::uint64_t>;
-  { v.cos_at(r, k) } -> std::convertible_to<typename V::value_type>;
-  { v.sin_at(r, k) } -> std::convertible_to<typename V::value_type>;
+  { v.cos_row(r) } -> std::convertible_to<const typename V::value_type*>;
+  { v.sin_row(r) } -> std::convertible_to<const typename V::value_type*>;
 };
 
 // {sin, cos} of pair j of row r (component 0 of the pair; laws/pair_copies.hpp checks component 1).
 template <rotary_table V>
 constexpr math::sincos_result<typename V::value_type> pair_of(const V& v, std::size_t r, std::size_t j) noexcept {
   const std::size_t k = rope::pair_index(v.layout(), j, 0, v.rotary_dim());
-  return {v.sin_at(r, k), v.cos_at(r, k)};
+  return {v.sin_row(r)[k], v.cos_row(r)[k]};
 }
 
 // A posenc rope::table.
@@ -51,8 +53,8 @@ struct posenc_table_view {
   constexpr std::size_t rotary_dim() const noexcept { return D; }
   constexpr rope::layout layout() const noexcept { return L; }
   constexpr std::uint64_t position(std::size_t r) const noexcept { return t->position[r]; }
-  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return t->cos[r * D + k]; }
-  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return t->sin[r * D + k]; }
+  constexpr const T* cos_row(std::size_t r) const noexcept { return t->cos.data() + r * D; }
+  constexpr const T* sin_row(std::size_t r) const noexcept { return t->sin.data() + r * D; }
 };
 template <class T, std::size_t N, std::size_t D, rope::layout L>
 constexpr posenc_table_view<T, N, D, L> view(const rope::table<T, N, D, L>& t) noexcept {
@@ -72,8 +74,8 @@ struct array_table_view {
   constexpr std::size_t rotary_dim() const noexcept { return D; }
   constexpr rope::layout layout() const noexcept { return lay; }
   constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
-  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return cos[r][k]; }
-  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return sin[r][k]; }
+  constexpr const T* cos_row(std::size_t r) const noexcept { return cos[r]; }
+  constexpr const T* sin_row(std::size_t r) const noexcept { return sin[r]; }
 };
 template <class T, std::size_t N, std::size_t D>
 constexpr array_table_view<T, N, D> view(const T (&cos)[N][D], const T (&sin)[N][D], rope::layout lay,
@@ -93,8 +95,8 @@ struct span_table {
   constexpr std::size_t rotary_dim() const noexcept { return dim; }
   constexpr rope::layout layout() const noexcept { return lay; }
   constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
-  constexpr T cos_at(std::size_t r, std::size_t k) const noexcept { return cos[r * dim + k]; }
-  constexpr T sin_at(std::size_t r, std::size_t k) const noexcept { return sin[r * dim + k]; }
+  constexpr const T* cos_row(std::size_t r) const noexcept { return cos.data() + r * dim; }
+  constexpr const T* sin_row(std::size_t r) const noexcept { return sin.data() + r * dim; }
 };
 
 // The shape every law needs: rotary_dim even and nonzero, whole rows, cos and sin alike.

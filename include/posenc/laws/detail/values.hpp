@@ -2,6 +2,7 @@
 // and the distance in units in the last place between two values of one format.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <type_traits>
 
@@ -18,6 +19,15 @@ constexpr double to_double(T x) noexcept {  // exact for every storage type
 template <class T>
 constexpr std::uint64_t bits(T x) noexcept {
   return static_cast<std::uint64_t>(posenc::detail::float_format<T>::to_bits(x));
+}
+
+// Same bits (so -0 != +0, and a NaN equals only its own bits). Written out per type: the laws'
+// hot loops call it for every element, and in constant evaluation each nested call costs.
+template <class T>
+constexpr bool same_bits(T a, T b) noexcept {
+  if constexpr (std::is_same_v<T, double>) return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  else return a.bits == b.bits;
 }
 
 // The number of representable values of T from a to b (0 when the bits are equal; -0 and +0 are 1

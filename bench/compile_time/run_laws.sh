@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# bench/compile_time/run_laws.sh: the cost of the constexpr laws against generating the table, in
+# one run (docs/performance.md). Each variant of laws_cost.cpp is compiled with g++ and clang++ with
+# raised constexpr limits (the same for all variants, so the ratios compare like with like);
+# /usr/bin/time gives wall seconds and peak RSS. The law's own cost is (law - table) / table.
+# Usage: bash bench/compile_time/run_laws.sh     Environment: GXX, CLANGXX, REPEAT (fastest of N).
+set -euo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+GXX=${GXX:-g++}
+CLANGXX=${CLANGXX:-clang++-16}
+REPEAT=${REPEAT:-1}
+common=(-std=c++20 -O2 -Wall -Wextra -Werror -ffp-contract=off -I"$root/include" -c -o /dev/null)
+gcc_limits=(-fconstexpr-ops-limit=4294967296 -fconstexpr-loop-limit=16777216)
+clang_limits=(-fconstexpr-steps=4294967295)
+names=(table exactness unit_norm pair_copies)
+
+measure() {  # compiler limits... -- law -> "seconds kib"
+  local cxx=$1 law=$2; shift 2
+  local best="" out
+  for _ in $(seq "$REPEAT"); do
+    out=$( { /usr/bin/time -f '%e %M' "$cxx" "${common[@]}" "$@" -DPOSENC_BENCH_LAW="$law" "$here/laws_cost.cpp"; } 2>&1 | tail -1)
+    if [[ -z $best ]] || awk -v a="${out%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$out; fi
+  done
+  echo "$best"
+}
+
+printf '%-8s %-12s %10s %10s %14s %14s\n' compiler variant seconds MiB "law/table time" "law/table mem"
+for kind in gcc clang; do
+  if [[ $kind == gcc ]]; then cxx=$GXX; limits=("${gcc_limits[@]}"); else cxx=$CLANGXX; limits=("${clang_limits[@]}"); fi
+  base=""
+  for law in 0 1 2 3; do
+    read -r s k < <(measure "$cxx" "$law" "${limits[@]}")
+    if [[ $law == 0 ]]; then base="$s $k"; fi
+    read -r bs bk <<<"$base"
+    awk -v c="$kind" -v n="${names[$law]}" -v s="$s" -v k="$k" -v bs="$bs" -v bk="$bk" -v l="$law" 'BEGIN {
+      if (l == 0) printf "%-8s %-12s %10.2f %10.0f %14s %14s\n", c, n, s, k / 1024, "-", "-";
+      else printf "%-8s %-12s %10.2f %10.0f %14.2f %14.2f\n", c, n, s, k / 1024, (s - bs) / bs, (k - bk) / bk }'
+  done
+done
