@@ -6,5 +6,6 @@
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/layout_equivalence.hpp"
 #include "posenc/laws/pair_copies.hpp"
+#include "posenc/laws/require.hpp"
 #include "posenc/laws/table_view.hpp"
 #include "posenc/laws/unit_norm.hpp"

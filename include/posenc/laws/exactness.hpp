@@ -99,7 +99,7 @@ constexpr bool compare_blocks(law_result& r, const V& v, const rope::config& c, 
 template <rotary_table V>
 constexpr law_result exactness(const V& v, const rope::config& c, exactness_options o = {}) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("exactness: every entry within max_ulp of the exact described table");
+  law_result r = make_result("exactness: every entry within max_ulp of the exact described table", law_kind::exactness);
   const double max_ulp = static_cast<double>(o.max_ulp);
   if (!well_shaped(v) || !rope::validate(c).ok() || v.rotary_dim() != static_cast<std::size_t>(rope::rotary_dim(c))) {
     r.require(false, {});

@@ -16,7 +16,7 @@ namespace posenc::laws {
 template <rotary_table V>
 constexpr law_result identity_at_zero(const V& v) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("identity at position 0: cos = 1, sin = +0 (bits)");
+  law_result r = make_result("identity at position 0: cos = 1, sin = +0 (bits)", law_kind::identity_at_zero);
   const std::uint64_t one = detail::bits(math::round_to<T>(1.0).value);
   for (std::size_t row = 0; row < v.rows(); ++row) {
     if (v.position(row) != 0) continue;

@@ -20,8 +20,12 @@ struct entry_index {
   std::int64_t element = -1;   // element k of the row (0 .. rotary_dim - 1), or -1
 };
 
+// Which law a result is of (laws/require.hpp names it in the compiler's output).
+enum class law_kind : unsigned char { exactness, unit_norm, pair_copies, identity_at_zero, layout_equivalence };
+
 struct law_result {
   const char* law = "";
+  law_kind kind = law_kind::exactness;
   bool holds = true;
   double deviation = 0;        // the worst measured value (relative to its bound)
   double bound = 0;            // the bound at the worst case
@@ -52,9 +56,10 @@ struct law_result {
   constexpr void require(bool ok, entry_index at) noexcept { add(ok ? 0.0 : 1.0, 0.0, at); }
 };
 
-constexpr law_result make_result(const char* law) noexcept {
+constexpr law_result make_result(const char* law, law_kind kind) noexcept {
   law_result r;
   r.law = law;
+  r.kind = kind;
   return r;
 }
 

@@ -15,7 +15,7 @@ namespace posenc::laws {
 
 template <rotary_table A, rotary_table B>
 constexpr law_result layout_equivalence(const A& interleaved, const B& half_split) noexcept {
-  law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)");
+  law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)", law_kind::layout_equivalence);
   const std::size_t d = interleaved.rotary_dim();
   if (!well_shaped(interleaved) || !well_shaped(half_split) || half_split.rotary_dim() != d ||
       half_split.rows() != interleaved.rows() || interleaved.layout() != rope::layout::interleaved ||

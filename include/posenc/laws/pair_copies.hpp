@@ -15,7 +15,7 @@ namespace posenc::laws {
 
 template <rotary_table V>
 constexpr law_result pair_copies(const V& v) noexcept {
-  law_result r = make_result("pair copies: both elements of each pair hold the same cos and sin (bits)");
+  law_result r = make_result("pair copies: both elements of each pair hold the same cos and sin (bits)", law_kind::pair_copies);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

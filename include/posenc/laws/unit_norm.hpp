@@ -35,7 +35,7 @@ constexpr double unit_norm_bound() noexcept {
 template <rotary_table V>
 constexpr law_result unit_norm(const V& v) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("unit norm |cos^2 + sin^2 - 1| <= 2u + u^2");
+  law_result r = make_result("unit norm |cos^2 + sin^2 - 1| <= 2u + u^2", law_kind::unit_norm);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

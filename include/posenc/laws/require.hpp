@@ -1,0 +1,59 @@
+// require.hpp: a failing law named in the compiler's output, with the index of its first failure.
+//
+//   static_assert(posenc::laws::require(posenc::laws::unit_norm(table)));
+//
+// A plain static_assert(r.holds) prints only "static assertion failed". require(r) returns
+// r.holds, but in constant evaluation a failing law ends the evaluation inside a function named
+// after the law whose arguments are the first failure's position, pair and element, by reading
+// one element past the end of a one-element array (the technique of {fmt}'s format-string
+// checks: make the failing path the one the compiler must explain). The compilers print:
+//   Clang 16: "in call to 'unit_norm(3, 17, -1)'" (law, position, pair, element) and
+//             "cannot refer to element 4 of array of 1 element"
+//   GCC 12:   "in 'constexpr' expansion of 'posenc::laws::failed::unit_norm(...)'" and
+//             "array subscript value '4' is outside the bounds of array
+//              'posenc::laws::failed::first_failure_position_plus_one'"
+// (GCC shows the position, not the pair; the run-time to_string(r) shows everything.)
+// A table the law cannot read (bad shape, invalid config) ends in
+// 'posenc::laws::failed::table_shape_or_description_invalid'. At run time require(r) is r.holds.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "posenc/laws/law_result.hpp"
+
+namespace posenc::laws::failed {
+
+inline constexpr char first_failure_position_plus_one[1] = {};
+inline constexpr char table_shape_or_description_invalid[1] = {};
+
+constexpr bool at(std::int64_t position) noexcept {
+  if (position < 0) return table_shape_or_description_invalid[1 - position] != 0;  // always out of bounds
+  return first_failure_position_plus_one[position + 1] != 0;
+}
+
+// One function per law, so that the call stack names it; the arguments are the first failure.
+constexpr bool exactness(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool unit_norm(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool pair_copies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool identity_at_zero(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool layout_equivalence(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws {
+
+constexpr bool require(const law_result& r) noexcept {
+  if (r.holds || !std::is_constant_evaluated()) return r.holds;
+  const entry_index& f = r.first_failure;
+  switch (r.kind) {
+    case law_kind::exactness: return failed::exactness(f.position, f.pair, f.element);
+    case law_kind::unit_norm: return failed::unit_norm(f.position, f.pair, f.element);
+    case law_kind::pair_copies: return failed::pair_copies(f.position, f.pair, f.element);
+    case law_kind::identity_at_zero: return failed::identity_at_zero(f.position, f.pair, f.element);
+    case law_kind::layout_equivalence: return failed::layout_equivalence(f.position, f.pair, f.element);
+  }
+  return false;
+}
+
+}  // namespace posenc::laws
