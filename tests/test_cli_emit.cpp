@@ -138,6 +138,11 @@ std::vector<named_config> configs() {
         "--beta-fast", "32", "--beta-slow", "1"},
        {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
         .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0, .truncate = false}},
+      // YaRN with mscale != mscale_all_dim (DeepSeek-V2 style): each flag must reach its own field.
+      {{"--head-dim", "64", "--rope-theta", "10000", "--rope-type", "yarn", "--factor", "40",
+        "--original-max-position-embeddings", "4096", "--mscale", "0.707", "--mscale-all-dim", "0.5"},
+       {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
+        .original_max_position_embeddings = 4096, .mscale = 0.707, .mscale_all_dim = 0.5}},
   };
 }
 
@@ -519,6 +524,25 @@ TEST_CASE("emit -o: the file holds exactly what stdout would, nothing else is le
   REQUIRE(again.status == 0);
   CHECK(posenc_test::read_all(file) == to_stdout.out);
   CHECK(dir.files() == std::vector<std::string>{"freq.csv"});
+}
+
+TEST_CASE("emit -o: a write that fails part way leaves no file and exits non-zero", "[cli][emit]") {
+  // The shell limits the file size to 1 KiB and ignores SIGXFSZ, so the CLI's write() fails with
+  // EFBIG part way through a table of several KiB: the temporary file must not be renamed over
+  // the target, and the exit status must say so.
+  posenc_test::temp_dir dir;
+  const std::string file = dir.file("big.csv");
+  const strings args = cat({"emit", "rope", "--positions", "64", "-o", file}, configs()[0].flags);
+  strings sh{"-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", POSENC_CLI_PATH};
+  sh.insert(sh.end(), args.begin(), args.end());
+  const cli_result r = posenc_test::run_cli("/bin/sh", sh);
+  INFO(r.err);
+  CHECK(r.status != 0);
+  CHECK(r.status != -1);  // exited, not killed by the signal
+  CHECK(r.out.empty());
+  CHECK(dir.files().empty());  // neither the target nor a temporary is left
+  const cli_result whole = emit(cat({"rope", "--positions", "64"}, configs()[0].flags));
+  CHECK(whole.out.size() > 4096);  // the table really is bigger than the limit
 }
 
 TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file", "[cli][emit]") {

@@ -169,6 +169,35 @@ static_assert(at(d6.unit, 2, 4) && d6.unit.failures == 1, "off the circle: unit 
 static_assert(at(d6.exact, 2, 4, 4), "off the circle: exactness fails there too");
 static_assert(d6.copies.holds && d6.zero.holds, "off the circle: shape laws hold");
 
+// 7. Inside the unit circle: cos of pair 4 at position 2 scaled by 1 - 2^-9 (the law takes |.|).
+template <class T>
+constexpr verdict inside_circle() {
+  auto hs = as_arrays<T, layout::half_split>(cfg);
+  const double c = laws::detail::to_double(hs.cos[2][4]) * (1 - 0x1p-9);
+  hs.cos[2][4] = hs.cos[2][4 + D / 2] = posenc::math::round_to<T>(c).value;
+  return judge(hs, cfg);
+}
+constexpr verdict d7 = inside_circle<float16>();
+static_assert(at(d7.unit, 2, 4) && d7.unit.failures == 1, "inside the circle: unit norm fails at position 2 pair 4");
+
+// 8. Only the second copy of a sin differs: pair copies compares sin as well as cos.
+template <class T>
+constexpr verdict one_sin_copy() {
+  auto hs = as_arrays<T, layout::half_split>(cfg);
+  hs.sin[5][3 + D / 2] = negate(hs.sin[5][3 + D / 2]);
+  return judge(hs, cfg);
+}
+constexpr verdict d8 = one_sin_copy<float>();
+static_assert(at(d8.copies, 5, 3, 3 + D / 2) && d8.copies.failures == 1, "one sin copy: pair copies fails at position 5 pair 3");
+static_assert(d8.unit.holds, "one sin copy: component 0 is still a rotation");
+
+// 9. A table with the attention factor folded in (YaRN, af = 0.1 ln 4 + 1) is exact only when
+// described as folded.
+constexpr auto folded = rope::make_table<float, N, D, layout::half_split>(yarn, {.start = 3, .fold_attention = true});
+static_assert(folded.ok());
+static_assert(laws::exactness(laws::view(folded.value), yarn, {.fold_attention = true}).holds, "folded table, described folded: exact");
+static_assert(!laws::exactness(laws::view(folded.value), yarn).holds, "folded table, described plain: not exact");
+
 // The ulp distance itself.
 static_assert(laws::detail::ulp_distance(1.0f, 1.0f) == 0 && laws::detail::ulp_distance(1.0f, next_up(1.0f)) == 1);
 static_assert(laws::detail::ulp_distance(0.0f, -0.0f) == 1 && laws::detail::ulp_distance(-0x1p-149f, 0x1p-149f) == 3);
@@ -214,6 +243,12 @@ TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws
   laws::span_table<float> bad{std::span<const float>(t.value.cos).first(17), t.value.sin, D, layout::half_split, 0};
   CHECK(!laws::unit_norm(bad).holds);  // not whole rows: the shape is refused, not read past
   CHECK(!laws::exactness(v, rope::config{.head_dim = 16, .rope_theta = 1.0}).holds);  // invalid config
+  // The per-entry path (run-time sizes) with the attention factor folded in.
+  const auto f = rope::make_table<float, N, D, layout::half_split>(yarn, {.start = 40, .fold_attention = true});
+  REQUIRE(f.ok());
+  const laws::span_table<float> fv{f.value.cos, f.value.sin, D, layout::half_split, 40};
+  CHECK(laws::exactness(fv, yarn, {.fold_attention = true}).holds);
+  CHECK(!laws::exactness(fv, yarn).holds);
 }
 
 namespace {

@@ -435,3 +435,29 @@ TEST_CASE("preconditions: each limit accepted at its edge, refused one step past
   CHECK(std::string(rope::check_table(base, 2, 128, top).message) == "table positions past 2^21");
   CHECK(rope::sincos<float>(base, top, 0).ok());
 }
+
+// ---------------------------------------------------------------------------------------------
+// An explicit attention factor wins over the derived one, for YaRN and LongRoPE alike, also when it
+// is folded into the table (HF: attention_factor = config's value if set).
+
+TEST_CASE("explicit attention_factor: folded entries use it, YaRN and LongRoPE", "[rope][boundary]") {
+  rope::config lr = rope::models::phi3_vision_128k_short;
+  lr.attention_factor = 1.25;
+  rope::config y = rope::models::qwen2_5_7b_yarn;
+  y.attention_factor = 0.75;
+  for (const rope::config& c : {lr, y}) {
+    REQUIRE(rope::attention_factor<double>(c).value == *c.attention_factor);
+    for (const std::uint64_t m : {std::uint64_t{1}, std::uint64_t{4097}, std::uint64_t{100000}})
+      for (const int j : {0, 5, rope::rotary_dim(c) / 2 - 1}) {
+        const auto got = rope::attention_sincos<float>(c, m, j);
+        const auto want = posenc::verify::cr_rope_attention_sincos<float>(c, m, j);
+        INFO("m=" << m << " j=" << j << " af=" << *c.attention_factor);
+        REQUIRE(got.ok());
+        CHECK(got.value.cos == want.cos);
+        CHECK(got.value.sin == want.sin);
+      }
+    const auto t = rope::make_table<double, 4, 96, rope::layout::half_split>(lr, {.start = 1, .fold_attention = true});
+    REQUIRE(t.ok());
+    CHECK(t.value.cos[0] == posenc::verify::cr_rope_attention_sincos<double>(lr, 1, 0).cos);
+  }
+}

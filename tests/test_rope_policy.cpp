@@ -473,6 +473,10 @@ std::vector<named_cfg> all_types() {
       {"dynamic seq == max - 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4095}},
       {"dynamic seq == max", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4096}},
       {"dynamic seq == max + 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4097}},
+      // With factor 1.3 the float32 growth steps at seq_len == max do not give exactly 1 (with 2.0
+      // they do), so taking the growth branch at equality would show.
+      {"dynamic seq == max, factor 1.3", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 1.3, .max_position_embeddings = 4096, .seq_len = 4096}},
+      {"dynamic seq == max + 1, factor 1.3", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 1.3, .max_position_embeddings = 4096, .seq_len = 4097}},
       llama3_float32_tie(29, true),
       llama3_float32_tie(34, false),
   };
