@@ -55,11 +55,6 @@ constexpr bool consecutive(const V& v) noexcept {
   return true;
 }
 
-// The pair of element k in layout l of a row of d elements.
-constexpr std::size_t pair_of_element(rope::layout l, std::size_t k, std::size_t d) noexcept {
-  return l == rope::layout::interleaved ? k / 2 : k % (d / 2);
-}
-
 // Rows of v against the engine's reference in v's own layout, built in blocks of K rows (so that
 // element k of a row is element k of the reference row).
 template <rope::layout L, std::size_t K, std::size_t D, rotary_table V>

@@ -22,7 +22,7 @@ constexpr law_result identity_at_zero(const V& v) noexcept {
     if (v.position(row) != 0) continue;
     for (std::size_t k = 0; k < v.rotary_dim(); ++k) {
       const bool ok = detail::bits(v.cos_row(row)[k]) == one && detail::bits(v.sin_row(row)[k]) == 0;
-      const std::size_t j = v.layout() == rope::layout::interleaved ? k / 2 : k % (v.rotary_dim() / 2);
+      const std::size_t j = detail::pair_of_element(v.layout(), k, v.rotary_dim());
       r.require(ok, {0, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
     }
   }

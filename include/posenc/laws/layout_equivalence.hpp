@@ -31,7 +31,7 @@ constexpr law_result layout_equivalence(const A& interleaved, const B& half_spli
     for (std::size_t j = 0; j < d / 2; ++j)
       for (std::size_t t = 0; t < 2; ++t) {
         const std::size_t a = 2 * j + t, b = j + t * (d / 2);
-        if (detail::bits(ic[a]) == detail::bits(hc[b]) && detail::bits(is[a]) == detail::bits(hs[b])) r.pass(1);
+        if (detail::same_bits(ic[a], hc[b]) && detail::same_bits(is[a], hs[b])) r.pass(1);
         else r.require(false, {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(a)});
       }
   }

@@ -28,7 +28,7 @@ constexpr law_result pair_copies(const V& v) noexcept {
     const auto* sr = v.sin_row(row);
     for (std::size_t j = 0; j < d / 2; ++j) {
       const std::size_t k0 = j * k0_step, k1 = k0 + k1_step;
-      if (detail::bits(cr[k0]) == detail::bits(cr[k1]) && detail::bits(sr[k0]) == detail::bits(sr[k1])) {
+      if (detail::same_bits(cr[k0], cr[k1]) && detail::same_bits(sr[k0], sr[k1])) {
         r.pass(1);
       } else {
         r.require(false, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), static_cast<std::int64_t>(k1)});

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <span>
 
-#include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/table.hpp"
 
@@ -36,12 +35,14 @@ concept rotary_table = requires(const V& v, std::size_t r, std::size_t k) {
   { v.sin_row(r) } -> std::convertible_to<const typename V::value_type*>;
 };
 
-// {sin, cos} of pair j of row r (component 0 of the pair; laws/pair_copies.hpp checks component 1).
-template <rotary_table V>
-constexpr math::sincos_result<typename V::value_type> pair_of(const V& v, std::size_t r, std::size_t j) noexcept {
-  const std::size_t k = rope::pair_index(v.layout(), j, 0, v.rotary_dim());
-  return {v.sin_row(r)[k], v.cos_row(r)[k]};
+namespace detail {
+
+// The pair of element k of a row of d elements in layout l (the inverse of rope::pair_index).
+constexpr std::size_t pair_of_element(rope::layout l, std::size_t k, std::size_t d) noexcept {
+  return l == rope::layout::interleaved ? k / 2 : k % (d / 2);
 }
+
+}  // namespace detail
 
 // A posenc rope::table.
 template <class T, std::size_t N, std::size_t D, rope::layout L>
