@@ -24,6 +24,7 @@
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
+#include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/angle_mp.hpp"
 #include "posenc/rope/frequencies.hpp"
@@ -105,8 +106,8 @@ constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config&
   return finish_pair<T>(a.value, a.error);
 }
 
-constexpr bool pair_ok(const rope::config& c, int j) noexcept {
-  return rope::validate(c).ok() && j >= 0 && j < rope::rotary_dim(c) / 2;
+constexpr bool pair_ok(const rope::checked_config& c, int j) noexcept {
+  return c.ok() && j >= 0 && j < rope::rotary_dim(c.get()) / 2;
 }
 
 }  // namespace posenc::detail::ropet
@@ -116,23 +117,23 @@ namespace posenc::rope {
 // {RN_T(sin(m theta_j)), RN_T(cos(m theta_j))} for the exact real scaled frequency theta_j of c.
 // Any m < 2^64. domain_error: invalid config, j outside [0, rotary_dim(c)/2).
 template <class T = double>
-constexpr posenc::result<math::sincos_result<T>> sincos(const config& c, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> sincos(const checked_config& c, std::uint64_t m, int j) noexcept {
   if (!detail::ropet::pair_ok(c, j)) return {{}, posenc::status::domain_error};
   const frequency_value f = frequency_dd(c, j);
   if (!f.ok()) return {{}, f.error};
-  return detail::ropet::sincos_with<T>(c, f, nullptr, m, j);
+  return detail::ropet::sincos_with<T>(c.get(), f, nullptr, m, j);
 }
 
 // {RN_T(af sin(m theta_j)), RN_T(af cos(m theta_j))}, af = attention_factor(c) exact: HF's
 // cos * attention_scaling (modeling_rope_utils.py dynamic_rope_update / LlamaRotaryEmbedding.forward)
 // without its two float32 roundings. overflow when a product does not fit T.
 template <class T = double>
-constexpr posenc::result<math::sincos_result<T>> attention_sincos(const config& c, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> attention_sincos(const checked_config& c, std::uint64_t m, int j) noexcept {
   if (!detail::ropet::pair_ok(c, j)) return {{}, posenc::status::domain_error};
   const frequency_value f = frequency_dd(c, j);
   if (!f.ok()) return {{}, f.error};
-  const detail::ropet::attention_value af = detail::ropet::attention_dd(c);
-  return detail::ropet::sincos_with<T>(c, f, &af, m, j);
+  const detail::ropet::attention_value af = detail::ropet::attention_dd(c.get());
+  return detail::ropet::sincos_with<T>(c.get(), f, &af, m, j);
 }
 
 }  // namespace posenc::rope

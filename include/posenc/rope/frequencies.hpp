@@ -5,7 +5,9 @@
 // at each entry point; pe-formulas.md sections 1.0-1.3), with every parameter taken as the exact
 // binary value it holds and every formula evaluated in the reals (logs, exps, pi, floors, ceils,
 // clamps and blends included), then RN_T once. Method: detail/evaluate.hpp.
-// Preconditions: validate(cfg).ok() (validate.hpp); otherwise status::domain_error.
+// Preconditions: validate(cfg).ok() (validate.hpp). Each function takes a checked_config (a plain
+// config converts): in constant evaluation a broken precondition is a compile error naming it, at
+// run time status::domain_error.
 // Known limit: a value that is exactly a midpoint of T cannot be decided by Ziv's test and gets
 // status::domain_error. It needs an algebraic coincidence (e.g. sqrt(1 + ln s/ln L0) a 9-bit
 // dyadic when s and L0 are powers of one integer); no curated config has one.
@@ -15,6 +17,7 @@
 #include <span>
 
 #include "posenc/math/double_double.hpp"
+#include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/detail/evaluate.hpp"
@@ -29,8 +32,9 @@ constexpr int rotary_dim(const config& c) noexcept { return static_cast<int>(det
 
 // inv_freq[j], 0 <= j < rotary_dim(c)/2. Zero for proportional's non-rotating pairs.
 template <class T = double>
-constexpr posenc::result<T> inv_freq(const config& c, int j) noexcept {
-  if (!validate(c).ok() || j < 0 || j >= rotary_dim(c) / 2) return {T{}, posenc::status::domain_error};
+constexpr posenc::result<T> inv_freq(const checked_config& cc, int j) noexcept {
+  const config& c = cc.get();
+  if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {T{}, posenc::status::domain_error};
   if (j >= detail::ropef::rotating_pairs(c)) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   return detail::ropef::round_formula<T>(
       [&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
@@ -38,8 +42,9 @@ constexpr posenc::result<T> inv_freq(const config& c, int j) noexcept {
 
 // The factor HF multiplies cos and sin by (the second value of the rope init functions).
 template <class T = double>
-constexpr posenc::result<T> attention_factor(const config& c) noexcept {
-  if (!validate(c).ok()) return {T{}, posenc::status::domain_error};
+constexpr posenc::result<T> attention_factor(const checked_config& cc) noexcept {
+  const config& c = cc.get();
+  if (!cc.ok()) return {T{}, posenc::status::domain_error};
   const bool takes_explicit = c.rope_type == scaling::yarn || c.rope_type == scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value()) return detail::ropef::finish(detail::round_dd<T>(*c.attention_factor, 0.0));
   return detail::ropef::round_formula<T>([&c](auto p) { return detail::ropef::attention_eval<decltype(p)>(c); });
@@ -47,8 +52,9 @@ constexpr posenc::result<T> attention_factor(const config& c) noexcept {
 
 // DeepSeek's softmax-scale multiplier mscale^2 (modeling_deepseek_v3 DeepseekV3Attention).
 template <class T = double>
-constexpr posenc::result<T> softmax_scale_factor(const config& c) noexcept {
-  if (!validate(c).ok()) return {T{}, posenc::status::domain_error};
+constexpr posenc::result<T> softmax_scale_factor(const checked_config& cc) noexcept {
+  const config& c = cc.get();
+  if (!cc.ok()) return {T{}, posenc::status::domain_error};
   return detail::ropef::round_formula<T>([&c](auto p) { return detail::ropef::softmax_eval<decltype(p)>(c); });
 }
 
@@ -63,9 +69,10 @@ struct correction_range {
   constexpr bool ok() const noexcept { return error == posenc::status::ok; }
 };
 
-constexpr correction_range yarn_correction_range(const config& c) noexcept {
+constexpr correction_range yarn_correction_range(const checked_config& cc) noexcept {
   using namespace detail::ropef;
-  if (!validate(c).ok() || c.rope_type != scaling::yarn) return {0, 0, c.truncate, posenc::status::domain_error};
+  const config& c = cc.get();
+  if (!cc.ok() || c.rope_type != scaling::yarn) return {0, 0, c.truncate, posenc::status::domain_error};
   const auto lo = round_formula<double>([&c](auto p) { return yarn_range<decltype(p)>(c).low; });
   const auto hi = round_formula<double>([&c](auto p) { return yarn_range<decltype(p)>(c).high; });
   return {lo.value, hi.value, c.truncate, lo.ok() && hi.ok() ? posenc::status::ok : posenc::status::domain_error};
@@ -74,9 +81,10 @@ constexpr correction_range yarn_correction_range(const config& c) noexcept {
 // Llama-3's band of pair j (_compute_llama3_parameters): kept, smoothed, or divided by factor.
 enum class llama3_band : unsigned char { keep, smoothed, divided };
 
-constexpr posenc::result<llama3_band> llama3_band_of(const config& c, int j) noexcept {
+constexpr posenc::result<llama3_band> llama3_band_of(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
-  if (!validate(c).ok() || c.rope_type != scaling::llama3 || j < 0 || j >= rotary_dim(c) / 2)
+  const config& c = cc.get();
+  if (!cc.ok() || c.rope_type != scaling::llama3 || j < 0 || j >= rotary_dim(c) / 2)
     return {llama3_band::keep, posenc::status::domain_error};
   int b = llama3_band_eval<dd_num>(c, dd_num::exp(log_theta<dd_num>(c, j)));
   if (b == 3) b = llama3_band_eval<mp_num<4>>(c, mp_num<4>::exp(log_theta<mp_num<4>>(c, j)));
@@ -102,9 +110,10 @@ struct frequency_value {
   constexpr bool ok() const noexcept { return error == posenc::status::ok; }
 };
 
-constexpr frequency_value frequency_dd(const config& c, int j) noexcept {
+constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
-  if (!validate(c).ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
+  const config& c = cc.get();
+  if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
   if (j >= rotating_pairs(c)) return {};
   const dd_val a = inv_freq_eval<dd_num>(c, j);
   if (!dd_num::failed(a) && a.v.hi != 0 && a.err <= dd_num::bot(a) - 60)

@@ -57,6 +57,7 @@
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
+#include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/detail/policy_hf.hpp"
@@ -78,8 +79,9 @@ namespace posenc::detail::ropep {
 
 // The configs ggml_float32 covers: valid, default or linear, not proportional, d < 2^24 (exact
 // as a float). hf_float32: ropehf::supported.
-constexpr bool supported(const rope::config& c) noexcept {
-  if (!rope::validate(c).ok() || c.proportional) return false;
+constexpr bool supported(const rope::checked_config& cc) noexcept {
+  const rope::config& c = cc.get();
+  if (!cc.ok() || c.proportional) return false;
   if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
   return ropef::rotary_dim(c) < (std::int64_t{1} << 24);
 }
@@ -108,23 +110,26 @@ constexpr math::sincos_result<T> widen(math::sincos_result<float> s) noexcept { 
 namespace posenc::rope {
 
 // HF's float32 inv_freq[j] (the returned tensor of the rope_type's _compute_*_parameters).
-constexpr posenc::result<float> inv_freq(hf_float32_policy, const config& c, int j) noexcept {
-  if (!detail::ropehf::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+constexpr posenc::result<float> inv_freq(hf_float32_policy, const checked_config& cc, int j) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropehf::supported(cc) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
   return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j), posenc::status::ok};
 }
 
 // HF's attention_factor (the Python float that multiplies cos and sin): 1.0 except YaRN and
 // LongRoPE (explicit attention_factor, get_mscale ratio, or sqrt(1 + ln s / ln L0)).
-constexpr posenc::result<double> attention_scaling(hf_float32_policy, const config& c) noexcept {
-  if (!detail::ropehf::supported(c)) return {0.0, posenc::status::domain_error};
+constexpr posenc::result<double> attention_scaling(hf_float32_policy, const checked_config& cc) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropehf::supported(cc)) return {0.0, posenc::status::domain_error};
   return {detail::ropehf::make_params(c).attention, posenc::status::ok};
 }
 
 // HF's whole float32 inv_freq tensor: out[j] for j < out.size() <= rotary_dim(c)/2. A constexpr
 // table should compute it once and form each angle as inv[j] * static_cast<float>(m) (what
 // angle() does); angle_row recomputes the powf per pair, which dominates compile time.
-constexpr posenc::status inv_freq_row(hf_float32_policy, const config& c, std::span<float> out) noexcept {
-  if (!detail::ropehf::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+constexpr posenc::status inv_freq_row(hf_float32_policy, const checked_config& cc, std::span<float> out) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropehf::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
     return posenc::status::domain_error;
   const detail::ropehf::params p = detail::ropehf::make_params(c);
   for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropehf::inv_freq(p, static_cast<std::int64_t>(j));
@@ -133,13 +138,15 @@ constexpr posenc::status inv_freq_row(hf_float32_policy, const config& c, std::s
 
 // The float32 angle of pair j at position m. HF: float(inv_freq[j]) * float(m) (positions above
 // 2^24 round, as position_ids.float() does). ggml: m < 2^31 (pos is int32); O(j) (the recurrence).
-constexpr posenc::result<float> angle(hf_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
-  if (!detail::ropehf::supported(c) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
+constexpr posenc::result<float> angle(hf_float32_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropehf::supported(cc) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
   return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j) * static_cast<float>(m), posenc::status::ok};
 }
 
-constexpr posenc::result<float> angle(ggml_float32_policy, const config& c, std::uint64_t m, int j) noexcept {
-  if (!detail::ropep::supported(c) || !detail::ropep::in_range(c, j) || m >= (std::uint64_t{1} << 31))
+constexpr posenc::result<float> angle(ggml_float32_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropep::supported(cc) || !detail::ropep::in_range(c, j) || m >= (std::uint64_t{1} << 31))
     return {0.0f, posenc::status::domain_error};
   const float scale = detail::ropep::ggml_theta_scale(c);
   float theta = static_cast<float>(m);  // theta_base = (float)pos[i]
@@ -149,8 +156,9 @@ constexpr posenc::result<float> angle(ggml_float32_policy, const config& c, std:
 
 // A whole row: out[j] = angle(policy, c, m, j) for j < out.size() <= rotary_dim(c)/2, in O(size)
 // (the way both frameworks build their caches). Returns the first failing status, if any.
-constexpr posenc::status angle_row(hf_float32_policy, const config& c, std::uint64_t m, std::span<float> out) noexcept {
-  if (!detail::ropehf::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, std::uint64_t m, std::span<float> out) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropehf::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
     return posenc::status::domain_error;
   const detail::ropehf::params p = detail::ropehf::make_params(c);
   const float mf = static_cast<float>(m);
@@ -158,8 +166,9 @@ constexpr posenc::status angle_row(hf_float32_policy, const config& c, std::uint
   return posenc::status::ok;
 }
 
-constexpr posenc::status angle_row(ggml_float32_policy, const config& c, std::uint64_t m, std::span<float> out) noexcept {
-  if (!detail::ropep::supported(c) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2) ||
+constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc, std::uint64_t m, std::span<float> out) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropep::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2) ||
       m >= (std::uint64_t{1} << 31))
     return posenc::status::domain_error;
   const float scale = detail::ropep::ggml_theta_scale(c), fs = detail::ropep::ggml_freq_scale(c);
@@ -176,16 +185,18 @@ constexpr posenc::status angle_row(ggml_float32_policy, const config& c, std::ui
 // subtlety: d = rotary_dim(c)). Framework policies: cosf/sinf of the float32 angle, then converted
 // to T as HF's .to(x.dtype) does (exact for double, a second rounding for bfloat16/float16).
 template <class T = float>
-constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const config& c, std::uint64_t m, int j) noexcept {
-  if (!detail::ropep::supported(c) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
+constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const config& c = cc.get();
+  if (!detail::ropep::supported(cc) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
     return {{}, posenc::status::domain_error};
   return {math::rope_sincos<T>(m, c.rope_theta, j, static_cast<int>(detail::ropef::rotary_dim(c))), posenc::status::ok};
 }
 
 // hf_float32: cos = emb.cos() * attention_scaling, sin likewise (float32 products), then .to(T).
 template <class T = float>
-constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, const config& c, std::uint64_t m, int j) noexcept {
-  const posenc::result<float> a = angle(p, c, m, j);
+constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const config& c = cc.get();
+  const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
   const float att = static_cast<float>(detail::ropehf::make_params(c).attention);
   const math::sincos_result<float> s = math::sincos(a.value);
@@ -193,20 +204,20 @@ constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, con
 }
 
 template <class T = float, class Policy>
-constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const config& c, std::uint64_t m, int j) noexcept {
-  const posenc::result<float> a = angle(p, c, m, j);
+constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
   return {detail::ropep::widen<T>(math::sincos(a.value)), posenc::status::ok};
 }
 
 template <class T = float, class Policy>
-constexpr posenc::result<T> cos(Policy p, const config& c, std::uint64_t m, int j) noexcept {
-  const auto r = sincos<T>(p, c, m, j);
+constexpr posenc::result<T> cos(Policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const auto r = sincos<T>(p, cc, m, j);
   return {r.value.cos, r.error};
 }
 template <class T = float, class Policy>
-constexpr posenc::result<T> sin(Policy p, const config& c, std::uint64_t m, int j) noexcept {
-  const auto r = sincos<T>(p, c, m, j);
+constexpr posenc::result<T> sin(Policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+  const auto r = sincos<T>(p, cc, m, j);
   return {r.value.sin, r.error};
 }
 

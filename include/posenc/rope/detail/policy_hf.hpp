@@ -17,6 +17,7 @@
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
 #include "posenc/math/sqrt.hpp"
+#include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/validate.hpp"
@@ -174,8 +175,8 @@ constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
 }
 
 // The configs the HF policy covers: valid, and dim < 2^24 (exact as a float).
-constexpr bool supported(const rope::config& c) noexcept {
-  return rope::validate(c).ok() && ropef::rotary_dim(c) < (std::int64_t{1} << 24);
+constexpr bool supported(const rope::checked_config& c) noexcept {
+  return c.ok() && ropef::rotary_dim(c.get()) < (std::int64_t{1} << 24);
 }
 
 }  // namespace posenc::detail::ropehf
