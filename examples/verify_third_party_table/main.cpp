@@ -23,15 +23,17 @@ using posenc::rope::layout;
 constexpr posenc::rope::config llama32 = posenc::rope::models::llama3_2_1b;
 constexpr auto table = laws::view(hf_llama32_cos, hf_llama32_sin, layout::half_split, hf_llama32_start);
 
-static_assert(laws::unit_norm(table).holds, "every pair is a rotation up to float32 rounding: |c^2 + s^2 - 1| <= 2u + u^2");
-static_assert(laws::pair_copies(table).holds, "half-split as declared: both elements of each pair agree");
+// laws::require(r) is r.holds, but a failing law stops the compiler inside a function named after
+// the law, with the first failing position in the message (tests: a corrupted copy fails so).
+static_assert(laws::require(laws::unit_norm(table)), "every pair is a rotation up to float32 rounding: |c^2 + s^2 - 1| <= 2u + u^2");
+static_assert(laws::require(laws::pair_copies(table)), "half-split as declared: both elements of each pair agree");
 
 // How far from the true values: HF rounds the angle p * inv_freq to float32 first, so near
 // position 8000 the angle is off by up to 2^-24 * 8000 ~ 5e-4 rad, and cos/sin by as much in
 // absolute terms; an entry near a zero of cos or sin is then hundreds of thousands of its own ulp
 // away (measured: 647,000 ulp at position 8011, pair 4; 988 of 3072 entries correctly rounded).
 constexpr auto exact = laws::exactness(table, llama32, {.max_ulp = 1u << 20});
-static_assert(exact.holds, "every entry within 2^20 ulp of the exact Llama-3.2 RoPE values");
+static_assert(laws::require(exact), "every entry within 2^20 ulp of the exact Llama-3.2 RoPE values");
 static_assert(!laws::exactness(table, llama32).holds, "and not correctly rounded: float32 angles drift");
 // [check]
 

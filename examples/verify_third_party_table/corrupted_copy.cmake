@@ -1,0 +1,76 @@
+# Script mode: the example must refuse a corrupted table. Copies main.cpp and hf_llama32_rope.h to
+# WORK_DIR, replaces one entry of the copy (cos at position 8013, element 5: row 13, the sixth value
+# of that row) by 0.5, and compiles the copy: it must fail, and the diagnostic must name the law that
+# catches it first (unit_norm: that pair is no longer a rotation) and the entry's position. The
+# unchanged copy must compile, so the failure comes from the corrupted entry and not the setup.
+foreach(_var CXX SOURCE_DIR INCLUDE_DIR WORK_DIR)
+  if(NOT DEFINED ${_var})
+    message(FATAL_ERROR "corrupted_copy.cmake: ${_var} is not set")
+  endif()
+endforeach()
+file(MAKE_DIRECTORY "${WORK_DIR}/intact" "${WORK_DIR}/corrupted")
+file(READ "${SOURCE_DIR}/hf_llama32_rope.h" _header)
+
+# Row 13 of hf_llama32_cos: the 14th line that starts with "  {" after the cos declaration.
+string(FIND "${_header}" "hf_llama32_cos[48][64] = {" _at)
+if(_at LESS 0)
+  message(FATAL_ERROR "hf_llama32_cos not found in hf_llama32_rope.h")
+endif()
+string(SUBSTRING "${_header}" 0 ${_at} _before)
+string(SUBSTRING "${_header}" ${_at} -1 _rest)
+set(_row 0)
+set(_done FALSE)
+set(_out "")
+while(NOT _done)
+  string(FIND "${_rest}" "\n  {" _nl)
+  if(_nl LESS 0)
+    message(FATAL_ERROR "hf_llama32_cos has fewer than 14 rows")
+  endif()
+  math(EXPR _cut "${_nl} + 4")
+  string(SUBSTRING "${_rest}" 0 ${_cut} _head)
+  string(SUBSTRING "${_rest}" ${_cut} -1 _rest)
+  string(APPEND _out "${_head}")
+  if(_row EQUAL 13)
+    # The row's values are comma-separated; replace the sixth (element 5).
+    # (CMake's regex has no {n}: the five leading values are spelled out.)
+    string(REGEX MATCH "^([^,]*, [^,]*, [^,]*, [^,]*, [^,]*, )([^,]*)," _m "${_rest}")
+    if(NOT _m)
+      message(FATAL_ERROR "row 13 has fewer than six values")
+    endif()
+    set(_old "${CMAKE_MATCH_2}")
+    string(LENGTH "${CMAKE_MATCH_1}${CMAKE_MATCH_2}" _skip)
+    string(SUBSTRING "${_rest}" ${_skip} -1 _tail)
+    set(_rest "${CMAKE_MATCH_1}0x1p-1f${_tail}")
+    set(_done TRUE)
+  endif()
+  math(EXPR _row "${_row} + 1")
+endwhile()
+string(APPEND _out "${_rest}")
+if(_old STREQUAL "0x1p-1f")
+  message(FATAL_ERROR "the chosen entry already holds 0.5: pick another")
+endif()
+
+foreach(_copy IN ITEMS intact corrupted)
+  configure_file("${SOURCE_DIR}/main.cpp" "${WORK_DIR}/${_copy}/main.cpp" COPYONLY)
+endforeach()
+configure_file("${SOURCE_DIR}/hf_llama32_rope.h" "${WORK_DIR}/intact/hf_llama32_rope.h" COPYONLY)
+file(WRITE "${WORK_DIR}/corrupted/hf_llama32_rope.h" "${_before}${_out}")
+
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE_DIR} "${WORK_DIR}/intact/main.cpp"
+                RESULT_VARIABLE _rc ERROR_VARIABLE _err)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "the intact copy must compile:\n${_err}")
+endif()
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE_DIR} "${WORK_DIR}/corrupted/main.cpp"
+                RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+if(_rc EQUAL 0)
+  message(FATAL_ERROR "the copy with cos[8013][5] = 0.5 (was ${_old}) compiled; it must fail")
+endif()
+# GCC names the law in the constexpr expansion and the position (+1) in the array bound message;
+# Clang prints the call failed::unit_norm(8013, 5, ...) with its arguments.
+foreach(_want IN ITEMS "unit_norm" "801[34]")
+  if(NOT "${_out}${_err}" MATCHES "${_want}")
+    message(FATAL_ERROR "the corrupted copy failed, but the diagnostic lacks '${_want}':\n${_err}")
+  endif()
+endforeach()
+message("cos[8013][5] = 0.5 (was ${_old}): the build fails, naming unit_norm at position 8013")
