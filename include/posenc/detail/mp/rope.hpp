@@ -15,6 +15,7 @@
 
 #include "posenc/detail/mp/bigfloat.hpp"
 #include "posenc/detail/mp/exp_log.hpp"
+#include "posenc/detail/mp/geometric.hpp"
 #include "posenc/detail/mp/payne_hanek.hpp"
 #include "posenc/detail/mp/trig.hpp"
 #include "posenc/detail/mp/ziv.hpp"
@@ -83,17 +84,13 @@ constexpr sincos_approx<L> sincos_product_approx(std::uint64_t m, math::double_d
   return sincos_from_reduced(fixed_to_reduced<L>(f, 4 - 64 * FW));
 }
 
-// theta = exp(-(2j/d) log base) and X = m theta reduced. Errors (absolute): log base within
-// 2^lb.err; times 2j then / d (2j/d < 1 shrinks the inherited error; two truncations < 4 ulp);
-// exp_approx turns the absolute error of its argument into a relative one (exp_log.hpp); X = m
+// theta = exp(-(2j/d) log base) (geometric.hpp, with its error bound) and X = m theta reduced. X = m
 // theta multiplies the absolute error by m < 2^(64 - clz m) and truncates (< 2 ulp). The
 // reduction of the computed X then adds its own error (payne_hanek.hpp), and the distance between
 // the computed and exact X moves r by at most as much.
 template <int L>
 constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int d) noexcept {
-  const approx<L> lb = log_approx<L>(base);
-  const bigfloat<L> z = negate(div_small(mul_small(lb.v, static_cast<std::uint64_t>(2 * j)), static_cast<std::uint32_t>(d)));
-  const approx<L> th = exp_approx<L>(z, max_int(lb.err, z.top() + 3 - 64 * L) + 1);
+  const approx<L> th = geometric_approx<L>(base, static_cast<std::uint64_t>(2 * j), static_cast<std::uint32_t>(d));
   const bigfloat<L> x = mul_small(th.v, m);
   const int xerr = max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
   if (x.top() <= -1) return sincos_from_reduced(reduced<L>{0, x, xerr});
