@@ -41,8 +41,11 @@ auto geometric_oracle(double base, std::int64_t num, std::int64_t den) {
     mpfr_set_prec(y[0], prec);
     mpfr_exp(y[0], e.get(), MPFR_RNDN);
     mpfr_set_prec(err[0], 64);
-    if (num == 0) {
-      mpfr_set_zero(err[0], 1);  // exp(0) = 1 exactly
+    int k = 0;  // base = 2^k exactly? then 2^(-k num/den) is exact when den divides k num
+    const bool power_of_two = std::frexp(base, &k) == 0.5;
+    if (num == 0 || (power_of_two && ((k - 1) * num) % den == 0)) {
+      if (num != 0) mpfr_set_ui_2exp(y[0], 1, -static_cast<long>((k - 1) * num / den), MPFR_RNDN);
+      mpfr_set_zero(err[0], 1);  // exact
     } else {
       mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 2 - prec, MPFR_RNDU);
     }
@@ -97,6 +100,9 @@ static_assert(pm::geometric_frequency(0x1p12, 5, 6).hi == 0x1p-10 && pm::geometr
 static_assert(pm::geometric_value<float>(1.0, 1, 2).error == posenc::status::domain_error, "base must exceed 1");
 static_assert(pm::geometric_value<float>(0x1p960, 1, 2).error == posenc::status::domain_error, "base below 2^960");
 static_assert(pm::geometric_value<float>(10.0, 3, 2).error == posenc::status::domain_error, "exponent at most 1");
+static_assert(pm::geometric_value<double>(2.0, 17, 2).value == 0x1.6a09e667f3bcdp-9, "a power-of-two base takes e > 1");
+static_assert(pm::geometric_value<double>(2.0, 960, 1).value == 0x1p-960, "down to 2^-960");
+static_assert(pm::geometric_value<double>(2.0, 961, 1).error == posenc::status::domain_error, "not below");
 static_assert(pm::geometric_value<float>(10.0, -1, 2).error == posenc::status::domain_error, "exponent at least 0");
 static_assert(pm::geometric_value<float>(10.0, 1, 0).error == posenc::status::domain_error, "den positive");
 static_assert(pm::geometric_value<float>(10.0, 1, pm::geometric_exponent_max_den + 1).error == posenc::status::domain_error,
@@ -144,6 +150,12 @@ TEST_CASE("geometric_value: random bases and rational exponents, correctly round
     const auto den = static_cast<std::int64_t>(1 + g.below(i % 4 == 0 ? pm::geometric_exponent_max_den : 4096));
     const auto num = static_cast<std::int64_t>(g.below(static_cast<std::uint64_t>(den) + 1));
     check_all_types(base, num, den, t);
+  }
+  // Powers of two with exponents above 1 (ALiBi's 2^(-8h/n) with any max_bias): 2^(-num/den).
+  for (int i = 0; i < 3000; ++i) {
+    const auto den = static_cast<std::int64_t>(1 + g.below(i % 3 == 0 ? 1u << 20 : 256));
+    const auto num = static_cast<std::int64_t>(g.below(static_cast<std::uint64_t>(den) * 960 + 1));
+    check_all_types(2.0, num, den, t);
   }
   // Powers of two, exact and not: 2^k with k up to 959.
   for (int i = 0; i < 2000; ++i) {

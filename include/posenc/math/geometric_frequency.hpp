@@ -41,7 +41,8 @@ namespace posenc::math {
 
 // Relative error bound of geometric_frequency: |theta - base^(-num/den)| <= 2^-100 base^(-num/den).
 // Derivation (u = 2^-53; errors of the numerator n = f ln2 + num Lm, as multiples of den):
-//  Lm to 2^-103.5 |Lm| < 2^-105 absolute (log_dd_mant), times num <= den: 2^-105 den;
+//  Lm to 2^-103.5 |Lm| < 2^-105 absolute (log_dd_mant), times num <= den: 2^-105 den (Lm = 0
+//  exactly for a power-of-two base, whatever num);
 //  B = num Lm by dd_mul(dd, double): TwoProd exact, two roundings < 3u^2 |B|, |B| < 0.36 den:
 //  2^-105.9 den; A = f ln2: ln2 to 2^-108 absolute, 3u^2 of |A| < 0.7 den: 2^-104.9 den;
 //  n = A + B (AccurateDWPlusDW, 3u^2 of |n| < 1.06 den): 2^-104.3 den; sum 2^-102.9 den.
@@ -52,29 +53,6 @@ inline constexpr double geometric_frequency_max_rel_error = 0x1p-100;
 
 // The largest denominator: num and den are then exact doubles and num E fits in 64 bits.
 inline constexpr std::int64_t geometric_exponent_max_den = std::int64_t{1} << 31;
-
-// The preconditions: 1 < base < 2^960 finite (theta and its low part stay normal doubles), and
-// 0 <= num <= den <= 2^31 (0 <= e <= 1: every encoding's exponent lies there).
-constexpr bool geometric_frequency_args_valid(double base, std::int64_t num, std::int64_t den) noexcept {
-  return base > 1 && base < 0x1p960 && den > 0 && den <= geometric_exponent_max_den && num >= 0 && num <= den;
-}
-
-// theta = base^(-num/den) as a normalised double-double with relative error at most
-// geometric_frequency_max_rel_error (exact for the dyadic cases above). Preconditions:
-// geometric_frequency_args_valid(base, num, den) (the caller validates).
-constexpr double_double geometric_frequency(double base, std::int64_t num, std::int64_t den) noexcept {
-  if (num == 0) return {1.0, 0.0};
-  constexpr double_double ln2{0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56};
-  const detail::log_parts lb = detail::log_dd_mant(base);  // E >= 0 as base > 1
-  const std::int64_t n = num * lb.E;
-  const std::int64_t q = n / den, f = n % den;
-  const double_double a = detail::dd_mul(ln2, static_cast<double>(f));
-  const double_double b = detail::dd_mul(lb.Lm, static_cast<double>(num));
-  const double_double arg = detail::dd_div(detail::dd_add(a, b), -static_cast<double>(den));
-  const detail::exp_parts e = detail::exp_dd_eval(arg.hi, arg.lo);
-  const double s = detail::exp2i(e.k - static_cast<int>(q));
-  return {e.hi * s, e.lo * s};
-}
 
 }  // namespace posenc::math
 
@@ -91,6 +69,36 @@ constexpr int power_of_two_exponent(double base) noexcept {
 }  // namespace posenc::detail
 
 namespace posenc::math {
+
+// The preconditions: 1 < base < 2^960 finite (theta and its low part stay normal doubles),
+// 1 <= den <= 2^31, and 0 <= num <= den (0 <= e <= 1: the frequencies of every encoding). A base
+// that is a power of two 2^k also takes any exponent e = num/den with k e <= 960 and num < 2^53
+// (ALiBi's slopes 2^(-8h/n) with any max_bias): then Lm = 0, the argument of exp stays
+// f ln2 / den < ln2 whatever e is, and the derivation below holds unchanged.
+constexpr bool geometric_frequency_args_valid(double base, std::int64_t num, std::int64_t den) noexcept {
+  if (!(base > 1 && base < 0x1p960) || den <= 0 || den > geometric_exponent_max_den || num < 0) return false;
+  if (num <= den) return true;
+  const int k = detail::power_of_two_exponent(base);
+  return k != 0 && num < (std::int64_t{1} << 53) / k && num * k <= 960 * den;
+}
+
+// theta = base^(-num/den) as a normalised double-double with relative error at most
+// geometric_frequency_max_rel_error (exact for the dyadic cases above). theta >= 2^-960 (the
+// preconditions ensure it), so a subnormal low part errs by at most 2^-115 relative.
+// Preconditions: geometric_frequency_args_valid(base, num, den) (the caller validates).
+constexpr double_double geometric_frequency(double base, std::int64_t num, std::int64_t den) noexcept {
+  if (num == 0) return {1.0, 0.0};
+  constexpr double_double ln2{0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56};
+  const detail::log_parts lb = detail::log_dd_mant(base);  // E >= 0 as base > 1
+  const std::int64_t n = num * lb.E;
+  const std::int64_t q = n / den, f = n % den;
+  const double_double a = detail::dd_mul(ln2, static_cast<double>(f));
+  const double_double b = detail::dd_mul(lb.Lm, static_cast<double>(num));
+  const double_double arg = detail::dd_div(detail::dd_add(a, b), -static_cast<double>(den));
+  const detail::exp_parts e = detail::exp_dd_eval(arg.hi, arg.lo);
+  const double s = detail::exp2i(e.k - static_cast<int>(q));
+  return {e.hi * s, e.lo * s};
+}
 
 // RN_T(base^(-num/den)) of the exact real, T in {double, float, bfloat16, float16}.
 // domain_error when !geometric_frequency_args_valid(base, num, den); never a NaN.
