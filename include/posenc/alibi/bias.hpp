@@ -1,0 +1,96 @@
+// bias.hpp: ALiBi's attention biases, -m_h (i - j) for a causal decoder (key j <= query i) and
+// -m_h |i - j| for an encoder (the symmetric form: Press, ofirpress/attention_with_linear_biases
+// issue #5; MPT's build_alibi_bias(full=True)), exact then rounded once into T.
+//
+//   alibi::bias<T>(cfg, h, query, key, alibi::mask::causal)      RN_T(-m_h (query - key)), key <= query
+//   alibi::bias<T>(cfg, h, query, key, alibi::mask::symmetric)   RN_T(-m_h |query - key|)
+//
+// The product of the integer distance k and the exact slope m_h = 2^-e is evaluated as k times
+// math::geometric_frequency's double-double (TwoProduct, so within 2^-100 + 2^-104 relative), decided
+// by Ziv's rounding test, else at 256 to 1024 bits; it is exact when m_h is a power of two.
+// Errors: domain_error for a head outside [0, heads), a causal key after its query (a masked
+// entry: there is no finite bias to give) or a distance of 2^53 or more; overflow when the bias
+// does not fit T (float16 holds at most 65504 and rounds 65520 up: with m_0 = 1/2 from distance 131040).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+
+#include "posenc/alibi/slopes.hpp"
+#include "posenc/alibi/validate.hpp"
+#include "posenc/detail/mp/geometric.hpp"
+#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/double_double.hpp"
+#include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/numeric/format.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::alibi {
+
+enum class mask : unsigned char {
+  causal,     // decoder: keys at or before the query
+  symmetric,  // encoder: every key, bias by |query - key|
+};
+
+}  // namespace posenc::alibi
+
+namespace posenc::detail::alibif {
+
+// k m as a bigfloat with its absolute error: m within 2^a.err, times k < 2^g scales it by < 2^g,
+// and the truncation of the product adds < 1 ulp.
+template <int L>
+constexpr mp::approx<L> scaled_slope(std::uint64_t k, std::uint64_t num, std::uint32_t den) noexcept {
+  const mp::approx<L> m = mp::geometric_approx<L>(2.0, num, den);
+  const mp::bigfloat<L> v = mp::mul_small(m.v, k);
+  const int g = 64 - std::countl_zero(k);
+  return {mp::negate(v), mp::max_int(m.err + g, v.top() + 1 - 64 * L) + 1};
+}
+
+template <class T>
+constexpr bool is_infinite(T x) noexcept {
+  using F = float_format<T>;
+  const auto b = F::to_bits(x);
+  const auto mag = F::to_bits(mp::special_value<T>(false, false));
+  return (b & mag) == mag;  // exponent field all ones (the value is finite before rounding: not NaN)
+}
+
+}  // namespace posenc::detail::alibif
+
+namespace posenc::alibi {
+
+// RN_T(-m_h k) for a distance k >= 0.
+template <class T = double>
+constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, std::uint64_t k) noexcept {
+  const auto e = slope_exponent_of(cc, h);
+  if (!e.ok() || k >= (std::uint64_t{1} << 53)) return {T{}, posenc::status::domain_error};
+  const std::int64_t num = e.value.num, den = e.value.den;
+  const double kd = static_cast<double>(k);  // exact below 2^53
+  T out{};
+  if (k == 0) {
+    out = detail::round_dd<T>(0.0, 0.0);  // the real 0 has no sign: +0, as everywhere in posenc
+  } else if (num % den == 0) {  // m = 2^-q exactly: k 2^-q is a double (k < 2^53, q <= 960)
+    out = detail::round_dd<T>(-kd * detail::exp2i(-static_cast<int>(num / den)), 0.0);
+  } else {
+    const math::double_double m = math::geometric_frequency(2.0, num, den);
+    const math::double_double p = detail::dd_mul(m, kd);
+    const double err = (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100;  // 2^-100 + dd_mul's 2^-104, with margin
+    if (!detail::ziv_round<T>(-p.hi, -p.lo, err, out)) {
+      const auto n = static_cast<std::uint64_t>(num);
+      const auto d = static_cast<std::uint32_t>(den);
+      out = detail::mp::ziv_loop<T>([k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
+    }
+  }
+  if (detail::alibif::is_infinite(out)) return {out, posenc::status::overflow};
+  return {out, posenc::status::ok};
+}
+
+// The bias of head h for a query at position `query` attending to a key at position `key`.
+template <class T = double>
+constexpr posenc::result<T> bias(const checked_config& cc, int h, std::uint64_t query, std::uint64_t key,
+                                 mask kind = mask::causal) noexcept {
+  if (kind == mask::causal && key > query) return {T{}, posenc::status::domain_error};
+  return bias_at_distance<T>(cc, h, query >= key ? query - key : key - query);
+}
+
+}  // namespace posenc::alibi
