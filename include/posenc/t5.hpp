@@ -1,0 +1,6 @@
+// t5.hpp: every header of the T5 relative-bucket scheme (posenc/t5/).
+#pragma once
+
+#include "posenc/t5/bucket.hpp"
+#include "posenc/t5/config.hpp"
+#include "posenc/t5/validate.hpp"

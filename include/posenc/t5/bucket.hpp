@@ -1,0 +1,149 @@
+// bucket.hpp: T5's relative-position bucket of every relative position, exact, at compile time
+// and at run time alike.
+//
+//   t5::bucket(cfg, relative_position)          the bucket, relative_position = key - query
+//   t5::fill_buckets(cfg, first, span<int>)      buckets of first, first + 1, ... (a table)
+//   t5::make_buckets<Range>(cfg)                 std::array of the buckets of -Range .. Range
+//
+// Semantics: HF transformers T5Attention._relative_position_bucket (the same in mesh-tensorflow
+// and torchscale). With nb the buckets of one side (num_buckets, halved when bidirectional; the
+// keys after the query then use the upper half), max_exact = nb / 2, K = nb - max_exact and
+// n = |relative_position| (bidirectional) or max(-relative_position, 0) (causal):
+//   n < max_exact:  bucket n;
+//   otherwise:      max_exact + floor(K log(n / max_exact) / log(max_distance / max_exact)),
+//                   at most nb - 1.
+// HF evaluates the log term in float32 and truncates; posenc takes it as the exact real, so the
+// floor is that of the true value. Ties are real: with 32 buckets and 128 the term at n = 16, 32,
+// 64 is exactly 2, 4, 6 (2 log2(n/8)), and a float32 log one ulp low would put n = 16 in bucket 9.
+//
+// Method: the bucket is the largest b in [0, K - 1] with K log(n/me) >= b log(md/me). Each such
+// comparison is decided by double-double logs (dd_log, relative error 2^-101) when the difference
+// exceeds its error bound; otherwise by exact integers: K log(n/me) = b log(md/me) iff
+// (n/me)^K = (md/me)^b, iff, with both fractions in lowest terms p1/q1 and p2/q2, p1^K = p2^b and
+// q1^K = q2^b, iff each pair is (t^(b/g), t^(K/g)) for an integer t, g = gcd(K, b). A near tie that
+// is not a tie and that double-double cannot separate is status::domain_error (never seen: the
+// sweep in tests/test_t5.cpp meets none).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <numeric>
+#include <span>
+
+#include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/double_double.hpp"
+#include "posenc/status.hpp"
+#include "posenc/t5/config.hpp"
+#include "posenc/t5/validate.hpp"
+
+namespace posenc::detail::t5f {
+
+// base^k if it stays below 2^62, else 0.
+constexpr std::uint64_t checked_power(std::uint64_t base, std::int64_t k) noexcept {
+  std::uint64_t r = 1;
+  for (std::int64_t i = 0; i < k; ++i) {
+    if (base != 0 && r > (std::uint64_t{1} << 62) / base) return 0;
+    r *= base;
+  }
+  return r;
+}
+
+// x^a == y^c for integers x, y >= 1 and a, c >= 0 (not both 0).
+constexpr bool equal_powers(std::uint64_t x, std::int64_t a, std::uint64_t y, std::int64_t c) noexcept {
+  if (a == 0) return y == 1 || c == 0;
+  if (c == 0) return x == 1;
+  const std::int64_t g = std::gcd(a, c);
+  const std::int64_t rx = c / g, ry = a / g;  // x = t^rx, y = t^ry
+  // t = the rx-th root of x, by bisection on [1, x].
+  std::uint64_t lo = 1, hi = x;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
+    const std::uint64_t p = checked_power(mid, rx);
+    if (p != 0 && p <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return checked_power(lo, rx) == x && checked_power(lo, ry) == y;
+}
+
+enum class decision : unsigned char { yes, no, undecided };
+
+// K log(n/me) >= b log(md/me)?
+constexpr decision at_least(std::int64_t n, std::int64_t me, std::int64_t md, std::int64_t K, std::int64_t b) noexcept {
+  const math::double_double ln_n = dd_log(static_cast<double>(n)), ln_me = dd_log(static_cast<double>(me));
+  const math::double_double ln_md = dd_log(static_cast<double>(md));
+  const math::double_double lhs = dd_mul(dd_add(ln_n, {-ln_me.hi, -ln_me.lo}), static_cast<double>(K));
+  const math::double_double rhs = dd_mul(dd_add(ln_md, {-ln_me.hi, -ln_me.lo}), static_cast<double>(b));
+  const math::double_double d = dd_add(lhs, {-rhs.hi, -rhs.lo});
+  // Each log within 2^-101 of itself (all below ln 2^40 < 28 < ln md + 1 ... bounded by 4 ln md + 1
+  // in sum per unit of K or b); the subtractions, products and the final sum add below 2^-104 of
+  // magnitudes at most (K + b)(2 ln md): together under (K + b)(4 ln md + 1) 2^-99.
+  const double err = static_cast<double>(K + b) * (4.0 * ln_md.hi + 1.0) * 0x1p-99;
+  if (d.hi > err) return decision::yes;
+  if (d.hi < -err) return decision::no;
+  const auto un = static_cast<std::uint64_t>(n), ume = static_cast<std::uint64_t>(me), umd = static_cast<std::uint64_t>(md);
+  const std::uint64_t g1 = std::gcd(un, ume), g2 = std::gcd(umd, ume);
+  if (equal_powers(un / g1, K, umd / g2, b) && equal_powers(ume / g1, K, ume / g2, b)) return decision::yes;  // a tie
+  return decision::undecided;
+}
+
+}  // namespace posenc::detail::t5f
+
+namespace posenc::t5 {
+
+// The bucket of relative_position = key - query (HF's memory_position - context_position).
+constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t relative_position) noexcept {
+  if (!cc.ok() || relative_position < -(std::int64_t{1} << 62) || relative_position > (std::int64_t{1} << 62))
+    return {0, posenc::status::domain_error};
+  using namespace detail::t5f;
+  const config& c = cc.get();
+  const std::int64_t nb = side_buckets(c), me = max_exact(c), K = nb - me, md = c.relative_attention_max_distance;
+  std::int64_t offset = 0, n = 0;
+  if (c.bidirectional) {
+    offset = relative_position > 0 ? nb : 0;
+    n = relative_position < 0 ? -relative_position : relative_position;
+  } else {
+    n = relative_position < 0 ? -relative_position : 0;
+  }
+  if (n < me) return {static_cast<int>(offset + n), posenc::status::ok};
+  if (n >= md) return {static_cast<int>(offset + nb - 1), posenc::status::ok};  // the term is >= K
+  // Start from the double estimate, then step to the largest b with at_least (b = 0 always holds).
+  const double estimate = static_cast<double>(K) * (detail::dd_log(static_cast<double>(n)).hi - detail::dd_log(static_cast<double>(me)).hi) /
+                          (detail::dd_log(static_cast<double>(md)).hi - detail::dd_log(static_cast<double>(me)).hi);
+  std::int64_t b = estimate < 0 ? 0 : estimate > static_cast<double>(K - 1) ? K - 1 : static_cast<std::int64_t>(estimate);
+  for (;;) {
+    const decision here = at_least(n, me, md, K, b);
+    if (here == decision::undecided) return {0, posenc::status::domain_error};
+    if (here == decision::no) {
+      --b;  // b = 0 is always yes, so this stops
+      continue;
+    }
+    if (b == K - 1) break;
+    const decision next = at_least(n, me, md, K, b + 1);
+    if (next == decision::undecided) return {0, posenc::status::domain_error};
+    if (next == decision::no) break;
+    ++b;
+  }
+  return {static_cast<int>(offset + me + b), posenc::status::ok};
+}
+
+// out[i] = bucket(first + i); the first failing status, else ok.
+constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t first, std::span<int> out) noexcept {
+  if (!cc.ok()) return posenc::status::domain_error;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const posenc::result<int> r = bucket(cc, first + static_cast<std::int64_t>(i));
+    if (!r.ok()) return r.error;
+    out[i] = r.value;
+  }
+  return posenc::status::ok;
+}
+
+// The buckets of relative positions -Range .. Range: element Range + r holds bucket(r).
+template <std::size_t Range>
+constexpr posenc::result<std::array<int, 2 * Range + 1>> make_buckets(const checked_config& cc) noexcept {
+  posenc::result<std::array<int, 2 * Range + 1>> r{};
+  r.error = fill_buckets(cc, -static_cast<std::int64_t>(Range), std::span<int>(r.value));
+  return r;
+}
+
+}  // namespace posenc::t5
