@@ -16,13 +16,10 @@
 // floor is that of the true value. Ties are real: with 32 buckets and 128 the term at n = 16, 32,
 // 64 is exactly 2, 4, 6 (2 log2(n/8)), and a float32 log one ulp low would put n = 16 in bucket 9.
 //
-// Method: the bucket is the largest b in [0, K - 1] with K log(n/me) >= b log(md/me). Each such
-// comparison is decided by double-double logs (dd_log, relative error 2^-101) when the difference
-// exceeds its error bound; otherwise by exact integers: K log(n/me) = b log(md/me) iff
-// (n/me)^K = (md/me)^b, iff, with both fractions in lowest terms p1/q1 and p2/q2, p1^K = p2^b and
-// q1^K = q2^b, iff each pair is (t^(b/g), t^(K/g)) for an integer t, g = gcd(K, b). A near tie that
-// is not a tie and that double-double cannot separate is status::domain_error (never seen: the
-// sweep in tests/test_t5.cpp meets none).
+// Method: the bucket is the largest b in [0, K - 1] with K log(n/me) >= b log(md/me), each
+// comparison decided exactly by math/detail/log_ratio_compare.hpp (double-double logs, and exact
+// integers at a tie). A near tie that is not a tie and that double-double cannot separate is
+// status::domain_error (never seen: the sweep in tests/test_t5.cpp meets none).
 #pragma once
 
 #include <array>
@@ -32,6 +29,7 @@
 #include <span>
 
 #include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/detail/log_ratio_compare.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/status.hpp"
 #include "posenc/t5/config.hpp"
@@ -39,51 +37,16 @@
 
 namespace posenc::detail::t5f {
 
-// base^k if it stays below 2^62, else 0.
-constexpr std::uint64_t checked_power(std::uint64_t base, std::int64_t k) noexcept {
-  std::uint64_t r = 1;
-  for (std::int64_t i = 0; i < k; ++i) {
-    if (base != 0 && r > (std::uint64_t{1} << 62) / base) return 0;
-    r *= base;
-  }
-  return r;
-}
-
-// x^a == y^c for integers x, y >= 1 and a, c >= 0 (not both 0).
-constexpr bool equal_powers(std::uint64_t x, std::int64_t a, std::uint64_t y, std::int64_t c) noexcept {
-  if (a == 0) return y == 1 || c == 0;
-  if (c == 0) return x == 1;
-  const std::int64_t g = std::gcd(a, c);
-  const std::int64_t rx = c / g, ry = a / g;  // x = t^rx, y = t^ry
-  // t = the rx-th root of x, by bisection on [1, x].
-  std::uint64_t lo = 1, hi = x;
-  while (lo < hi) {
-    const std::uint64_t mid = lo + (hi - lo + 1) / 2;
-    const std::uint64_t p = checked_power(mid, rx);
-    if (p != 0 && p <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return checked_power(lo, rx) == x && checked_power(lo, ry) == y;
-}
-
 enum class decision : unsigned char { yes, no, undecided };
 
-// K log(n/me) >= b log(md/me)?
+// K log(n/me) >= b log(md/me)? (math/detail/log_ratio_compare.hpp decides it exactly.)
 constexpr decision at_least(std::int64_t n, std::int64_t me, std::int64_t md, std::int64_t K, std::int64_t b) noexcept {
-  const math::double_double ln_n = dd_log(static_cast<double>(n)), ln_me = dd_log(static_cast<double>(me));
-  const math::double_double ln_md = dd_log(static_cast<double>(md));
-  const math::double_double lhs = dd_mul(dd_add(ln_n, {-ln_me.hi, -ln_me.lo}), static_cast<double>(K));
-  const math::double_double rhs = dd_mul(dd_add(ln_md, {-ln_me.hi, -ln_me.lo}), static_cast<double>(b));
-  const math::double_double d = dd_add(lhs, {-rhs.hi, -rhs.lo});
-  // Each log within 2^-101 of itself (all below ln 2^40 < 28 < ln md + 1 ... bounded by 4 ln md + 1
-  // in sum per unit of K or b); the subtractions, products and the final sum add below 2^-104 of
-  // magnitudes at most (K + b)(2 ln md): together under (K + b)(4 ln md + 1) 2^-99.
-  const double err = static_cast<double>(K + b) * (4.0 * ln_md.hi + 1.0) * 0x1p-99;
-  if (d.hi > err) return decision::yes;
-  if (d.hi < -err) return decision::no;
-  const auto un = static_cast<std::uint64_t>(n), ume = static_cast<std::uint64_t>(me), umd = static_cast<std::uint64_t>(md);
-  const std::uint64_t g1 = std::gcd(un, ume), g2 = std::gcd(umd, ume);
-  if (equal_powers(un / g1, K, umd / g2, b) && equal_powers(ume / g1, K, ume / g2, b)) return decision::yes;  // a tie
+  switch (compare_log_ratios(K, n, me, b, md, me)) {
+    case log_order::greater:
+    case log_order::equal: return decision::yes;
+    case log_order::less: return decision::no;
+    case log_order::undecided: break;
+  }
   return decision::undecided;
 }
 

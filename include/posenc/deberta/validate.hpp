@@ -1,0 +1,63 @@
+// validate.hpp: the preconditions of a DeBERTa bucket config, with rope/validate.hpp's report mode
+// (a broken precondition in constant evaluation stops the compiler inside
+// posenc::deberta::invalid_deberta_config, whose argument names it).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "posenc/deberta/config.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::deberta {
+
+struct validation {
+  posenc::status error = posenc::status::ok;
+  const char* message = "ok";
+  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
+  constexpr explicit operator bool() const noexcept { return ok(); }
+};
+
+inline void invalid_deberta_config(const char* precondition) noexcept { static_cast<void>(precondition); }
+
+}  // namespace posenc::deberta
+
+namespace posenc::detail::debertaf {
+
+constexpr deberta::validation bad(const char* m, bool report) noexcept {
+  if (report) deberta::invalid_deberta_config(m);
+  return {posenc::status::domain_error, m};
+}
+
+constexpr deberta::validation validate_config(const deberta::config& c, bool report) noexcept {
+  if (c.position_buckets < 2 || c.position_buckets > 65536) return bad("position_buckets must be in [2, 65536]", report);
+  if (c.max_relative_positions - 1 <= c.position_buckets / 2)
+    return bad("max_relative_positions - 1 must exceed position_buckets / 2 (the log's base must exceed 1)", report);
+  if (c.max_relative_positions > (std::int64_t{1} << 31)) return bad("max_relative_positions must be at most 2^31", report);
+  return {};
+}
+
+}  // namespace posenc::detail::debertaf
+
+namespace posenc::deberta {
+
+constexpr validation validate(const config& c) noexcept { return detail::debertaf::validate_config(c, false); }
+
+constexpr validation require_valid(const config& c) noexcept {
+  return detail::debertaf::validate_config(c, std::is_constant_evaluated());
+}
+
+// A config validated once, where it is made (rope::checked_config's twin).
+class checked_config {
+ public:
+  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
+  constexpr const config& get() const noexcept { return config_; }
+  constexpr const validation& check() const noexcept { return check_; }
+  constexpr bool ok() const noexcept { return check_.ok(); }
+
+ private:
+  config config_;
+  validation check_;
+};
+
+}  // namespace posenc::deberta
