@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/sincos_geometric.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
@@ -48,6 +49,43 @@ auto geometric_oracle(double base, std::int64_t num, std::int64_t den) {
       mpfr_set_zero(err[0], 1);  // exact
     } else {
       mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 2 - prec, MPFR_RNDU);
+    }
+  });
+}
+
+// cos (k = 0) and sin (k = 1) of m * base^(-num/den): theta at w = prec + 128 bits (relative error
+// below 2^(12 - w): the quotient, log, product and exp at w bits), times m < 2^64 exactly, so the
+// angle is within 2^(76 - w) = 2^(-prec - 52) absolute; cos and sin at prec bits add half an ulp
+// each. Stated: 2^(EXP(y) + 1 - prec) + 2^(-prec - 32).
+auto sincos_geometric_oracle(std::uint64_t m, double base, std::int64_t num, std::int64_t den) {
+  return v::detail::make_value<2>([m, base, num, den](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
+    const mpfr_prec_t w = prec + 128;
+    v::detail::mp e(w), l(w), n(64), d(64), mm(64), x(w + 64);
+    mpfr_set_sj(n.get(), num, MPFR_RNDN);
+    mpfr_set_sj(d.get(), den, MPFR_RNDN);
+    mpfr_div(e.get(), n.get(), d.get(), MPFR_RNDN);
+    mpfr_set_d(l.get(), base, MPFR_RNDN);
+    mpfr_log(l.get(), l.get(), MPFR_RNDN);
+    mpfr_mul(e.get(), e.get(), l.get(), MPFR_RNDN);
+    mpfr_neg(e.get(), e.get(), MPFR_RNDN);
+    mpfr_exp(e.get(), e.get(), MPFR_RNDN);
+    mpfr_set_uj(mm.get(), m, MPFR_RNDN);
+    mpfr_mul(x.get(), e.get(), mm.get(), MPFR_RNDN);  // exact: w + 64 bits hold a w-bit value times m
+    mpfr_set_prec(y[0], prec);
+    mpfr_set_prec(y[1], prec);
+    mpfr_sin_cos(y[1], y[0], x.get(), MPFR_RNDN);
+    for (int k = 0; k < 2; ++k) {
+      v::detail::mp a(64);
+      mpfr_set_prec(err[k], 64);
+      if (m == 0) {  // angle 0: cos 1 and sin +0 exactly
+        mpfr_set_zero(err[k], 1);
+        continue;
+      }
+      mpfr_set_ui_2exp(err[k], 1, -prec - 32, MPFR_RNDU);
+      if (mpfr_regular_p(y[k])) {
+        mpfr_set_ui_2exp(a.get(), 1, mpfr_get_exp(y[k]) + 1 - prec, MPFR_RNDU);
+        mpfr_add(err[k], err[k], a.get(), MPFR_RNDU);
+      }
     }
   });
 }
@@ -166,6 +204,44 @@ TEST_CASE("geometric_value: random bases and rational exponents, correctly round
   }
   t.report("random");
   REQUIRE(t.wrong == 0);
+}
+
+TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded in four types", "[geometric][oracle]") {
+  v::rng g(v::seed_for("sincos_geometric"));
+  std::uint64_t checked = 0, wrong = 0;
+  const auto check = [&](std::uint64_t m, double base, std::int64_t num, std::int64_t den) {
+    auto o = sincos_geometric_oracle(m, base, num, den);
+    const auto one = [&](auto tag) {
+      using T = decltype(tag);
+      const auto r = pm::sincos_geometric<T>(m, base, num, den);
+      const T want_cos = o.template round<T>(0), want_sin = o.template round<T>(1);
+      ++checked;
+      if (!r.ok() || !same(r.value.cos, want_cos) || !same(r.value.sin, want_sin)) {
+        if (++wrong <= 10)
+          std::printf("  MISS sincos_geometric(%llu, %a, %lld, %lld) in %d bytes\n", static_cast<unsigned long long>(m), base,
+                      static_cast<long long>(num), static_cast<long long>(den), static_cast<int>(sizeof(T)));
+      }
+    };
+    one(double{});
+    one(float{});
+    one(bfloat16{});
+    one(float16{});
+  };
+  // fairseq / tensor2tensor sinusoids: 10000^(-i/(d/2 - 1)) at positions across the ranges used.
+  for (const int d : {64, 512})
+    for (int i = 0; i < d / 2; i += 3)
+      for (const std::uint64_t p : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{1000}, std::uint64_t{65535}, std::uint64_t{1} << 20})
+        check(p, 10000.0, i, d / 2 - 1);
+  for (int i = 0; i < 3000; ++i) {  // random bases, rational exponents and positions up to 2^40
+    const double base = 1.0 + std::fabs(g.log_uniform<double>(-20, 30));
+    const auto den = static_cast<std::int64_t>(1 + g.below(5000));
+    const auto num = static_cast<std::int64_t>(g.below(static_cast<std::uint64_t>(den) + 1));
+    check(g.below(std::uint64_t{1} << (1 + g.below(40))), base, num, den);
+  }
+  std::printf("[geometric] sincos_geometric: %llu pairs, %llu not correctly rounded\n", static_cast<unsigned long long>(checked),
+              static_cast<unsigned long long>(wrong));
+  REQUIRE(wrong == 0);
+  static_assert(pm::sincos_geometric<float>(5, 1.0, 1, 2).error == posenc::status::domain_error, "base must exceed 1");
 }
 
 TEST_CASE("geometric_frequency: within its stated relative error", "[geometric][oracle]") {

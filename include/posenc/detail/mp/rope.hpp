@@ -84,13 +84,13 @@ constexpr sincos_approx<L> sincos_product_approx(std::uint64_t m, math::double_d
   return sincos_from_reduced(fixed_to_reduced<L>(f, 4 - 64 * FW));
 }
 
-// theta = exp(-(2j/d) log base) (geometric.hpp, with its error bound) and X = m theta reduced. X = m
+// theta = base^(-num/den) (geometric.hpp, with its error bound) and X = m theta reduced. X = m
 // theta multiplies the absolute error by m < 2^(64 - clz m) and truncates (< 2 ulp). The
 // reduction of the computed X then adds its own error (payne_hanek.hpp), and the distance between
 // the computed and exact X moves r by at most as much.
 template <int L>
-constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int d) noexcept {
-  const approx<L> th = geometric_approx<L>(base, static_cast<std::uint64_t>(2 * j), static_cast<std::uint32_t>(d));
+constexpr sincos_approx<L> geometric_sincos_approx(std::uint64_t m, double base, std::uint64_t num, std::uint32_t den) noexcept {
+  const approx<L> th = geometric_approx<L>(base, num, den);
   const bigfloat<L> x = mul_small(th.v, m);
   const int xerr = max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
   if (x.top() <= -1) return sincos_from_reduced(reduced<L>{0, x, xerr});
@@ -100,6 +100,12 @@ constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int 
   reduced<L> red = fixed_to_reduced<L>(f, 3 - 64 * FW);
   red.err = max_int(red.err, xerr) + 1;
   return sincos_from_reduced(red);
+}
+
+// RoPE's angle: theta_j = base^(-2j/d).
+template <int L>
+constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int d) noexcept {
+  return geometric_sincos_approx<L>(m, base, static_cast<std::uint64_t>(2 * j), static_cast<std::uint32_t>(d));
 }
 
 template <class T>
@@ -115,6 +121,17 @@ constexpr math::sincos_result<T> sincos_product(std::uint64_t m, math::double_do
     return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
   }
   return ziv_loop_pair<T>([m, theta](auto lv) { return sincos_product_approx<decltype(lv)::value>(m, theta); });
+}
+
+// cos and sin of m base^(-num/den), all exact reals, RN_T each. Preconditions (the caller checks:
+// math::geometric_frequency_args_valid): theta = base^(-num/den) >= 2^-960, num < 2^53, den < 2^32.
+// theta is irrational or a dyadic (geometric_frequency.hpp), so X = m theta is 0 or transcendental's
+// argument: only m = 0 (or num = 0 with m = 0) is exact.
+template <class T>
+constexpr math::sincos_result<T> sincos_geometric(std::uint64_t m, double base, std::uint64_t num, std::uint32_t den) noexcept {
+  if (num == 0) return mp::sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
+  if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
+  return ziv_loop_pair<T>([m, base, num, den](auto lv) { return geometric_sincos_approx<decltype(lv)::value>(m, base, num, den); });
 }
 
 // cos and sin of m base^(-2j/d), all exact reals, RN_T each. Preconditions (else NaNs): base
