@@ -1,0 +1,62 @@
+// validate.hpp: the preconditions of a sinusoidal config, with rope/validate.hpp's report mode (in
+// constant evaluation a broken precondition stops the compiler inside
+// posenc::sinusoidal::invalid_sinusoidal_config, whose argument names it).
+#pragma once
+
+#include <type_traits>
+
+#include "posenc/sinusoidal/config.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::sinusoidal {
+
+struct validation {
+  posenc::status error = posenc::status::ok;
+  const char* message = "ok";
+  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
+  constexpr explicit operator bool() const noexcept { return ok(); }
+};
+
+inline void invalid_sinusoidal_config(const char* precondition) noexcept { static_cast<void>(precondition); }
+
+}  // namespace posenc::sinusoidal
+
+namespace posenc::detail::sinusoidalf {
+
+constexpr sinusoidal::validation bad(const char* m, bool report) noexcept {
+  if (report) sinusoidal::invalid_sinusoidal_config(m);
+  return {posenc::status::domain_error, m};
+}
+
+constexpr sinusoidal::validation validate_config(const sinusoidal::config& c, bool report) noexcept {
+  if (c.dim < 1 || c.dim > 65536) return bad("dim must be in [1, 65536]", report);
+  if (c.exponent == sinusoidal::exponent::fairseq && c.dim < 4)
+    return bad("the fairseq exponent i/(d/2 - 1) needs dim >= 4 (fairseq divides by zero below)", report);
+  if (!(c.base > 1.0 && c.base < 0x1p960)) return bad("base must be in (1, 2^960)", report);
+  return {};
+}
+
+}  // namespace posenc::detail::sinusoidalf
+
+namespace posenc::sinusoidal {
+
+constexpr validation validate(const config& c) noexcept { return detail::sinusoidalf::validate_config(c, false); }
+
+constexpr validation require_valid(const config& c) noexcept {
+  return detail::sinusoidalf::validate_config(c, std::is_constant_evaluated());
+}
+
+// A config validated once, where it is made (rope::checked_config's twin).
+class checked_config {
+ public:
+  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
+  constexpr const config& get() const noexcept { return config_; }
+  constexpr const validation& check() const noexcept { return check_; }
+  constexpr bool ok() const noexcept { return check_.ok(); }
+
+ private:
+  config config_;
+  validation check_;
+};
+
+}  // namespace posenc::sinusoidal
