@@ -1,0 +1,71 @@
+// relative_index.hpp: Shaw, Uszkoreit, Vaswani, "Self-Attention with Relative Position
+// Representations" (NAACL 2018): the index into the learned tables a^K, a^V of shape (2k + 1, depth)
+// is the clipped relative position, clip(j - i, -k, k) + k (tensor2tensor
+// common_attention._generate_relative_positions_matrix; default max_relative_position k = 20).
+// Integer-valued, exact by construction.
+//
+//   constexpr posenc::shaw::config c{};                       // k = 20
+//   static_assert(posenc::shaw::relative_index(c, 5, 3).value == 18);   // query 5, key 3
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "posenc/status.hpp"
+
+namespace posenc::shaw {
+
+struct config {
+  int max_relative_position = 20;  // k: indices 0 .. 2k
+};
+
+struct validation {
+  posenc::status error = posenc::status::ok;
+  const char* message = "ok";
+  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
+};
+
+// Reached only in constant evaluation on a broken precondition (not constexpr on purpose).
+inline void invalid_shaw_config(const char* precondition) noexcept { static_cast<void>(precondition); }
+
+constexpr validation validate(const config& c) noexcept {
+  if (c.max_relative_position < 1 || c.max_relative_position > (1 << 30))
+    return {posenc::status::domain_error, "max_relative_position must be in [1, 2^30]"};
+  return {};
+}
+
+// clip(key - query, -k, k) + k. Positions are any 64-bit integers (the difference saturates).
+constexpr posenc::result<int> relative_index(const config& c, std::int64_t query, std::int64_t key) noexcept {
+  const validation v = validate(c);
+  if (!v.ok()) {
+    if (std::is_constant_evaluated()) invalid_shaw_config(v.message);
+    return {0, v.error};
+  }
+  const std::int64_t k = c.max_relative_position;
+  // |key - query| in unsigned arithmetic, which cannot overflow (the signed difference can).
+  const auto uk = static_cast<std::uint64_t>(key), uq = static_cast<std::uint64_t>(query);
+  const std::uint64_t distance = key >= query ? uk - uq : uq - uk;
+  const std::int64_t clipped = distance > static_cast<std::uint64_t>(k) ? k : static_cast<std::int64_t>(distance);
+  const std::int64_t d = key >= query ? clipped : -clipped;
+  return {static_cast<int>(d + k), posenc::status::ok};
+}
+
+// out[i * keys + j] = relative_index(query i, key j) for the square (or rectangular) window
+// of queries first_query .. and keys first_key ..; out.size() == queries * keys.
+constexpr posenc::status fill_index_table(const config& c, std::int64_t first_query, std::size_t queries,
+                                          std::int64_t first_key, std::span<int> out) noexcept {
+  if (queries == 0 || out.size() % queries != 0) return posenc::status::domain_error;
+  const std::size_t keys = out.size() / queries;
+  for (std::size_t i = 0; i < queries; ++i)
+    for (std::size_t j = 0; j < keys; ++j) {
+      const auto r = relative_index(c, first_query + static_cast<std::int64_t>(i), first_key + static_cast<std::int64_t>(j));
+      if (!r.ok()) return r.error;
+      out[i * keys + j] = r.value;
+    }
+  return posenc::status::ok;
+}
+
+}  // namespace posenc::shaw

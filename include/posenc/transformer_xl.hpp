@@ -1,0 +1,4 @@
+// transformer_xl.hpp: Transformer-XL's and XLNet's relative sinusoids (posenc/transformer_xl/).
+#pragma once
+
+#include "posenc/transformer_xl/positions.hpp"
