@@ -1,0 +1,4 @@
+// logn.hpp: log-n attention scaling (posenc/logn/).
+#pragma once
+
+#include "posenc/logn/factor.hpp"
