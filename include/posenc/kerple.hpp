@@ -1,0 +1,4 @@
+// kerple.hpp: KERPLE's log and power biases (posenc/kerple/).
+#pragma once
+
+#include "posenc/kerple/bias.hpp"
