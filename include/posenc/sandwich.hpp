@@ -1,0 +1,4 @@
+// sandwich.hpp: Sandwich's relative bias (posenc/sandwich/).
+#pragma once
+
+#include "posenc/sandwich/bias.hpp"

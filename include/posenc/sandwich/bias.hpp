@@ -1,0 +1,114 @@
+// bias.hpp: Sandwich's relative bias (Chi, Fan, Rudnicky, Ramadge, "Dissecting Transformer Length
+// Extrapolation via the Lens of Receptive Field Analysis", ACL 2023; NVIDIA NeMo
+// sandwich_relative_position_embedding.py SandwichRelativePositionEmbedding.forward), exact then
+// rounded once into T:
+//
+//   bias_h(k) = (sum_{i=1..d/2} cos(k 10000^(-2i/d)) - d/2) / (8 (h + 1) / H),   h = 0 .. H-1
+//
+// k = m - n the distance (the causal version takes k >= 0; the bias is even in k), d the per-head
+// size NeMo passes (hidden size per head), H the heads. Note i starts at 1 (NeMo's arange(1, d/2+1)).
+//
+// Exactness: for k != 0 the sum is a nontrivial combination of e^(+-i k theta_i) with distinct
+// nonzero algebraic exponents and e^0, so by Lindemann-Weierstrass it is transcendental (never a
+// T value nor a midpoint); k = 0 gives exactly 0 (+0). Method: cos x - 1 = -2 sin^2(x/2), so the
+// sum is -2 sum sin^2(k theta_i / 2) with every term of one sign (no cancellation near k = 0):
+// each sin from the double-double kernel (2^-84 relative, plus the angle's and the reduction's
+// errors), squared and summed in double-double with their error bounds carried, times -H/(4 (h+1));
+// Ziv's test; then 256 to 1024 bits (sum of cos - 1 from the geometric angle kernel).
+// Errors: domain_error outside 2 <= d <= 4096 even, 1 <= H <= 4096, 0 <= h < H, |k| < 2^53.
+#pragma once
+
+#include <cstdint>
+
+#include "posenc/detail/mp/bigfloat.hpp"
+#include "posenc/detail/mp/rope.hpp"
+#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/trig_kernel.hpp"
+#include "posenc/math/double_double.hpp"
+#include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/reduce.hpp"
+#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::sandwich {
+
+struct config {
+  int dim = 0;    // d: NeMo's hidden size per head
+  int heads = 0;  // H
+};
+
+}  // namespace posenc::sandwich
+
+namespace posenc::detail::sandwichf {
+
+constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
+
+// The accurate path: sum (cos(k theta_i) - 1) at 64L bits, times H / (8 (h + 1)). Each cos within
+// 2^err_i (the geometric kernel), minus 1 exact, summed with one truncation (2 ulp) per addition:
+// the sum errs by at most d/2 (2^max_err + 2^(top + 2 - 64L)); times H (< 2^13) and / 8(h+1).
+template <int L>
+constexpr mp::approx<L> sum_approx(std::uint64_t k, int d, int H, int h) noexcept {
+  mp::bigfloat<L> s{};
+  int worst = -64 * L * 4;
+  for (int i = 1; i <= d / 2; ++i) {
+    const mp::sincos_approx<L> a = mp::geometric_sincos_approx<L>(k, 10000.0, static_cast<std::uint64_t>(2 * i), static_cast<std::uint32_t>(d));
+    s = mp::add(s, mp::sub(a.cos.v, mp::one<L>()));
+    worst = mp::max_int(worst, mp::max_int(a.cos.err, 2 - 64 * L));
+  }
+  const int terms = mp::ilog2(static_cast<std::uint64_t>(d)) + 1;  // d/2 terms < 2^terms / 2
+  const mp::bigfloat<L> r = mp::div_small(mp::mul_small(s, static_cast<std::uint64_t>(H)), static_cast<std::uint32_t>(8 * (h + 1)));
+  return {r, mp::max_int(worst + terms + 13, r.top() + 4 - 64 * L) + 1};
+}
+
+}  // namespace posenc::detail::sandwichf
+
+namespace posenc::sandwich {
+
+// RN_T(bias_h(k)).
+template <class T = double>
+constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) noexcept {
+  if (c.dim < 2 || c.dim > 4096 || c.dim % 2 != 0 || c.heads < 1 || c.heads > 4096 || h < 0 || h >= c.heads ||
+      distance <= -(std::int64_t{1} << 53) || distance >= (std::int64_t{1} << 53))
+    return {T{}, posenc::status::domain_error};
+  if (distance == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
+  const auto k = static_cast<std::uint64_t>(distance < 0 ? -distance : distance);
+  using detail::sandwichf::dabs;
+  math::double_double sum{0.0, 0.0};
+  double err = 0;
+  bool fast = true;
+  for (int i = 1; fast && i <= c.dim / 2; ++i) {
+    const math::double_double theta = math::geometric_frequency(10000.0, 2 * std::int64_t{i}, c.dim);
+    const math::double_double half{theta.hi * 0.5, theta.lo * 0.5};  // exact
+    detail::rope_phase phi{};
+    detail::reduced rd{};
+    if (!detail::rope_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
+      fast = false;
+      break;
+    }
+    const double xerr = phi.err + dabs(phi.hi) * (math::geometric_frequency_max_rel_error * 1.0000001);
+    const detail::trig_kernel_out ko = detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
+    const bool odd = (rd.quadrant & 1) != 0;
+    const detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
+    const double es = a.err + rd.err + xerr;                    // |s - sin(k theta/2)| (sign irrelevant)
+    const math::double_double s2 = detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
+    const double as = dabs(a.hi) * (1 + 0x1p-50);
+    err += 2 * as * es + es * es + s2.hi * 0x1p-102;  // the square's error, and dd_mul's
+    sum = detail::dd_add(sum, s2);
+    err += dabs(sum.hi) * 0x1p-104;  // AccurateDWPlusDW: 3u^2 of the sum
+  }
+  if (fast) {
+    // bias = -2 sum H / (8 (h + 1)) = sum * (-H) / (4 (h + 1)): the product and quotient by small
+    // integers (exact doubles) add 2^-104 each, relative.
+    const math::double_double r = detail::dd_div(detail::dd_mul(sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
+    const double scale = static_cast<double>(c.heads) / (4.0 * (h + 1));
+    const double rerr = (err * scale) * (1 + 0x1p-50) + dabs(r.hi) * 0x1p-102;
+    T out{};
+    if (detail::ziv_round<T>(r.hi, r.lo, rerr, out)) return {out, posenc::status::ok};
+  }
+  const int d = c.dim, H = c.heads;
+  return {detail::mp::ziv_loop<T>([k, d, H, h](auto lv) { return detail::sandwichf::sum_approx<decltype(lv)::value>(k, d, H, h); }),
+          posenc::status::ok};
+}
+
+}  // namespace posenc::sandwich
