@@ -107,8 +107,11 @@ TEST_CASE("t5: every bucket of a sweep of configs equals the MPFR oracle; the la
         const std::int64_t nb = bidirectional ? buckets / 2 : buckets;
         const std::int64_t range = c.relative_attention_max_distance < 3000 ? c.relative_attention_max_distance + 5 : 3000;
         int previous = -1;
+        std::vector<int> filled(static_cast<std::size_t>(2 * range + 1));
+        REQUIRE(t5::fill_buckets(c, -range, filled) == posenc::status::ok);  // the threshold path
         for (std::int64_t r = -range; r <= range; ++r) {
           const auto got = t5::bucket(c, r);
+          if (filled[static_cast<std::size_t>(r + range)] != got.value) ++wrong;
           const int want = oracle_bucket(c, r);
           ++checked;
           if (!got.ok() || got.value != want) {

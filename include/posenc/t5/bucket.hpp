@@ -90,13 +90,69 @@ constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t rela
   return {static_cast<int>(offset + me + b), posenc::status::ok};
 }
 
-// out[i] = bucket(first + i); the first failing status, else ok.
+}  // namespace posenc::t5
+
+namespace posenc::detail::t5f {
+
+inline constexpr std::int64_t max_log_buckets = 2048;  // K = nb - nb/2 <= 4096 / 2
+
+// thr[b] = the smallest distance n in [me, md] with K log(n/me) >= b log(md/me), b = 1 .. K-1 (the
+// bucket is me + the largest b with n >= thr[b]): found by bisection with at_least, once per
+// table, so that each entry costs a binary search. false when a comparison is undecided.
+constexpr bool log_thresholds(std::int64_t me, std::int64_t md, std::int64_t K, std::int64_t* thr) noexcept {
+  thr[0] = me;
+  for (std::int64_t b = 1; b < K; ++b) {
+    std::int64_t lo = thr[b - 1], hi = md;  // C(b) fails below thr[b-1] and holds at md (b < K)
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      const decision dcs = at_least(mid, me, md, K, b);
+      if (dcs == decision::undecided) return false;
+      if (dcs == decision::yes) hi = mid;
+      else lo = mid + 1;
+    }
+    thr[b] = lo;
+  }
+  return true;
+}
+
+}  // namespace posenc::detail::t5f
+
+namespace posenc::t5 {
+
+// out[i] = bucket(first + i); the first failing status, else ok. The log thresholds are found once
+// (detail::t5f::log_thresholds), so a table costs a binary search per entry, not a log comparison.
 constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t first, std::span<int> out) noexcept {
+  using namespace detail::t5f;
   if (!cc.ok()) return posenc::status::domain_error;
+  const config& c = cc.get();
+  const std::int64_t nb = side_buckets(c), me = max_exact(c), K = nb - me, md = c.relative_attention_max_distance;
+  std::int64_t thr[max_log_buckets] = {};
+  if (!log_thresholds(me, md, K, thr)) return posenc::status::domain_error;
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const posenc::result<int> r = bucket(cc, first + static_cast<std::int64_t>(i));
-    if (!r.ok()) return r.error;
-    out[i] = r.value;
+    const std::int64_t rel = first + static_cast<std::int64_t>(i);
+    if (rel < -(std::int64_t{1} << 62) || rel > (std::int64_t{1} << 62)) return posenc::status::domain_error;
+    std::int64_t offset = 0, n = 0;
+    if (c.bidirectional) {
+      offset = rel > 0 ? nb : 0;
+      n = rel < 0 ? -rel : rel;
+    } else {
+      n = rel < 0 ? -rel : 0;
+    }
+    std::int64_t b = 0;
+    if (n < me) {
+      b = n;
+    } else if (n >= md) {
+      b = nb - 1;
+    } else {
+      std::int64_t lo = 0, hi = K - 1;  // the largest b with thr[b] <= n
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (thr[mid] <= n) lo = mid;
+        else hi = mid - 1;
+      }
+      b = me + lo;
+    }
+    out[i] = static_cast<int>(offset + b);
   }
   return posenc::status::ok;
 }
