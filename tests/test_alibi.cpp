@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -159,6 +160,32 @@ TEST_CASE("alibi: biases at random distances, correctly rounded in four types, o
               static_cast<unsigned long long>(overflows));
   REQUIRE(t.wrong == 0);
   REQUIRE(overflows > 0);  // the float16 overflow path was exercised, and named
+}
+
+TEST_CASE("alibi: the distance tables equal bias_at_distance entry by entry", "[alibi]") {
+  std::uint64_t differ = 0;
+  for (const double max_bias : {8.0, 0.5, 16.0})
+    for (const int heads : {1, 7, 12, 64}) {
+      const al::config c{.heads = heads, .max_bias = max_bias};
+      std::vector<float16> f16(140000);
+      std::vector<float> f32(3000);
+      for (int h = 0; h < heads; h += 3) {
+        const auto st16 = al::fill_bias_by_distance<float16>(c, h, f16);
+        REQUIRE(al::fill_bias_by_distance<float>(c, h, f32) == posenc::status::ok);
+        for (std::size_t k = 0; k < f32.size(); ++k)
+          if (!same(f32[k], al::bias_at_distance<float>(c, h, k).value)) ++differ;
+        bool overflowed = false;
+        for (std::size_t k = 0; k < f16.size(); k += 7) {
+          const auto one = al::bias_at_distance<float16>(c, h, k);
+          overflowed = overflowed || one.error == posenc::status::overflow;
+          if (!same(f16[k], one.value)) ++differ;
+        }
+        CHECK((st16 == posenc::status::overflow) == overflowed);  // the table reports what the entries do
+      }
+    }
+  REQUIRE(differ == 0);
+  constexpr auto table = al::make_bias_by_distance<float, 12, 64>(twelve);
+  static_assert(table.ok() && table.value[3 * 64 + 5] == -5 * 0x1p-4f, "head 3, distance 5: -5/16");
 }
 
 TEST_CASE("alibi: the checker can fail", "[alibi]") {

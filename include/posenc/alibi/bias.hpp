@@ -4,6 +4,9 @@
 //
 //   alibi::bias<T>(cfg, h, query, key, alibi::mask::causal)      RN_T(-m_h (query - key)), key <= query
 //   alibi::bias<T>(cfg, h, query, key, alibi::mask::symmetric)   RN_T(-m_h |query - key|)
+//   alibi::fill_bias_by_distance<T>(cfg, h, span)                 out[k] = RN_T(-m_h k), k < size:
+//                                       the table an ALiBi kernel indexes by |query - key|
+//   alibi::make_bias_by_distance<T, Heads, Distances>(cfg)        every head's, one array
 //
 // The product of the integer distance k and the exact slope m_h = 2^-e is evaluated as k times
 // math::geometric_frequency's double-double (TwoProduct, so within 2^-100 + 2^-104 relative), decided
@@ -13,8 +16,11 @@
 // does not fit T (float16 holds at most 65504 and rounds 65520 up: with m_0 = 1/2 from distance 131040).
 #pragma once
 
+#include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "posenc/alibi/slopes.hpp"
 #include "posenc/alibi/validate.hpp"
@@ -83,6 +89,50 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
   }
   if (detail::alibif::is_infinite(out)) return {out, posenc::status::overflow};
   return {out, posenc::status::ok};
+}
+
+// out[k] = RN_T(-m_h k) for k < out.size(): the slope's double-double is formed once, so each
+// entry costs one TwoProduct and a rounding test (bias_at_distance's path, the same bits).
+template <class T = double>
+constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, std::span<T> out) noexcept {
+  const auto e = slope_exponent_of(cc, h);
+  if (!e.ok() || out.size() >= (std::size_t{1} << 53)) return posenc::status::domain_error;
+  const std::int64_t num = e.value.num, den = e.value.den;
+  const math::double_double m = num % den == 0 ? math::double_double{detail::exp2i(-static_cast<int>(num / den)), 0.0}
+                                               : math::geometric_frequency(2.0, num, den);
+  posenc::status st = posenc::status::ok;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const double kd = static_cast<double>(k);
+    T v{};
+    bool done = false;
+    if (k == 0) {
+      v = detail::round_dd<T>(0.0, 0.0), done = true;
+    } else if (num % den == 0) {
+      v = detail::round_dd<T>(-kd * m.hi, 0.0), done = true;
+    } else {
+      const math::double_double p = detail::dd_mul(m, kd);
+      done = detail::ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
+    }
+    posenc::result<T> r{v, posenc::status::ok};
+    if (!done) r = bias_at_distance<T>(cc, h, k);
+    else if (detail::alibif::is_infinite(v)) r.error = posenc::status::overflow;
+    if (st == posenc::status::ok) st = r.error;
+    out[k] = r.value;
+  }
+  return st;
+}
+
+// Row h of the result holds head h's biases by distance, 0 .. Distances - 1.
+template <class T, std::size_t Heads, std::size_t Distances>
+constexpr posenc::result<std::array<T, Heads * Distances>> make_bias_by_distance(const checked_config& cc) noexcept {
+  posenc::result<std::array<T, Heads * Distances>> r{};
+  if (!cc.ok() || static_cast<std::size_t>(cc.get().heads) != Heads) {
+    r.error = posenc::status::domain_error;
+    return r;
+  }
+  for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h)
+    r.error = fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(r.value.data() + h * Distances, Distances));
+  return r;
 }
 
 // The bias of head h for a query at position `query` attending to a key at position `key`.
