@@ -188,6 +188,19 @@ TEST_CASE("alibi: the distance tables equal bias_at_distance entry by entry", "[
   static_assert(table.ok() && table.value[3 * 64 + 5] == -5 * 0x1p-4f, "head 3, distance 5: -5/16");
 }
 
+TEST_CASE("alibi: the dense symmetric table equals bias() entry by entry", "[alibi]") {
+  static constexpr al::config seven{.heads = 7, .max_bias = 16.0};
+  static constexpr auto dense = al::make_symmetric_bias_table<bfloat16, 7, 9, 13>(seven, 100, 95);
+  static_assert(dense.ok());
+  std::uint64_t differ = 0;
+  for (int h = 0; h < 7; ++h)
+    for (std::uint64_t i = 0; i < 9; ++i)
+      for (std::uint64_t j = 0; j < 13; ++j)
+        if (!same(dense.value[(static_cast<std::size_t>(h) * 9 + i) * 13 + j], al::bias<bfloat16>(seven, h, 100 + i, 95 + j, al::mask::symmetric).value))
+          ++differ;
+  REQUIRE(differ == 0);
+}
+
 TEST_CASE("alibi: the checker can fail", "[alibi]") {
   // A slope one ulp off is a miss for the comparison above.
   const float right = al::slope<float>(twelve, 9).value;

@@ -7,6 +7,7 @@
 //   alibi::fill_bias_by_distance<T>(cfg, h, span)                 out[k] = RN_T(-m_h k), k < size:
 //                                       the table an ALiBi kernel indexes by |query - key|
 //   alibi::make_bias_by_distance<T, Heads, Distances>(cfg)        every head's, one array
+//   alibi::make_symmetric_bias_table<T, Heads, Queries, Keys>(cfg) the dense encoder table
 //
 // The product of the integer distance k and the exact slope m_h = 2^-e is evaluated as k times
 // math::geometric_frequency's double-double (TwoProduct, so within 2^-100 + 2^-104 relative), decided
@@ -132,6 +133,36 @@ constexpr posenc::result<std::array<T, Heads * Distances>> make_bias_by_distance
   }
   for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h)
     r.error = fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(r.value.data() + h * Distances, Distances));
+  return r;
+}
+
+// The dense symmetric table (encoders): element (h, i, j) at (h Queries + i) Keys + j holds
+// RN_T(-m_h |(first_query + i) - (first_key + j)|), from each head's distance table (so the cost is
+// one copy per entry). A causal table has no finite value for its masked entries, so it is not
+// offered dense: use the distance table, as the kernels do.
+template <class T, std::size_t Heads, std::size_t Queries, std::size_t Keys>
+constexpr posenc::result<std::array<T, Heads * Queries * Keys>> make_symmetric_bias_table(const checked_config& cc,
+                                                                                         std::uint64_t first_query = 0,
+                                                                                         std::uint64_t first_key = 0) noexcept {
+  posenc::result<std::array<T, Heads * Queries * Keys>> r{};
+  if (!cc.ok() || static_cast<std::size_t>(cc.get().heads) != Heads || first_query > (std::uint64_t{1} << 52) ||
+      first_key > (std::uint64_t{1} << 52)) {
+    r.error = posenc::status::domain_error;
+    return r;
+  }
+  const std::uint64_t lo = first_query < first_key ? first_query : first_key;
+  const std::uint64_t hi_q = first_query + Queries - 1, hi_k = first_key + Keys - 1;
+  const std::size_t span = static_cast<std::size_t>((hi_q > hi_k ? hi_q : hi_k) - lo) + 1;  // every distance that occurs is below
+  for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h) {
+    T by_distance[Queries + Keys] = {};
+    const std::size_t n = span < Queries + Keys ? span : Queries + Keys;
+    r.error = fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(by_distance, n));
+    for (std::size_t i = 0; i < Queries; ++i)
+      for (std::size_t j = 0; j < Keys; ++j) {
+        const std::uint64_t q = first_query + i, k = first_key + j;
+        r.value[(h * Queries + i) * Keys + j] = by_distance[q >= k ? q - k : k - q];
+      }
+  }
   return r;
 }
 

@@ -28,6 +28,7 @@
 #include <numeric>
 #include <span>
 
+#include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/detail/log_ratio_compare.hpp"
 #include "posenc/math/double_double.hpp"
@@ -97,20 +98,34 @@ namespace posenc::detail::t5f {
 inline constexpr std::int64_t max_log_buckets = 2048;  // K = nb - nb/2 <= 4096 / 2
 
 // thr[b] = the smallest distance n in [me, md] with K log(n/me) >= b log(md/me), b = 1 .. K-1 (the
-// bucket is me + the largest b with n >= thr[b]): found by bisection with at_least, once per
-// table, so that each entry costs a binary search. false when a comparison is undecided.
+// bucket is me + the largest b with n >= thr[b]): found once per table, so that each entry costs a
+// binary search. false when a comparison is undecided.
 constexpr bool log_thresholds(std::int64_t me, std::int64_t md, std::int64_t K, std::int64_t* thr) noexcept {
   thr[0] = me;
+  // Start each search at the estimate me (md/me)^(b/K), rounded up (double-double, far closer than
+  // one unit), then step: two or three exact comparisons per threshold instead of a bisection.
+  const math::double_double span = dd_add(dd_log(static_cast<double>(md)), [](math::double_double x) {
+    return math::double_double{-x.hi, -x.lo};
+  }(dd_log(static_cast<double>(me))));
   for (std::int64_t b = 1; b < K; ++b) {
-    std::int64_t lo = thr[b - 1], hi = md;  // C(b) fails below thr[b-1] and holds at md (b < K)
-    while (lo < hi) {
-      const std::int64_t mid = lo + (hi - lo) / 2;
-      const decision dcs = at_least(mid, me, md, K, b);
-      if (dcs == decision::undecided) return false;
-      if (dcs == decision::yes) hi = mid;
-      else lo = mid + 1;
+    const math::double_double x = dd_mul(span, static_cast<double>(b) / static_cast<double>(K));
+    const double guess = static_cast<double>(me) * dd_exp(x).hi;
+    std::int64_t n = static_cast<std::int64_t>(guess) + 1;
+    n = n < thr[b - 1] ? thr[b - 1] : (n > md ? md : n);
+    for (;;) {  // smallest n with at_least: step down while n - 1 qualifies, up while n does not
+      const decision here = at_least(n, me, md, K, b);
+      if (here == decision::undecided) return false;
+      if (here == decision::no) {
+        ++n;  // at_least holds at md (b < K), so this stops
+        continue;
+      }
+      if (n == thr[b - 1]) break;
+      const decision below = at_least(n - 1, me, md, K, b);
+      if (below == decision::undecided) return false;
+      if (below == decision::no) break;
+      --n;
     }
-    thr[b] = lo;
+    thr[b] = n;
   }
   return true;
 }
