@@ -97,7 +97,7 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
 template <class T = double>
 constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, std::span<T> out) noexcept {
   const auto e = slope_exponent_of(cc, h);
-  if (!e.ok() || out.size() >= (std::size_t{1} << 53)) return posenc::status::domain_error;
+  if (!e.ok() || static_cast<std::uint64_t>(out.size()) >= (std::uint64_t{1} << 53)) return posenc::status::domain_error;
   const std::int64_t num = e.value.num, den = e.value.den;
   const math::double_double m = num % den == 0 ? math::double_double{detail::exp2i(-static_cast<int>(num / den)), 0.0}
                                                : math::geometric_frequency(2.0, num, den);

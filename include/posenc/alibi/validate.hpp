@@ -11,15 +11,11 @@
 
 #include "posenc/alibi/config.hpp"
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::alibi {
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-  constexpr explicit operator bool() const noexcept { return ok(); }
-};
+using validation = posenc::validation;  // validation.hpp
 
 // The largest head count: slopes' exponents are then rationals with denominators below 2^31.
 inline constexpr int max_heads = 4096;
@@ -66,17 +62,7 @@ constexpr validation require_valid(const config& c) noexcept {
   return detail::alibif::validate_config(c, std::is_constant_evaluated());
 }
 
-// A config validated once, where it is made (rope::checked_config's twin).
-class checked_config {
- public:
-  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
-  constexpr const config& get() const noexcept { return config_; }
-  constexpr const validation& check() const noexcept { return check_; }
-  constexpr bool ok() const noexcept { return check_.ok(); }
-
- private:
-  config config_;
-  validation check_;
-};
+// A config validated once, where it is made (validation.hpp).
+using checked_config = posenc::checked<config, &detail::alibif::validate_config>;
 
 }  // namespace posenc::alibi

@@ -14,7 +14,7 @@
 // with p = P 2^-q (P odd), k^p is rational iff k = t^(2^q), and then it is the integer t^P; the
 // product a t^P is then formed exactly (TwoProduct) and rounded once. Otherwise k^p is irrational.
 // Method: double-double (dd_log, dd_exp, TwoProduct) with a stated bound and Ziv's test; then
-// 256 to 1024 bits (detail/mp/log_big.hpp for the log of the exact 1 + a k).
+// 256 to 1024 bits (detail/mp/exp_log.hpp log_approx_big for the log of the exact 1 + a k).
 // Errors: domain_error outside the preconditions (finite positive parameters; log: a >= 2^-60 and
 // a k < 2^84, so 1 + a k is exact in 256 bits; power: p <= 2 and k < 2^26, so k^p < 2^52).
 #pragma once
@@ -24,7 +24,6 @@
 
 #include "posenc/detail/mp/bigfloat.hpp"
 #include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/detail/mp/log_big.hpp"
 #include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
@@ -39,7 +38,7 @@ constexpr bool finite_positive(double x) noexcept { return x > 0 && x <= 0x1.fff
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
 
 // -p log(1 + a k) at 64L bits: 1 + a k exact (a's 53 bits times k, plus 1, within 4L >= 256 bits
-// under the preconditions), its log within 2^err (log_approx_big), times p: the error times |p| <
+// under the preconditions), its log within 2^err (exp_log.hpp log_approx_big), times p: the error times |p| <
 // 2^g plus the product's (2L + 1) ulp.
 template <int L>
 constexpr mp::approx<L> log_bias_approx(double p, double a, std::uint64_t k) noexcept {

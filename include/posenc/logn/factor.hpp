@@ -21,6 +21,7 @@
 #include "posenc/math/log_ratio.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::logn {
 
@@ -29,11 +30,7 @@ struct config {
   bool at_least_one = false;  // Qwen: the factor is 1 for n <= base
 };
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-};
+using validation = posenc::validation;  // validation.hpp
 
 inline void invalid_logn_config(const char* precondition) noexcept { static_cast<void>(precondition); }
 

@@ -14,22 +14,10 @@
 
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/validate.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::rope {
 
-class checked_config {
- public:
-  // Not explicit: every config argument of the generators goes through here.
-  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
-
-  constexpr const config& get() const noexcept { return config_; }
-  constexpr const validation& check() const noexcept { return check_; }
-  constexpr bool ok() const noexcept { return check_.ok(); }
-  constexpr explicit operator bool() const noexcept { return ok(); }
-
- private:
-  config config_;
-  validation check_;
-};
+using checked_config = posenc::checked<config, &detail::ropef::validate_config>;
 
 }  // namespace posenc::rope

@@ -24,15 +24,11 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::rope {
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-  constexpr explicit operator bool() const noexcept { return ok(); }
-};
+using validation = posenc::validation;  // validation.hpp
 
 // Reached only in constant evaluation, on the path of a broken precondition: it is not constexpr
 // on purpose, so that the compiler stops here and prints the call that led to it, whose argument

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::shaw {
 
@@ -22,11 +23,7 @@ struct config {
   int max_relative_position = 20;  // k: indices 0 .. 2k
 };
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-};
+using validation = posenc::validation;  // validation.hpp
 
 // Reached only in constant evaluation on a broken precondition (not constexpr on purpose).
 inline void invalid_shaw_config(const char* precondition) noexcept { static_cast<void>(precondition); }

@@ -7,15 +7,11 @@
 
 #include "posenc/sinusoidal/config.hpp"
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::sinusoidal {
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-  constexpr explicit operator bool() const noexcept { return ok(); }
-};
+using validation = posenc::validation;  // validation.hpp
 
 inline void invalid_sinusoidal_config(const char* precondition) noexcept { static_cast<void>(precondition); }
 
@@ -46,17 +42,7 @@ constexpr validation require_valid(const config& c) noexcept {
   return detail::sinusoidalf::validate_config(c, std::is_constant_evaluated());
 }
 
-// A config validated once, where it is made (rope::checked_config's twin).
-class checked_config {
- public:
-  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
-  constexpr const config& get() const noexcept { return config_; }
-  constexpr const validation& check() const noexcept { return check_; }
-  constexpr bool ok() const noexcept { return check_.ok(); }
-
- private:
-  config config_;
-  validation check_;
-};
+// A config validated once, where it is made (validation.hpp).
+using checked_config = posenc::checked<config, &detail::sinusoidalf::validate_config>;
 
 }  // namespace posenc::sinusoidal

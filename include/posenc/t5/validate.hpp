@@ -8,16 +8,12 @@
 #include <type_traits>
 
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 #include "posenc/t5/config.hpp"
 
 namespace posenc::t5 {
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-  constexpr explicit operator bool() const noexcept { return ok(); }
-};
+using validation = posenc::validation;  // validation.hpp
 
 // The limits that keep the exact decision cheap and within 64-bit integers (bucket.hpp).
 inline constexpr int max_num_buckets = 4096;
@@ -63,17 +59,7 @@ constexpr validation require_valid(const config& c) noexcept {
   return detail::t5f::validate_config(c, std::is_constant_evaluated());
 }
 
-// A config validated once, where it is made (rope::checked_config's twin).
-class checked_config {
- public:
-  constexpr checked_config(const config& c) noexcept : config_(c), check_(require_valid(c)) {}  // NOLINT
-  constexpr const config& get() const noexcept { return config_; }
-  constexpr const validation& check() const noexcept { return check_; }
-  constexpr bool ok() const noexcept { return check_.ok(); }
-
- private:
-  config config_;
-  validation check_;
-};
+// A config validated once, where it is made (validation.hpp).
+using checked_config = posenc::checked<config, &detail::t5f::validate_config>;
 
 }  // namespace posenc::t5

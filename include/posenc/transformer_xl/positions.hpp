@@ -24,6 +24,7 @@
 
 #include "posenc/sinusoidal/table.hpp"
 #include "posenc/status.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::transformer_xl {
 
@@ -40,11 +41,7 @@ struct config {
   bool bi_data = false;  // XLNet: forward and backward halves
 };
 
-struct validation {
-  posenc::status error = posenc::status::ok;
-  const char* message = "ok";
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-};
+using validation = posenc::validation;  // validation.hpp
 
 inline void invalid_transformer_xl_config(const char* precondition) noexcept { static_cast<void>(precondition); }
 

@@ -97,38 +97,41 @@ constexpr bigfloat<L> log1p_small(const bigfloat<L>& t) noexcept {
   return mul(t, s);
 }
 
-// log(x) for finite x > 0. x = y 2^E with y in [sqrt(1/2), sqrt(2)) exact. Errors (absolute):
-// w = exp(-y0) within 2^w.err (|w| < 2); w*y adds 2^(7.1-64L); t = w y - 1 adds 2^(2-64L) (2 ulp
-// of 1) and inherits |y| 2^w.err <= 2^(w.err + 0.5); log1p(t) changes by at most 1.01 |dt| and
-// adds 2^(-10-64L); y0 + log1p(t) adds 2 ulp of a value below 1/2: 2^(-64L). E ln2 (|E| < 2^11):
-// ln2's truncation 2^-64L times |E| plus 1 ulp: < 2^(12-64L), and the last addition 2 ulp of a
-// value below 2^10: 2^(11-64L). Summed and rounded up to powers of two below.
+// log(x) for a bigfloat x > 0. x = y 2^E with y in [sqrt(1/2), sqrt(2)) exact (a power-of-two
+// scaling). Errors (absolute): w = exp(-y0) within 2^w.err (|w| < 2); w*y adds 2^(7.1-64L);
+// t = w y - 1 adds 2^(2-64L) (2 ulp of 1) and inherits |y| 2^w.err <= 2^(w.err + 0.5); log1p(t)
+// changes by at most 1.01 |dt| and adds 2^(-10-64L); y0 + log1p(t) adds 2 ulp of a value below
+// 1/2: 2^(-64L). E ln2: ln2's truncation 2^-64L times |E| < 2^g plus 1 ulp: < 2^(g+1-64L), and the
+// last addition 2 ulp of a value below 2^(g+1): 2^(g+2-64L) (g = 11 covers every double). Summed
+// and rounded up to powers of two below. y0 is log y from y's leading 53 bits (exact for a double
+// argument; for a wider y the truncation only moves the starting point, t stays below 2^-40).
 template <int L>
-constexpr approx<L> log_approx(double x) noexcept {
-  const std::uint64_t b = std::bit_cast<std::uint64_t>(x);
-  int field = static_cast<int>(b >> 52);
-  std::uint64_t mant = b & 0x000FFFFFFFFFFFFFu;
-  if (field == 0) {  // subnormal: normalise the significand to 53 bits
-    const int sh = std::countl_zero(mant) - 11;
-    mant <<= sh;
-    field = 1 - sh;
+constexpr approx<L> log_approx_big(const bigfloat<L>& x) noexcept {
+  int big_e = x.top();
+  bigfloat<L> y = ldexp(x, -big_e);  // in [1/2, 1)
+  if (y.m[L - 1] < 0xB504F333F9DE6484u) {  // below sqrt(1/2) 2^64: double it
+    y = ldexp(y, 1);
+    --big_e;
   }
-  mant |= std::uint64_t{1} << 52;
-  const bool halve = mant > 6369051672525772u;  // y > sqrt(2) (sqrt(2) 2^52 = 6369051672525772.68)
-  const int big_e = field - 1023 + (halve ? 1 : 0);
-  const bigfloat<L> y = from_limbs<L>(&mant, 1, halve ? -53 : -52, false);
-  const double yd = static_cast<double>(mant) * (halve ? 0x1p-53 : 0x1p-52);  // exact
-  const double y0 = log_double_approx(yd);
+  const double y0 = log_double_approx(to_double_approx(y));
   const approx<L> w = exp_approx<L>(from_double<L>(-y0), exact_err);
   const bigfloat<L> t = sub(mul(w.v, y), one<L>());
   bigfloat<L> ly = add(from_double<L>(y0), log1p_small(t));
   int err = max_int(w.err + 1, 8 - 64 * L) + 2;
   if (big_e != 0) {
-    const bigfloat<L> el = mul_small(from_table<L>(ln2_table, 0), static_cast<std::uint64_t>(big_e < 0 ? -big_e : big_e));
+    const std::uint64_t ae = static_cast<std::uint64_t>(big_e < 0 ? -big_e : big_e);
+    const int g = max_int(11, 64 - std::countl_zero(ae));
+    const bigfloat<L> el = mul_small(from_table<L>(ln2_table, 0), ae);
     ly = add(big_e < 0 ? negate(el) : el, ly);
-    err = max_int(err, 13 - 64 * L) + 1;
+    err = max_int(err, g + 2 - 64 * L) + 1;
   }
   return {ly, err};
+}
+
+// log(x) for finite x > 0 (a double: exact as a bigfloat).
+template <int L>
+constexpr approx<L> log_approx(double x) noexcept {
+  return log_approx_big<L>(from_double<L>(x));
 }
 
 // RN_T(exp(x)) for finite x. exp(0) = 1 is the only exact case (Lindemann-Weierstrass).
