@@ -171,6 +171,7 @@ constexpr float exact_inv = rope::inv_freq<float>(llama2, 10).value;
 // ------------------------------------------------------------------------------------------------
 // Run time: every value against MPFR.
 // ------------------------------------------------------------------------------------------------
+#include <posenc/numeric/bits.hpp>
 #include <posenc/verify/rope_oracle.hpp>
 
 #include <cstdio>
@@ -180,11 +181,6 @@ namespace {
 
 int failures = 0;
 
-template <class T>
-bool same_bits(T a, T b) {
-  return posenc::verify::detail::to_bits64(a) == posenc::verify::detail::to_bits64(b);
-}
-
 void check_config(const char* name, const posenc::rope::config& c) {
   namespace rope = posenc::rope;
   const int pairs = rope::rotary_dim(c) / 2;
@@ -192,14 +188,14 @@ void check_config(const char* name, const posenc::rope::config& c) {
   for (int j = 0; j < pairs; ++j) {
     const auto d = rope::inv_freq<double>(c, j);
     const auto f = rope::inv_freq<float>(c, j);
-    if (!d.ok() || !f.ok() || !same_bits(d.value, posenc::verify::cr_rope_inv_freq<double>(c, j)) ||
-        !same_bits(f.value, posenc::verify::cr_rope_inv_freq<float>(c, j)))
+    if (!d.ok() || !f.ok() || !posenc::same_bits(d.value, posenc::verify::cr_rope_inv_freq<double>(c, j)) ||
+        !posenc::same_bits(f.value, posenc::verify::cr_rope_inv_freq<float>(c, j)))
       ++bad;
   }
   const auto af = rope::attention_factor<double>(c);
-  const bool af_ok = af.ok() && same_bits(af.value, posenc::verify::cr_rope_attention_factor<double>(c));
+  const bool af_ok = af.ok() && posenc::same_bits(af.value, posenc::verify::cr_rope_attention_factor<double>(c));
   const auto sm = rope::softmax_scale_factor<double>(c);
-  const bool sm_ok = sm.ok() && same_bits(sm.value, posenc::verify::cr_rope_softmax_scale_factor<double>(c));
+  const bool sm_ok = sm.ok() && posenc::same_bits(sm.value, posenc::verify::cr_rope_softmax_scale_factor<double>(c));
   if (bad != 0 || !af_ok || !sm_ok) ++failures;
   std::printf("  %-12s rotary_dim %3d  inv_freq[1] = %-22.17g attention %-19.17g softmax x %-19.17g %s\n", name,
               rope::rotary_dim(c), rope::inv_freq<double>(c, 1).value, af.value, sm.value,

@@ -7,14 +7,15 @@
 //  4. partial rotary leaves the pass-through elements untouched bit for bit (-0.0 and NaN included);
 //  5. every entry has |c^2 + s^2 - 1| within the bound derived below.
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include <posenc/math/rope_angle.hpp>
+#include <posenc/math/round.hpp>
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/rope/apply.hpp>
 #include <posenc/rope/layout.hpp>
 
@@ -35,9 +36,7 @@ constexpr std::array<row_t, positions> table = [] {
   return t;
 }();
 
-constexpr std::uint32_t bits(float x) noexcept { return std::bit_cast<std::uint32_t>(x); }
-constexpr bool same(float a, float b) noexcept { return bits(a) == bits(b); }
-constexpr bool same(posenc::bfloat16 a, posenc::bfloat16 b) noexcept { return a == b; }  // on bits
+using posenc::same_bits;  // bit for bit: -0 != +0
 
 // A fixed test vector with distinct, sign-mixed, non-dyadic-looking values (i/7 - 1.1).
 template <class S>
@@ -46,7 +45,7 @@ constexpr std::array<S, d> vec(std::size_t seed) noexcept {
   for (std::size_t i = 0; i < d; ++i) {
     const float f = static_cast<float>((i * 5 + seed * 3) % 17) / 7.0f - 1.1f;
     if constexpr (std::is_same_v<S, float>) v[i] = f;
-    else v[i] = posenc::detail::apply_traits<S>::store(f);
+    else v[i] = posenc::math::round_to<S>(static_cast<double>(f)).value;  // f != 0: no signed zero to keep
   }
   return v;
 }
@@ -59,7 +58,7 @@ constexpr bool tables_permuted() {
     pr::expand_row(pr::layout::half_split, table[m].data(), d, ch.data(), sh.data());
     for (std::size_t k = 0; k < d; ++k) {
       const std::size_t src = pr::half_split_source(k, d);
-      if (bits(ch[k]) != bits(ci[src]) || bits(sh[k]) != bits(si[src])) return false;
+      if (!same_bits(ch[k], ci[src]) || !same_bits(sh[k], si[src])) return false;
     }
   }
   return true;
@@ -78,7 +77,7 @@ constexpr bool rotations_commute(pr::direction dir) {
     pr::rotate_copy(vh.data(), rh.data(), {.heads = 1, .head_dim = d, .rotary_dim = d, .lay = pr::layout::half_split},
                     table[m].data(), dir);
     for (std::size_t k = 0; k < d; ++k)
-      if (!same(rh[k], ri[pr::half_split_source(k, d)])) return false;
+      if (!same_bits(rh[k], ri[pr::half_split_source(k, d)])) return false;
   }
   return true;
 }
@@ -120,8 +119,8 @@ constexpr bool pass_through() {
   if (pr::rotate_copy(v.data(), b.data(), sh, table[5].data()) != posenc::status::ok) return false;
   for (std::size_t h = 0; h < 2; ++h)
     for (std::size_t k = 4; k < d; ++k)
-      if (bits(a[h * d + k]) != bits(v[h * d + k]) || bits(b[h * d + k]) != bits(v[h * d + k])) return false;
-  return bits(a[0]) != bits(v[0]);  // and the rotary part did move
+      if (!same_bits(a[h * d + k], v[h * d + k]) || !same_bits(b[h * d + k], v[h * d + k])) return false;
+  return !same_bits(a[0], v[0]);  // and the rotary part did move
 }
 static_assert(pass_through(), "partial rotary: dims rotary_dim..head_dim untouched bit for bit");
 

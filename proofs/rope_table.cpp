@@ -34,6 +34,8 @@
 #include <type_traits>
 
 #include "posenc/math/double_double.hpp"
+#include "posenc/math/round.hpp"
+#include "posenc/numeric/bits.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/table.hpp"
@@ -55,28 +57,30 @@ constexpr double as_double(T x) noexcept {
   }
 }
 
-template <class T>
-constexpr auto bits_of(T x) noexcept {
-  return posenc::detail::float_format<T>::to_bits(x);
+using posenc::to_bits;
+
+// 2^k for a normal double exponent k, built from its bits.
+constexpr double two_to(int k) noexcept {
+  return posenc::float_format<double>::from_bits(static_cast<std::uint64_t>(1023 + k) << 52);
 }
 
 template <class T>
 constexpr double unit_roundoff() noexcept {
-  return posenc::detail::pow2(-posenc::detail::float_format<T>::precision);
+  return two_to(-posenc::float_format<T>::precision);
 }
 
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
 
 // c^2 + s^2 - a2 in double-double, rounded to double (error below 2^-100 for |c|, |s| <= 2).
 constexpr double norm_deviation(double c, double s, double a2) noexcept {
-  const auto p = posenc::detail::dd_add(posenc::detail::two_prod(c, c), posenc::detail::two_prod(s, s));
+  const auto p = posenc::math::dd_add(posenc::math::two_prod(c, c), posenc::math::two_prod(s, s));
   return (p.hi - a2) + p.lo;
 }
 
 // The sign bit of a table entry.
 template <class T>
 constexpr bool sign_bit(T x) noexcept {
-  const auto b = bits_of(x);
+  const auto b = to_bits(x);
   return (b >> (8 * sizeof(b) - 1)) != 0;
 }
 
@@ -93,14 +97,14 @@ constexpr double pio2_p1 = 0x1.921fb54442d18p0;    // RN(pi/2)
 constexpr double pio2_p2 = 0x1.1a62633145c07p-54;  // RN(pi/2 - P1) (MPFR)
 constexpr int quadrant_of(std::uint64_t m, const rope::frequency_value& theta) noexcept {
   if (!theta.ok() || !(theta.rel_err <= 0x1p-53)) return -1;
-  auto p = posenc::detail::two_prod(static_cast<double>(m), theta.value.hi);
+  auto p = posenc::math::two_prod(static_cast<double>(m), theta.value.hi);
   p.lo += static_cast<double>(m) * theta.value.lo;
   // Angle 0 (position 0, or a non-rotating pair): sin = +0, cos = 1 (or af).
   if (p.hi == 0) return 0;
   if (!(p.hi < 0x1p22)) return -1;
   const auto k = static_cast<std::int64_t>(p.hi / pio2_p1);
   const auto kd = static_cast<double>(k);
-  const auto kp = posenc::detail::two_prod(kd, pio2_p1);
+  const auto kp = posenc::math::two_prod(kd, pio2_p1);
   const double r = (((p.hi - kp.hi) - kp.lo) - kd * pio2_p2) + p.lo;  // m theta - k pi/2
   constexpr double margin = 0x1p-30;
   if (!(r < pio2_p1 - margin) || (k > 0 && !(r > margin)) || r < 0) return -1;
@@ -115,18 +119,18 @@ constexpr bool check_variant(const rope::config& c, bool fold, std::uint64_t sta
   const double af = fold ? rope::attention_factor<double>(c).value : 1.0;
   const double u = unit_roundoff<T>();
   const double bound = af * af * (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, float16> ? 0x1p-26 : 0.0) + 0x1p-100;
-  const T one = fold ? rope::attention_factor<T>(c).value : posenc::detail::round_dd<T>(1.0, 0.0);
+  const T one = fold ? rope::attention_factor<T>(c).value : posenc::math::round_to<T>(1.0).value;
   rope::frequency_value theta[D / 2] = {};
   for (std::size_t j = 0; j < D / 2; ++j) theta[j] = rope::frequency_dd(c, static_cast<int>(j));
   for (std::size_t r = 0; r < N; ++r)
     for (std::size_t j = 0; j < D / 2; ++j) {
       for (std::size_t t = 0; t < 2; ++t) {  // law 1
         const std::size_t ki = r * D + 2 * j + t, kh = r * D + j + t * (D / 2);
-        if (bits_of(in.value.cos[ki]) != bits_of(h.value.cos[kh]) || bits_of(in.value.sin[ki]) != bits_of(h.value.sin[kh]))
+        if (to_bits(in.value.cos[ki]) != to_bits(h.value.cos[kh]) || to_bits(in.value.sin[ki]) != to_bits(h.value.sin[kh]))
           return false;
       }
       const auto p = h.value.pair(r, j);
-      if (h.value.position[r] == 0 && (bits_of(p.cos) != bits_of(one) || bits_of(p.sin) != 0)) return false;  // law 2
+      if (h.value.position[r] == 0 && (to_bits(p.cos) != to_bits(one) || to_bits(p.sin) != 0)) return false;  // law 2
       if (dabs(norm_deviation(as_double(p.cos), as_double(p.sin), af * af)) > bound) return false;         // law 3
       const int q = quadrant_of(h.value.position[r], theta[j]);                                          // law 4
       if (q >= 0 && (sign_bit(p.sin) != (q >= 2) || sign_bit(p.cos) != (q == 1 || q == 2))) return false;
@@ -184,8 +188,8 @@ constexpr std::array<std::uint64_t, 4> slots{0, 1, 4093, 4094};
 constexpr auto by_list = rope::make_table<float, 4, 16>(yarn, slots);
 constexpr auto window = rope::make_table<float, 2, 16>(yarn, {.start = 4093});
 static_assert(by_list.ok() && window.ok(), "list and window tables build");
-static_assert(bits_of(by_list.value.cos[2 * 16 + 5]) == bits_of(window.value.cos[5]) &&
-                  bits_of(by_list.value.sin[3 * 16 + 9]) == bits_of(window.value.sin[16 + 9]),
+static_assert(to_bits(by_list.value.cos[2 * 16 + 5]) == to_bits(window.value.cos[5]) &&
+                  to_bits(by_list.value.sin[3 * 16 + 9]) == to_bits(window.value.sin[16 + 9]),
               "list rows equal the consecutive rows of the same positions");
 // Errors: position past 2^21; a folded float16 table that overflows (af = 70000 > 65504).
 static_assert(rope::make_table<float, 2, 16>(dflt, {.start = std::uint64_t{1} << 21}).error == posenc::status::domain_error,
@@ -364,11 +368,11 @@ constexpr sc<std::uint16_t> want_h[35] = {
 // The expected {sin, cos} bits of T at angle index i.
 template <class T>
 constexpr auto want(std::size_t i) noexcept {
-  using S = typename posenc::detail::float_format<T>::storage;
+  using S = typename posenc::float_format<T>::storage;
   if constexpr (std::is_same_v<T, double>) {
-    return sc<S>{bits_of(want_d[i].sin), bits_of(want_d[i].cos)};
+    return sc<S>{to_bits(want_d[i].sin), to_bits(want_d[i].cos)};
   } else if constexpr (std::is_same_v<T, float>) {
-    return sc<S>{bits_of(want_f[i].sin), bits_of(want_f[i].cos)};
+    return sc<S>{to_bits(want_f[i].sin), to_bits(want_f[i].cos)};
   } else if constexpr (std::is_same_v<T, bfloat16>) {
     return want_bf[i];
   } else {
@@ -383,7 +387,7 @@ constexpr bool entry_is(const Table& t, std::size_t r, std::size_t j, std::size_
   for (int e = 0; e < 2; ++e) {
     const std::size_t k =
         r * Table::rotary_dim + rope::pair_index(Table::layout_kind, j, e, Table::rotary_dim);
-    if (bits_of(t.cos[k]) != w.cos || bits_of(t.sin[k]) != w.sin) return false;
+    if (to_bits(t.cos[k]) != w.cos || to_bits(t.sin[k]) != w.sin) return false;
   }
   return true;
 }
@@ -437,7 +441,7 @@ constexpr bool exact_pair_rows() noexcept {
     for (std::size_t j = 0; j < 2; ++j) {
       const auto w = want<T>(j == 0 ? 2 * m : m);
       const auto e = t.value.data[m * 2 + j];
-      if (t.value.position[m] != m || bits_of(e.sin) != w.sin || bits_of(e.cos) != w.cos)
+      if (t.value.position[m] != m || to_bits(e.sin) != w.sin || to_bits(e.cos) != w.cos)
         return false;
     }
   return true;
@@ -544,7 +548,7 @@ static_assert(exact_signs<float16, layout::half_split>() &&
 template <class Table>
 constexpr bool scaled_by(const Table& f, const Table& u, double s) noexcept {
   using T = typename Table::value_type;
-  const double small = posenc::detail::pow2(posenc::detail::float_format<T>::min_exponent + 2);
+  const double small = two_to(posenc::float_format<T>::min_exponent + 2);
   for (std::size_t k = 0; k < f.cos.size(); ++k) {
     const double uc = as_double(u.cos[k]), us = as_double(u.sin[k]);
     const double fc = as_double(f.cos[k]), fs = as_double(f.sin[k]);

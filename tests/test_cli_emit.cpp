@@ -17,9 +17,12 @@
 
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/format.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/layout.hpp>
+#include <posenc/rope/models.hpp>
+#include <posenc/rope/table.hpp>
 #include <posenc/verify/mpfr_oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
 #include <posenc/verify/rope_table_oracle.hpp>
@@ -389,6 +392,31 @@ void check_bin(const named_config& nc, const char* layout, std::uint64_t start, 
     }
 }
 
+// `emit rope --format bin` of a preset given by flags against rope::make_table of the preset
+// itself, bit for bit: every element of every row, cos and sin. D is rotary_dim(preset).
+template <class T, std::size_t D, posenc::rope::layout L>
+void check_preset_table(const posenc::rope::config& preset, const strings& flags, std::uint64_t start) {
+  constexpr std::size_t n = 6;
+  const bool inter = L == posenc::rope::layout::interleaved;
+  const strings args = cat({"rope", "--format", "bin", "--layout", inter ? "interleaved" : "half-split", "--dtype",
+                            dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)},
+                           flags);
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\n" << r.err);
+  REQUIRE(r.status == 0);
+  REQUIRE(posenc::rope::rotary_dim(preset) == static_cast<int>(D));
+  const auto t = posenc::rope::make_table<T, n, D, L>(preset, {.start = start});
+  REQUIRE(t.ok());
+  constexpr std::size_t size = sizeof(typename posenc::float_format<T>::storage);
+  REQUIRE(r.out.size() == n * D * 2 * size);
+  long diff = 0;
+  for (std::size_t k = 0; k < n * D; ++k) {
+    diff += !posenc::same_bits(read_le<T>(r.out, 2 * k * size), t.value.cos[k]);
+    diff += !posenc::same_bits(read_le<T>(r.out, (2 * k + 1) * size), t.value.sin[k]);
+  }
+  CHECK(diff == 0);
+}
+
 }  // namespace
 
 TEST_CASE("emit rope --format bin: size, layout and values", "[cli][emit]") {
@@ -617,4 +645,36 @@ TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file"
       CHECK(dir.files().empty());
     }
   }
+}
+
+TEST_CASE("emit rope --rotary-dim: the GPT-J preset's table, bit for bit", "[cli][emit][config]") {
+  // rope::models::gpt_j: head_dim 256, rotary_dim 64 (GPT-J's config.json "rotary_dim": 64).
+  using posenc::rope::layout;
+  const posenc::rope::config& gptj = posenc::rope::models::gpt_j;
+  REQUIRE(gptj.head_dim == 256);
+  REQUIRE(gptj.rotary_dim == 64);
+  const strings flags{"--head-dim", "256", "--rope-theta", "10000", "--rotary-dim", "64"};
+  check_preset_table<float, 64, layout::interleaved>(gptj, flags, 0);  // GPT-J's own layout
+  check_preset_table<bfloat16, 64, layout::half_split>(gptj, flags, 2040);
+  check_preset_table<double, 64, layout::interleaved>(gptj, flags, 100000);
+  // Without --rotary-dim the same head is 256 wide: the flag reached the field.
+  const cli_result full = emit({"rope", "--format", "bin", "--dtype", "f32", "--positions", "1", "--head-dim", "256"});
+  REQUIRE(full.status == 0);
+  CHECK(full.out.size() == 256 * 2 * 4);
+}
+
+TEST_CASE("emit rope --proportional: HF v5's proportional rope, bit for bit", "[cli][emit][config]") {
+  // Gemma-4-style full-attention layer, scaled down: exponents over head_dim 64, the first
+  // floor(0.25 * 64 / 2) = 8 pairs rotate, pairs 8..31 are the identity.
+  using posenc::rope::layout;
+  constexpr posenc::rope::config prop{.head_dim = 64, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25,
+                                      .proportional = true};
+  const strings flags{"--head-dim", "64", "--rope-theta", "1000000", "--partial-rotary-factor", "0.25", "--proportional"};
+  check_preset_table<float, 64, layout::half_split>(prop, flags, 3);
+  check_preset_table<float16, 64, layout::interleaved>(prop, flags, 70000);
+  // The identity pairs: pair 8 at position 5 is {cos 1, sin 0} in the CSV.
+  const auto lines = ok_lines(cat({"rope", "--positions", "1", "--start", "5", "--dtype", "f32"}, flags));
+  REQUIRE(lines.size() == 1 + 32);
+  CHECK(lines[1 + 8] == "5,8,0x1p+0,0x0p+0");
+  CHECK(lines[1 + 7] != "5,7,0x1p+0,0x0p+0");
 }

@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/bits.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/angle.hpp"
+#include "posenc/rope/fill.hpp"
 #include "posenc/rope/models.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
@@ -25,7 +27,6 @@ using rope::layout;
 using rope::scaling;
 using posenc::bfloat16;
 using posenc::float16;
-namespace vd = posenc::verify::detail;
 
 constexpr rope::config llama2 = rope::models::llama2_7b;
 constexpr rope::config llama31 = rope::models::llama3_1_8b;
@@ -39,7 +40,7 @@ constexpr std::size_t rows = 4096, chunk = 512;
 
 template <class T>
 std::uint64_t bits(T x) {
-  return vd::to_bits64(x);
+  return posenc::to_bits(x);
 }
 
 // Oracle bits of one config: [plain/folded][m][j] for each format, cos and sin.
@@ -230,4 +231,131 @@ TEST_CASE("RoPE table errors are statuses, never truncation", "[rope][table]") {
   CHECK(rope::make_table<float16, 8, 64>(big_af).ok());
   CHECK(rope::make_table<bfloat16, 8, 64>(big_af, {.fold_attention = true}).ok());
   CHECK(rope::attention_sincos<float16>(big_af, 0, 0).error == S::overflow);
+}
+
+// ===== rope::fill_table / fill_pair_table: run-time sizes on the caller's memory =====
+
+namespace {
+
+// Every entry of an expanded fill against rope::sincos / attention_sincos (themselves checked
+// against MPFR above), both elements of each pair. Returns the number of mismatching entries.
+template <class T>
+long fill_vs_scalar(const rope::config& c, const std::vector<std::uint64_t>& pos, layout l, bool fold,
+                    const std::vector<T>& cos, const std::vector<T>& sin) {
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  long bad = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    for (std::size_t j = 0; j < d / 2; ++j) {
+      const auto want = fold ? rope::attention_sincos<T>(c, pos[i], static_cast<int>(j)) : rope::sincos<T>(c, pos[i], static_cast<int>(j));
+      if (!want.ok()) return -1;
+      for (int t = 0; t < 2; ++t) {
+        const std::size_t k = i * d + rope::pair_index(l, j, t, d);
+        bad += !posenc::same_bits(cos[k], want.value.cos) || !posenc::same_bits(sin[k], want.value.sin);
+      }
+    }
+  return bad;
+}
+
+template <class T>
+void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, layout l, bool fold) {
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  std::vector<T> cos(n_rows * d), sin(n_rows * d);
+  REQUIRE(rope::fill_table<T>(c, cos, sin, l, {.start = start, .fold_attention = fold}) == posenc::status::ok);
+  std::vector<std::uint64_t> pos(n_rows);
+  for (std::size_t i = 0; i < n_rows; ++i) pos[i] = start + i;
+  CHECK(fill_vs_scalar(c, pos, l, fold, cos, sin) == 0);
+  // The position-list form of the same n_rows (scalar path per entry) and the compact form agree.
+  std::vector<T> lc(n_rows * d), ls(n_rows * d);
+  REQUIRE(rope::fill_table<T>(c, pos, lc, ls, l, fold) == posenc::status::ok);
+  std::vector<posenc::math::sincos_result<T>> pairs(n_rows * d / 2);
+  REQUIRE(rope::fill_pair_table<T>(c, pairs, {.start = start, .fold_attention = fold}) == posenc::status::ok);
+  long diff = 0;
+  for (std::size_t k = 0; k < cos.size(); ++k) diff += !posenc::same_bits(lc[k], cos[k]) || !posenc::same_bits(ls[k], sin[k]);
+  for (std::size_t i = 0; i < n_rows; ++i)
+    for (std::size_t j = 0; j < d / 2; ++j) {
+      const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
+      diff += !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
+    }
+  CHECK(diff == 0);
+}
+
+// Wider than one chunk of the engine (128 pairs): 256 pairs (two full chunks) and 300 (a partial
+// third chunk), a size no template names.
+constexpr rope::config wide512{.head_dim = 512, .rope_theta = 1000000.0};
+constexpr rope::config wide600{.head_dim = 600, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                               .original_max_position_embeddings = 4096};
+
+// A constexpr fill of a run-time-shaped buffer, three chunks wide (128 + 128 + 4 pairs), equals
+// rope::sincos. Default scaling and two rows keep it inside Clang's default step limit.
+constexpr rope::config wide520{.head_dim = 520, .rope_theta = 10000.0};
+constexpr bool constexpr_wide_fill() {
+  std::array<float, 2 * 520> c{}, s{};
+  if (rope::fill_table<float>(wide520, c, s, layout::interleaved, {.start = 1000}) != posenc::status::ok) return false;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (const std::size_t j : {std::size_t{0}, std::size_t{127}, std::size_t{128}, std::size_t{255}, std::size_t{256}, std::size_t{259}}) {
+      const auto w = rope::sincos<float>(wide520, 1000 + i, static_cast<int>(j));
+      if (!posenc::same_bits(c[i * 520 + 2 * j + 1], w.value.cos) || !posenc::same_bits(s[i * 520 + 2 * j], w.value.sin)) return false;
+    }
+  return true;
+}
+static_assert(constexpr_wide_fill(), "a constexpr fill three chunks wide holds rope::sincos's bits");
+
+}  // namespace
+
+TEST_CASE("rope::fill_table equals make_table bit for bit", "[rope][table][fill]") {
+  constexpr std::size_t n = 300;
+  const auto t = std::make_unique<posenc::result<rope::table<bfloat16, n, 128, layout::interleaved>>>(
+      rope::make_table<bfloat16, n, 128, layout::interleaved>(llama31, {.start = 4000, .fold_attention = true}));
+  REQUIRE(t->ok());
+  std::vector<bfloat16> cos(n * 128), sin(n * 128);
+  REQUIRE(rope::fill_table<bfloat16>(llama31, cos, sin, layout::interleaved, {.start = 4000, .fold_attention = true}) ==
+          posenc::status::ok);
+  long diff = 0;
+  for (std::size_t k = 0; k < cos.size(); ++k) diff += !posenc::same_bits(cos[k], t->value.cos[k]) || !posenc::same_bits(sin[k], t->value.sin[k]);
+  CHECK(diff == 0);
+}
+
+TEST_CASE("rope::fill_table of run-time sizes equals rope::sincos", "[rope][table][fill]") {
+  SECTION("Llama-3.1, 1000 rows, every dtype") {
+    check_fill<float>(llama31, 1000, 7, layout::half_split, false);
+    check_fill<bfloat16>(llama31, 1000, 7, layout::interleaved, true);
+    check_fill<float16>(llama31, 1000, 7, layout::half_split, false);
+    check_fill<double>(llama31, 50, 7, layout::half_split, true);
+  }
+  SECTION("GPT-J rotary_dim 64 of head_dim 256, one row") { check_fill<float>(gptj, 1, 123456, layout::interleaved, false); }
+  SECTION("256 pairs: two chunks") {
+    check_fill<float>(wide512, 200, 0, layout::half_split, false);
+    check_fill<float16>(wide512, 40, 2000000, layout::interleaved, false);
+  }
+  SECTION("300 pairs: a partial third chunk, YaRN folded") {
+    check_fill<float>(wide600, 70, 100, layout::interleaved, true);
+    check_fill<bfloat16>(wide600, 70, 100, layout::half_split, false);
+  }
+}
+
+TEST_CASE("rope::fill_table errors are statuses", "[rope][table][fill]") {
+  using S = posenc::status;
+  std::vector<float> c(4 * 128), s(4 * 128), odd(4 * 128 + 1);
+  std::vector<posenc::math::sincos_result<float>> p(4 * 64);
+  CHECK(rope::fill_table<float>(llama2, c, s) == S::ok);
+  CHECK(rope::fill_table<float>(llama2, c, odd) == S::domain_error);             // cos and sin differ
+  CHECK(rope::fill_table<float>(llama2, odd, odd) == S::domain_error);           // not whole rows
+  CHECK(rope::fill_table<float>(llama2, std::span<float>(), std::span<float>()) == S::domain_error);  // no rows
+  CHECK(rope::fill_table<float>(llama2, c, s, layout::half_split, {.start = (std::uint64_t{1} << 21) - 2}) == S::domain_error);
+  CHECK(rope::fill_table<float>(llama2, c, s, layout::half_split, {.start = (std::uint64_t{1} << 21) - 3}) == S::ok);
+  CHECK(rope::fill_table<float>(rope::config{.head_dim = 128, .rope_theta = 1.0}, c, s) == S::domain_error);
+  CHECK(rope::fill_table<float>(rope::config{}, c, s) == S::domain_error);  // head_dim 0: no rotary dim at all
+  const std::vector<std::uint64_t> pos{0, 5, 9, 1}, far{0, 5, (std::uint64_t{1} << 21) + 1, 1}, three{0, 5, 9};
+  CHECK(rope::fill_table<float>(llama2, pos, c, s) == S::ok);
+  CHECK(rope::fill_table<float>(llama2, far, c, s) == S::domain_error);
+  CHECK(rope::fill_table<float>(llama2, three, c, s) == S::domain_error);  // rows != positions
+  CHECK(rope::fill_table<float>(llama2, std::span<const std::uint64_t>(), std::span<float>(), std::span<float>()) == S::domain_error);
+  CHECK(rope::fill_pair_table<float>(llama2, p) == S::ok);
+  CHECK(rope::fill_pair_table<float>(llama2, std::span(p).first(100)) == S::domain_error);
+  CHECK(rope::fill_pair_table<float>(llama2, pos, p) == S::ok);
+  constexpr rope::config big_af{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+                                .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  std::vector<float16> hc(2 * 64), hs(2 * 64);
+  CHECK(rope::fill_table<float16>(big_af, hc, hs, layout::half_split, {.fold_attention = true}) == S::overflow);
+  CHECK(rope::fill_table<float16>(big_af, hc, hs) == S::ok);
 }

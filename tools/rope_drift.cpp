@@ -67,11 +67,15 @@ posenc::math::double_double to_dd(const mpfr_t x) {
   return {hi, mpfr_get_d(r.v, MPFR_RNDN)};
 }
 
-// a - m (hi + lo), in double, with m hi exact (TwoProduct).
+// a - m (hi + lo), rounded once to double: the product and difference are exact at 256 bits
+// (m < 2^64 times a double-double of at most 2 x 53 significant bits spanning < 2^170).
 double angle_error(float a, std::uint64_t m, posenc::math::double_double th) {
-  const double md = static_cast<double>(m);
-  const posenc::math::double_double p = posenc::detail::two_prod(md, th.hi);
-  return ((static_cast<double>(a) - p.hi) - p.lo) - md * th.lo;
+  mpnum t;
+  mpfr_set_d(t.v, th.hi, MPFR_RNDN);
+  mpfr_add_d(t.v, t.v, th.lo, MPFR_RNDN);
+  mpfr_mul_ui(t.v, t.v, static_cast<unsigned long>(m), MPFR_RNDN);
+  mpfr_d_sub(t.v, static_cast<double>(a), t.v, MPFR_RNDN);
+  return mpfr_get_d(t.v, MPFR_RNDN);
 }
 
 // |f - x| in float ulps of x (x exact, from MPFR), and absolute.
@@ -167,6 +171,10 @@ void entry_tables(double base, const pr::config& cfg, const std::vector<posenc::
 
 // The caveat: glibc's powf/cosf/sinf vs posenc's correctly rounded ones on the Llama-2 table
 // (base 1e4, d = 128, m < 4096). A differing entry is attributed by MPFR (which one is RN).
+// ggml's theta_scale = powf(base, -2/d) as ggml_float32 computes it: its angle of pair 1 at
+// position 1 is freq_scale * (1 * theta_scale), and freq_scale is 1 without linear scaling.
+float ggml_theta_scale(const pr::config& c) { return pr::angle(pr::ggml_float32, c, 1, 1).value; }
+
 void glibc_table() {
   const pr::config cfg{.head_dim = kDim, .rope_theta = 10000.0};
   std::printf("\n### glibc vs correctly rounded float32 functions\n\n");
@@ -181,7 +189,7 @@ void glibc_table() {
     std::printf("- base %g, d = %d: HF inv_freq with glibc powf differs from hf_float32 in %d of %d pairs; "
                 "ggml theta_scale with glibc powf %s ggml_float32's (%a)\n",
                 base, kDim, inv_diff, kPairs,
-                ts_glibc == posenc::detail::ropep::ggml_theta_scale(c) ? "equals" : "DIFFERS from",
+                ts_glibc == ggml_theta_scale(c) ? "equals" : "DIFFERS from",
                 static_cast<double>(ts_glibc));
   }
   long diff_hf = 0, diff_gg = 0, glibc_wrong = 0, ours_wrong = 0, total = 0;

@@ -48,10 +48,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include <posenc/math/rope_angle.hpp>
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/rope/apply.hpp>
 
 namespace {
@@ -134,10 +136,26 @@ void flip_signs(S* x, std::size_t n) {
   }
 }
 
+// The libm baselines' own loads and stores, written as a framework writes them: a bfloat16 widens
+// to float exactly (to_float), a float narrows to bfloat16 by round to nearest even on its bits
+// (PyTorch's c10::BFloat16 round_to_nearest_even: add 0x7FFF + lsb, keep the top half; NaN ->
+// quiet NaN). The same rounding as posenc's rotate, so the comparison times the same work.
 template <class S>
 struct io {
-  static float ld(S x) { return posenc::detail::apply_traits<S>::load(x); }
-  static S st(float x) { return posenc::detail::apply_traits<S>::store(x); }
+  static float ld(S x) {
+    if constexpr (std::is_same_v<S, float>) return x;
+    else return x.to_float();
+  }
+  static S st(float x) {
+    if constexpr (std::is_same_v<S, float>) {
+      return x;
+    } else {
+      static_assert(std::is_same_v<S, posenc::bfloat16>, "the bench runs float and bfloat16");
+      const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+      if ((u & 0x7FFFFFFFu) > 0x7F800000u) return posenc::bfloat16::from_bits(0x7FC0u);
+      return posenc::bfloat16::from_bits(static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16));
+    }
+  }
 };
 
 // The libm baseline, same arithmetic as posenc (x c - y s, x s + y c, float, no FMA).
@@ -180,7 +198,7 @@ void run(const char* name, pr::layout lay, const regime& r, const cos_sin_table&
   const double t_flip = best_seconds([&] {
     flip_signs(q.data(), n);
     flip_signs(k.data(), n);
-    g_sink += posenc::detail::float_format<S>::to_bits(q[5]);
+    g_sink += posenc::to_bits(q[5]);
   });
   const double t_posenc = best_seconds([&] {
     for (std::size_t p = 0; p < positions; ++p) {
@@ -218,7 +236,7 @@ void run(const char* name, pr::layout lay, const regime& r, const cos_sin_table&
       }
     }
   });
-  for (const S& e : q) g_sink += posenc::detail::float_format<S>::to_bits(e);
+  for (const S& e : q) g_sink += posenc::to_bits(e);
   const auto gbs = [bytes](double t) { return bytes / t * 1e-9; };
   std::printf("%-5s %-11s  memcpy %6.2f GB/s | posenc %6.2f GB/s (%.2fx memcpy) | libm/pos %6.2f GB/s (posenc %.2fx) | "
               "libm/head %6.2f GB/s (posenc %.2fx) | in-place flip %6.2f GB/s (posenc %.2fx)\n",

@@ -1,13 +1,17 @@
-// posenc.hpp: the umbrella header of the core (posenc::posenc). No code of its own.
+// posenc.hpp: the umbrella header of the core (posenc::posenc): every scheme and the laws. No
+// code of its own.
 //
-// Depends on the C++20 standard library alone. The verify layer (posenc/verify/) is separate and
-// is never included from here.
+// Depends on the C++20 standard library alone (it compiles for bare-metal targets:
+// arm-none-eabi-g++ -std=c++20 -fsyntax-only). The verify layer (posenc/verify/: MPFR oracles,
+// the registry) is separate and is never included from here. Including one scheme's header (e.g.
+// posenc/rope/table.hpp, posenc/alibi.hpp) costs less to compile when that is all you use.
 #pragma once
 
 #include <posenc/version.hpp>
 #include <posenc/status.hpp>
 
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/numeric/format.hpp>
 
@@ -19,3 +23,33 @@
 #include <posenc/math/trig.hpp>
 #include <posenc/math/rope_theta.hpp>
 #include <posenc/math/rope_angle.hpp>
+
+// RoPE: config and its checks, frequencies and angles of every scaling, tables (fixed-size and on
+// the caller's memory), application to q/k, layouts, framework policies, model presets.
+#include <posenc/rope/config.hpp>
+#include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/checked_config.hpp>
+#include <posenc/rope/validate.hpp>
+#include <posenc/rope/frequencies.hpp>
+#include <posenc/rope/angle.hpp>
+#include <posenc/rope/fill.hpp>
+#include <posenc/rope/table.hpp>
+#include <posenc/rope/layout.hpp>
+#include <posenc/rope/apply.hpp>
+#include <posenc/rope/policy.hpp>
+#include <posenc/rope/models.hpp>
+
+// The other schemes, one umbrella each.
+#include <posenc/alibi.hpp>
+#include <posenc/deberta.hpp>
+#include <posenc/kerple.hpp>
+#include <posenc/logn.hpp>
+#include <posenc/sandwich.hpp>
+#include <posenc/shaw.hpp>
+#include <posenc/sinusoidal.hpp>
+#include <posenc/t5.hpp>
+#include <posenc/transformer_xl.hpp>
+#include <posenc/xpos.hpp>
+
+// Laws any table can be checked against, at compile time or at run time.
+#include <posenc/laws.hpp>

@@ -8,8 +8,9 @@
 //       c:   a C/C++ header with cos[N][rotary_dim] and sin[N][rotary_dim] in the chosen layout;
 //       bin: little-endian dtype values, per position, per element k < rotary_dim: cos then sin.
 //
-// Values: --policy exact (default) is rope::inv_freq / rope::attention_factor / rope::sincos /
-// rope::attention_sincos (exact, rounded once into the dtype); --policy hf-float32 is
+// Values: --policy exact (default) is rope::inv_freq / rope::attention_factor and, for the table,
+// rope::fill_pair_table (exact, rounded once into the dtype; the bits of rope::sincos /
+// rope::attention_sincos); --policy hf-float32 is
 // rope::hf_float32 (HF's float32 pipeline, every rope type), converted to the dtype.
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once
@@ -28,12 +29,11 @@
 #include <posenc/math/trig.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
-#include <posenc/rope/angle.hpp>
 #include <posenc/rope/config.hpp>
+#include <posenc/rope/fill.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/policy.hpp>
-#include <posenc/rope/table.hpp>
 #include <posenc/version.hpp>
 
 #include "args.hpp"
@@ -65,7 +65,7 @@ inline constexpr flag_spec own_flags[] = {
 };
 
 template <std::size_t A, std::size_t B>
-constexpr std::array<flag_spec, A + B> concat(const flag_spec (&a)[A], const flag_spec (&b)[B]) {
+constexpr std::array<flag_spec, A + B> concat(const std::array<flag_spec, A>& a, const flag_spec (&b)[B]) {
   std::array<flag_spec, A + B> r{};
   for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
   for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
@@ -154,25 +154,18 @@ std::vector<math::sincos_result<T>> rope_values(const rope::config& c, const opt
       }
     return vals;
   }
-  // Exact: the same bits as rope::sincos / rope::attention_sincos (angle.hpp), with the frequency
-  // (and attention factor) evaluated once per pair instead of once per entry: five times faster.
-  const posenc::detail::ropet::attention_value af = posenc::detail::ropet::attention_dd(c);
-  for (std::size_t j = 0; j < pairs; ++j) {
-    const int jj = static_cast<int>(j);
-    const rope::frequency_value f = rope::frequency_dd(c, jj);
-    if (!f.ok()) throw std::runtime_error("frequency of pair " + std::to_string(j) + ": " + posenc::to_string(f.error));
-    for (std::size_t i = 0; i < o.rows; ++i) {
-      const std::uint64_t m = o.start + i;
-      const auto r = posenc::detail::ropet::sincos_with<T>(c, f, o.fold ? &af : nullptr, m, jj);
-      if (r.error == posenc::status::overflow)
-        throw usage_error(o.ctx + ": cos/sin times the attention factor overflows " + std::string(dtype_name<T>()) +
-                          " at position " + std::to_string(m) + ", pair " + std::to_string(j) + " (--fold-attention)");
-      if (!r.ok())
-        throw std::runtime_error("cos/sin at position " + std::to_string(m) + ", pair " + std::to_string(j) + ": " +
-                                 posenc::to_string(r.error));
-      vals[i * pairs + j] = r.value;
-    }
+  // Exact: rope::fill_pair_table, the library's table engine on this buffer (the same bits as
+  // rope::sincos / rope::attention_sincos, entry by entry; one complex product and a rounding test
+  // per entry instead of a scalar evaluation).
+  const posenc::status st = rope::fill_pair_table<T>(c, vals, {.start = o.start, .fold_attention = o.fold});
+  if (st == posenc::status::overflow) {  // name the first entry that overflowed (row-major order)
+    std::size_t k = 0;
+    while (k + 1 < vals.size() && !is_infinite(vals[k].cos) && !is_infinite(vals[k].sin)) ++k;
+    throw usage_error(o.ctx + ": cos/sin times the attention factor overflows " + std::string(dtype_name<T>()) +
+                      " at position " + std::to_string(o.start + k / pairs) + ", pair " + std::to_string(k % pairs) +
+                      " (--fold-attention)");
   }
+  if (st != posenc::status::ok) throw std::runtime_error(std::string("RoPE table: ") + posenc::to_string(st));
   return vals;
 }
 
@@ -201,14 +194,14 @@ void expand(const std::vector<math::sincos_result<T>>& vals, std::size_t i, std:
 // The --format bin bytes: per position, per element k: cos, then sin, little-endian.
 template <class T>
 std::string rope_bin(const std::vector<math::sincos_result<T>>& vals, std::size_t dim, const options& o) {
-  std::string s;
-  s.reserve(static_cast<std::size_t>(o.rows) * dim * 2 * sizeof(T));
+  std::string s(static_cast<std::size_t>(o.rows) * dim * 2 * sizeof(T), '\0');
+  char* out = s.data();
   std::vector<T> cos, sin;
   for (std::size_t i = 0; i < o.rows; ++i) {
     expand(vals, i, dim, o.lay, cos, sin);
     for (std::size_t k = 0; k < dim; ++k) {
-      append_le(s, cos[k]);
-      append_le(s, sin[k]);
+      out = put_le(out, cos[k]);
+      out = put_le(out, sin[k]);
     }
   }
   return s;

@@ -23,7 +23,7 @@
 
 namespace posenc::cli {
 
-namespace detail {
+namespace impl {  // helpers of this header, not commands
 
 // The math functions return T (C Annex F special values); accept posenc::result<T> as well so
 // that the tool does not depend on that choice. An error status becomes the matching special
@@ -101,7 +101,7 @@ std::string math_value(const math_fn_info& f, const parsed_args& args, bool deci
   return format_real(r, decimal) + "\n";
 }
 
-}  // namespace detail
+}  // namespace impl
 
 inline constexpr flag_spec math_flags[] = {type_flag, decimal_flag};
 
@@ -126,8 +126,8 @@ inline void run_math(const parsed_args& args, std::string& out) {
   if (args.positionals.empty())
     throw usage_error("math: missing <function> (one of: sin, cos, exp, log, pow, sqrt)");
   const std::string_view name = args.positionals[0];
-  const detail::math_fn_info* f = nullptr;
-  for (const auto& candidate : detail::math_functions)
+  const impl::math_fn_info* f = nullptr;
+  for (const auto& candidate : impl::math_functions)
     if (candidate.name == name) f = &candidate;
   if (f == nullptr)
     throw usage_error("math: unknown function " + quote(name) +
@@ -141,9 +141,9 @@ inline void run_math(const parsed_args& args, std::string& out) {
     expect_positionals(args, unary, ctx);
   const bool decimal = flag_set(args, "decimal");
   if (flag_type(args, ctx) == real_type::f32)
-    out += detail::math_value<float>(*f, args, decimal);
+    out += impl::math_value<float>(*f, args, decimal);
   else
-    out += detail::math_value<double>(*f, args, decimal);
+    out += impl::math_value<double>(*f, args, decimal);
 }
 
 inline constexpr command math_command{"math",

@@ -1,47 +1,35 @@
-// emit_config.hpp: the RoPE config flags of `posenc emit` (HuggingFace config.json names with
-// dashes: --rope-theta is rope_theta) read into a posenc::rope::config, checked with
-// rope::validate, and described back in text for generated headers.
+// emit_config.hpp: the RoPE config flags of `posenc emit`, read into a posenc::rope::config,
+// checked with rope::validate, and described back in text for generated headers. All three come
+// from the library's one list of config fields (posenc/rope/config_fields.hpp): flag --a-b is
+// field a_b (HuggingFace's config.json key with dashes: --rope-theta is rope_theta), and a new
+// field of rope::config becomes a flag, a reader line and a comment line by itself.
 //
-// Numbers are read with the tool's rules (hexfloat.hpp): each value is the exact binary number the
-// text rounds to, once; --short-factor / --long-factor entries are read straight to float (HF
-// keeps them as a float32 tensor), never through a double.
+// Flags by member type: integers and reals take a value (reals with the tool's rules,
+// hexfloat.hpp: each value is the exact binary number the text rounds to, once); rope_type one of
+// its names; a bool field is a switch that sets the value its default is not (--proportional,
+// --no-truncate); --short-factor / --long-factor take comma lists read straight to float (HF keeps
+// them as a float32 tensor), never through a double.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <posenc/rope/config.hpp>
+#include <posenc/rope/config_fields.hpp>
 #include <posenc/rope/validate.hpp>
 
 #include "args.hpp"
 #include "hexfloat.hpp"
 
 namespace posenc::cli::emit {
-
-inline constexpr flag_spec config_flags[] = {
-    {"head-dim", flag_kind::value, "D", "head dimension (required)"},
-    {"rope-theta", flag_kind::value, "B", "the base (default 10000)"},
-    {"partial-rotary-factor", flag_kind::value, "F", "rotary dim = floor(head_dim * F) (default 1)"},
-    {"rope-type", flag_kind::value, "TYPE", "default|linear|ntk|dynamic|yarn|longrope|llama3"},
-    {"factor", flag_kind::value, "S", "scaling factor (yarn/longrope: unset = max / original max)"},
-    {"original-max-position-embeddings", flag_kind::value, "L0", "pre-training context length"},
-    {"max-position-embeddings", flag_kind::value, "L", "context length"},
-    {"seq-len", flag_kind::value, "N", "dynamic: sequence length; longrope: long factors iff > L0"},
-    {"beta-fast", flag_kind::value, "X", "yarn (default 32)"},
-    {"beta-slow", flag_kind::value, "X", "yarn (default 1)"},
-    {"mscale", flag_kind::value, "X", "yarn (DeepSeek; default unset)"},
-    {"mscale-all-dim", flag_kind::value, "X", "yarn (DeepSeek; default unset)"},
-    {"attention-factor", flag_kind::value, "X", "yarn/longrope: explicit attention factor"},
-    {"no-truncate", flag_kind::boolean, "", "yarn: do not floor/ceil the correction range"},
-    {"low-freq-factor", flag_kind::value, "X", "llama3 (default 1)"},
-    {"high-freq-factor", flag_kind::value, "X", "llama3 (default 4)"},
-    {"short-factor", flag_kind::value, "X,X,...", "longrope: rotary_dim/2 float32 factors"},
-    {"long-factor", flag_kind::value, "X,X,...", "longrope: rotary_dim/2 float32 factors"},
-};
 
 struct rope_type_info {
   std::string_view name;
@@ -59,11 +47,91 @@ inline std::string_view rope_type_name(rope::scaling s) {
   return "?";
 }
 
-// The config plus the storage its factor spans point into.
+// ---- the flag table, built at compile time from rope::config_fields ----
+
+// A bool field whose default is true is switched off by --no-<name>.
+template <class Field>
+constexpr bool negated_switch(const Field& f) {
+  if constexpr (std::is_same_v<typename Field::member_type, bool>) return rope::config{}.*f.member;
+  else return false;
+}
+
+template <class M>
+constexpr flag_kind kind_of() {
+  return std::is_same_v<M, bool> ? flag_kind::boolean : flag_kind::value;
+}
+
+template <class M>
+constexpr std::string_view value_name_of() {
+  if constexpr (std::is_same_v<M, bool>) return "";
+  else if constexpr (std::is_same_v<M, rope::scaling>) return "default|linear|ntk|dynamic|yarn|longrope|llama3";
+  else if constexpr (std::is_same_v<M, std::span<const float>>) return "X,X,...";
+  else if constexpr (std::is_integral_v<M>) return "N";
+  else return "X";
+}
+
+// The flag names and help lines, written into one constant buffer that the flag table points into
+// (a string_view in a constexpr table needs characters of static storage duration).
+struct flag_text {
+  std::array<char, 4096> chars{};
+  std::size_t size = 0;
+  struct entry {
+    std::size_t name_at = 0, name_len = 0, help_at = 0, help_len = 0;
+    flag_kind kind = flag_kind::value;
+    std::string_view value_name;
+  };
+  std::array<entry, rope::config_field_count> fields{};
+
+  constexpr void add(std::string_view s, bool dashes) {
+    for (const char ch : s) chars[size++] = dashes && ch == '_' ? '-' : ch;
+  }
+};
+
+constexpr flag_text make_flag_text() {
+  flag_text t;
+  std::size_t i = 0;
+  rope::for_each_config_field([&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    auto& e = t.fields[i++];
+    const bool neg = negated_switch(f);
+    e.name_at = t.size;
+    if (neg) t.add("no-", false);
+    t.add(f.name, true);
+    e.name_len = t.size - e.name_at;
+    e.help_at = t.size;
+    if (neg) {  // the help says what the field does; the switch turns it off
+      t.add("turns off ", false);
+      t.add(f.name, false);
+      t.add(": ", false);
+    }
+    t.add(f.help, false);
+    e.help_len = t.size - e.help_at;
+    e.kind = kind_of<M>();
+    e.value_name = value_name_of<M>();
+  });
+  return t;
+}
+inline constexpr flag_text config_flag_text = make_flag_text();
+
+constexpr std::array<flag_spec, rope::config_field_count> make_config_flags() {
+  std::array<flag_spec, rope::config_field_count> r{};
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const auto& e = config_flag_text.fields[i];
+    r[i] = {std::string_view(config_flag_text.chars.data() + e.name_at, e.name_len), e.kind, e.value_name,
+            std::string_view(config_flag_text.chars.data() + e.help_at, e.help_len)};
+  }
+  return r;
+}
+// config_flags[i] is the flag of the i-th field of rope::config_fields.
+inline constexpr std::array<flag_spec, rope::config_field_count> config_flags = make_config_flags();
+
+// ---- reading and describing a config ----
+
+// The config plus the storage its float lists point into (one vector per field, unused ones empty).
 struct parsed_config {
   rope::config cfg{};
-  std::shared_ptr<std::vector<float>> short_factor = std::make_shared<std::vector<float>>();
-  std::shared_ptr<std::vector<float>> long_factor = std::make_shared<std::vector<float>>();
+  std::shared_ptr<std::array<std::vector<float>, rope::config_field_count>> lists =
+      std::make_shared<std::array<std::vector<float>, rope::config_field_count>>();
 };
 
 // "0.5,1,1.25": each entry read to float directly.
@@ -79,9 +147,14 @@ inline std::vector<float> parse_float_list(std::string_view text, std::string_vi
   }
 }
 
-inline std::int64_t flag_count(const parsed_args& a, std::string_view name, std::string_view ctx) {
-  constexpr long long lim = std::int64_t{1} << 62;  // validate() then asks for [0, 2^53]
-  return static_cast<std::int64_t>(flag_integer(a, name, -lim, lim, 0, ctx));
+inline rope::scaling parse_rope_type(std::string_view t, std::string_view flag, std::string_view ctx) {
+  std::string names;
+  for (const auto& r : rope_types) {
+    if (r.name == t) return r.type;
+    names += (names.empty() ? "" : ", ") + std::string(r.name);
+  }
+  throw usage_error(std::string(ctx) + ": invalid value " + quote(t) + " for --" + std::string(flag) +
+                    " (expected one of: " + names + ")");
 }
 
 // Reads every config flag; throws usage_error on a malformed value or an invalid config.
@@ -89,38 +162,31 @@ inline parsed_config read_config(const parsed_args& a, std::string_view ctx) {
   parsed_config p;
   rope::config& c = p.cfg;
   if (!a.has("head-dim")) throw usage_error(std::string(ctx) + ": --head-dim is required");
-  c.head_dim = static_cast<int>(flag_integer(a, "head-dim", -(1LL << 31) + 1, (1LL << 31) - 1, 0, ctx));
-  c.rope_theta = flag_real<double>(a, "rope-theta", c.rope_theta, ctx);
-  c.partial_rotary_factor = flag_real<double>(a, "partial-rotary-factor", c.partial_rotary_factor, ctx);
-  if (const auto t = a.value("rope-type")) {
-    bool found = false;
-    std::string names;
-    for (const auto& r : rope_types) {
-      if (r.name == *t) {
-        c.rope_type = r.type;
-        found = true;
-      }
-      names += (names.empty() ? "" : ", ") + std::string(r.name);
+  std::size_t i = 0;
+  rope::for_each_config_field([&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    const std::size_t k = i++;
+    const std::string_view flag = config_flags[k].name;
+    M& m = c.*f.member;
+    if constexpr (std::is_same_v<M, bool>) {
+      if (a.has(flag)) m = !m;  // a switch sets the value the default is not
+    } else if constexpr (std::is_same_v<M, int>) {
+      m = static_cast<int>(flag_integer(a, flag, -(1LL << 31) + 1, (1LL << 31) - 1, m, ctx));
+    } else if constexpr (std::is_same_v<M, std::int64_t>) {
+      constexpr long long lim = std::int64_t{1} << 62;  // validate() then asks for [0, 2^53]
+      m = static_cast<std::int64_t>(flag_integer(a, flag, -lim, lim, m, ctx));
+    } else if constexpr (std::is_same_v<M, double>) {
+      m = flag_real<double>(a, flag, m, ctx);
+    } else if constexpr (std::is_same_v<M, std::optional<double>>) {
+      if (a.has(flag)) m = flag_real<double>(a, flag, 0.0, ctx);
+    } else if constexpr (std::is_same_v<M, rope::scaling>) {
+      if (const auto v = a.value(flag)) m = parse_rope_type(*v, flag, ctx);
+    } else {
+      static_assert(std::is_same_v<M, std::span<const float>>, "a rope::config member type the CLI does not read");
+      if (const auto v = a.value(flag)) (*p.lists)[k] = parse_float_list(*v, flag, ctx);
+      m = (*p.lists)[k];
     }
-    if (!found)
-      throw usage_error(std::string(ctx) + ": invalid value " + quote(*t) + " for --rope-type (expected one of: " + names + ")");
-  }
-  c.factor = flag_real<double>(a, "factor", c.factor, ctx);
-  c.original_max_position_embeddings = flag_count(a, "original-max-position-embeddings", ctx);
-  c.max_position_embeddings = flag_count(a, "max-position-embeddings", ctx);
-  c.seq_len = flag_count(a, "seq-len", ctx);
-  c.beta_fast = flag_real<double>(a, "beta-fast", c.beta_fast, ctx);
-  c.beta_slow = flag_real<double>(a, "beta-slow", c.beta_slow, ctx);
-  c.mscale = flag_real<double>(a, "mscale", c.mscale, ctx);
-  c.mscale_all_dim = flag_real<double>(a, "mscale-all-dim", c.mscale_all_dim, ctx);
-  if (a.has("attention-factor")) c.attention_factor = flag_real<double>(a, "attention-factor", 1.0, ctx);
-  c.truncate = !a.has("no-truncate");
-  c.low_freq_factor = flag_real<double>(a, "low-freq-factor", c.low_freq_factor, ctx);
-  c.high_freq_factor = flag_real<double>(a, "high-freq-factor", c.high_freq_factor, ctx);
-  if (const auto s = a.value("short-factor")) *p.short_factor = parse_float_list(*s, "short-factor", ctx);
-  if (const auto s = a.value("long-factor")) *p.long_factor = parse_float_list(*s, "long-factor", ctx);
-  c.short_factor = *p.short_factor;
-  c.long_factor = *p.long_factor;
+  });
   if (const rope::validation v = rope::validate(c); !v)
     throw usage_error(std::string(ctx) + ": invalid RoPE config: " + v.message);
   return p;
@@ -129,31 +195,28 @@ inline parsed_config read_config(const parsed_args& a, std::string_view ctx) {
 // One line per field, "name = value" with reals as exact hex floats (and the shortest decimal).
 inline std::string describe_config(const rope::config& c, std::string_view prefix) {
   std::string s;
-  const auto line = [&](std::string_view k, const std::string& v) { s += std::string(prefix) + std::string(k) + " = " + v + "\n"; };
   const auto real = [](double x) { return format_hex(x) + " (" + format_decimal(x) + ")"; };
-  const auto list = [](std::span<const float> v) {
-    std::string r = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) r += (i ? ", " : "") + format_hex(v[i]);
-    return r + "]";
-  };
-  line("head_dim", std::to_string(c.head_dim));
-  line("rope_theta", real(c.rope_theta));
-  line("partial_rotary_factor", real(c.partial_rotary_factor));
-  line("rope_type", std::string(rope_type_name(c.rope_type)));
-  line("factor", c.factor == 0.0 ? std::string("unset") : real(c.factor));
-  line("original_max_position_embeddings", std::to_string(c.original_max_position_embeddings));
-  line("max_position_embeddings", std::to_string(c.max_position_embeddings));
-  line("seq_len", std::to_string(c.seq_len));
-  line("beta_fast", real(c.beta_fast));
-  line("beta_slow", real(c.beta_slow));
-  line("mscale", real(c.mscale));
-  line("mscale_all_dim", real(c.mscale_all_dim));
-  line("attention_factor", c.attention_factor ? real(*c.attention_factor) : std::string("unset"));
-  line("truncate", c.truncate ? "true" : "false");
-  line("low_freq_factor", real(c.low_freq_factor));
-  line("high_freq_factor", real(c.high_freq_factor));
-  line("short_factor", list(c.short_factor));
-  line("long_factor", list(c.long_factor));
+  rope::for_each_config_field([&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    const M& m = c.*f.member;
+    std::string v;
+    if constexpr (std::is_same_v<M, bool>) {
+      v = m ? "true" : "false";
+    } else if constexpr (std::is_integral_v<M>) {
+      v = std::to_string(m);
+    } else if constexpr (std::is_same_v<M, double>) {
+      v = real(m);
+    } else if constexpr (std::is_same_v<M, std::optional<double>>) {
+      v = m ? real(*m) : std::string("unset");
+    } else if constexpr (std::is_same_v<M, rope::scaling>) {
+      v = std::string(rope_type_name(m));
+    } else {
+      v = "[";
+      for (std::size_t j = 0; j < m.size(); ++j) v += (j ? ", " : "") + format_hex(m[j]);
+      v += "]";
+    }
+    s += std::string(prefix) + std::string(f.name) + " = " + v + "\n";
+  });
   return s;
 }
 

@@ -8,6 +8,7 @@
 // are doubles), so any correctly rounding parser reads it back to the same bf16/f16 bits.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +17,8 @@
 #include <type_traits>
 
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
-#include <posenc/numeric/format.hpp>
 
 #include "hexfloat.hpp"
 
@@ -73,20 +74,23 @@ std::string format_value(T v, bool decimal) {
   else return format_real<T>(v, decimal);
 }
 
-// The storage bits of v.
+// Whether v is an infinity: where an exact value overflowed T.
 template <class T>
-auto bits_of(T v) {
-  return posenc::detail::float_format<T>::to_bits(v);
+bool is_infinite(T v) {
+  if constexpr (is_half<T>()) return v.is_inf();
+  else return std::isinf(v);
 }
 
-// Appends v's bytes, little-endian (the --format bin encoding, whatever the host's order).
+// Writes v's bytes at out, little-endian (the --format bin encoding, whatever the host's order);
+// returns the position after them. Into a pre-sized buffer: a table is millions of values.
 template <class T>
-void append_le(std::string& out, T v) {
-  auto b = bits_of(v);
+char* put_le(char* out, T v) {
+  auto b = posenc::to_bits(v);
   for (std::size_t i = 0; i < sizeof b; ++i) {
-    out += static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
+    *out++ = static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
     b = static_cast<decltype(b)>(b >> 8);
   }
+  return out;
 }
 
 // FNV-1a 64 (Fowler, Noll, Vo; offset basis 14695981039346656037, prime 1099511628211), incremental.

@@ -40,7 +40,7 @@ inline real_type flag_type(const parsed_args& args, std::string_view context) {
                      real_type::f64, context);
 }
 
-namespace detail {
+namespace impl {  // helpers of this header, not commands
 
 inline bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -65,7 +65,7 @@ bool overflows(const std::string& text) {
     return std::isinf(std::strtod(text.c_str(), nullptr));
 }
 
-}  // namespace detail
+}  // namespace impl
 
 // Reads `text` as a finite T. `what` names the argument in messages ("<x>", "--base").
 template <class T>
@@ -88,19 +88,19 @@ T parse_real(std::string_view text, std::string_view what, std::string_view cont
   if (!hex) {
     // from_chars would accept these; the functions' domain is the finite reals.
     for (const char* special : {"inf", "infinity", "nan"})
-      if (detail::iequals(body, special) || (detail::iequals(body.substr(0, 4), "nan(")))
+      if (impl::iequals(body, special) || (impl::iequals(body.substr(0, 4), "nan(")))
         throw usage_error(where + "must be finite, got " + quote(text) +
                           " (posenc evaluates its functions at finite arguments only)");
   }
   // A digit or a point must follow the sign and prefix (from_chars would take another sign).
-  if (body.empty() || !(detail::is_digit(body[0], hex) || body[0] == '.')) throw usage_error(bad);
+  if (body.empty() || !(impl::is_digit(body[0], hex) || body[0] == '.')) throw usage_error(bad);
   T v{};
   const char* last = body.data() + body.size();
   const auto [ptr, ec] = std::from_chars(body.data(), last, v,
                                          hex ? std::chars_format::hex : std::chars_format::general);
   if (ec == std::errc::result_out_of_range) {
     const std::string whole(text);
-    if (detail::overflows<T>(whole))
+    if (impl::overflows<T>(whole))
       throw usage_error(where + "overflows " + std::string(type_name<T>()) + ": " + quote(text));
     throw usage_error(where + "underflows to zero in " + std::string(type_name<T>()) + ": " +
                       quote(text) + " (write 0 if zero is meant)");

@@ -87,3 +87,14 @@ constexpr math::double_double dd_div(math::double_double x, double y) noexcept {
 }
 
 }  // namespace posenc::detail
+
+namespace posenc::math {
+
+// The exact products and sums, public: code outside the library (proofs, tools) that reasons
+// about an exact m * theta or c^2 + s^2 needs the same error-free transforms, not a copy of them.
+using detail::dd_add;
+using detail::dd_mul;
+using detail::two_prod;
+using detail::two_sum;
+
+}  // namespace posenc::math

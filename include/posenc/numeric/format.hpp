@@ -1,6 +1,9 @@
 // format.hpp: the parameters of every floating-point format the library rounds into.
 //
-// posenc::detail::float_format<T> for T in {double, float, bfloat16, float16}. The numbers are
+// posenc::float_format<T> for T in {double, float, bfloat16, float16}, and the concept
+// posenc::storage_type that names those four. Public because code outside the library needs the
+// same facts (a tool writing a table's bytes, a test comparing bits: see also bits.hpp);
+// posenc::detail::float_format is an alias kept for the library's internals. The numbers are
 // IEEE 754-2008 table 3.5 (binary64, binary32, binary16) and the bfloat16 layout (binary32's
 // exponent, 8-bit precision). precision counts the implicit bit; min_exponent is the exponent of
 // the smallest normal number, max_exponent that of the largest finite one.
@@ -18,11 +21,15 @@ namespace posenc::detail {
 template <class T>
 inline constexpr bool dependent_false = false;
 
+}  // namespace posenc::detail
+
+namespace posenc {
+
 // Only the four specialisations below exist; any other T stops here with a message that names the
 // precondition, instead of an "incomplete type" error deep inside a rounding routine.
 template <class T>
 struct float_format {
-  static_assert(dependent_false<T>,
+  static_assert(detail::dependent_false<T>,
                 "posenc: the target type must be double, float, posenc::bfloat16 or posenc::float16");
 };
 
@@ -65,6 +72,14 @@ struct float_format<float16> {
   static constexpr float16 from_bits(storage b) noexcept { return float16::from_bits(b); }
   static constexpr storage to_bits(float16 x) noexcept { return x.bits; }
 };
+
+}  // namespace posenc
+
+namespace posenc::detail {
+
+// The name the library's internals use (unqualified inside posenc::detail).
+template <class T>
+using float_format = posenc::float_format<T>;
 
 }  // namespace posenc::detail
 

@@ -28,6 +28,7 @@ enum class scaling : unsigned char {
   llama3,    // _compute_llama3_parameters
 };
 
+// Every member is also listed, with its HF name, in config_fields.hpp (a static_assert keeps them in step).
 struct config {
   int head_dim = 0;                    // head_dim (or hidden_size / num_attention_heads)
   double rope_theta = 10000.0;         // the base b

@@ -13,6 +13,8 @@
 //       (KV-cache decode, StreamingLLM cache slots); entries RN_T(cos/sin(p theta_j)) of the exact
 //       scaled frequency (angle.hpp, rope::sincos), or RN_T(af cos), RN_T(af sin) when the
 //       attention factor is folded in as HF does, but rounded once (rope::attention_sincos).
+//       Both are rope::fill_table / fill_pair_table (fill.hpp) on the table's own arrays; use
+//       those directly for a size known only at run time, or for memory of your own.
 //
 // Errors (posenc::result, never truncation): domain_error when validate(cfg) fails, RotaryDim !=
 // rotary_dim(cfg), or a position exceeds max_table_position = 2^21; overflow when a folded entry
@@ -28,21 +30,18 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
-#include "posenc/rope/detail/table_column.hpp"
+#include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::rope {
-
-// The largest position a table accepts (the range; angles stay below 2^21 rad for
-// theta <= 1, inside the fast reduction's range).
-inline constexpr std::uint64_t max_table_position = std::uint64_t{1} << 21;
 
 template <class T, std::size_t Positions, std::size_t RotaryDim, layout Layout = layout::half_split>
 struct table {
@@ -78,54 +77,34 @@ struct pair_table {
   constexpr const math::sincos_result<T>* row(std::size_t r) const noexcept { return data.data() + r * Pairs; }
 };
 
-struct table_options {
-  std::uint64_t start = 0;      // first position of a consecutive table
-  bool fold_attention = false;  // entries af cos, af sin (HF's attention_scaling), rounded once
-};
-
-// The preconditions of a table of `positions` rows starting at `start` and `rotary_dim_` columns.
-constexpr validation check_table(const config& c, std::size_t positions, std::size_t rotary_dim_,
-                                 std::uint64_t start = 0) noexcept {
-  if (const validation v = validate(c); !v) return v;
-  if (rotary_dim_ != static_cast<std::size_t>(rotary_dim(c))) return {posenc::status::domain_error, "table RotaryDim differs from rotary_dim(cfg)"};
-  if (positions == 0 || start > max_table_position || positions - 1 > max_table_position - start)
-    return {posenc::status::domain_error, "table positions past 2^21"};
-  return {};
-}
-
 }  // namespace posenc::rope
 
 namespace posenc::detail::ropet {
 
+// A table of a fixed type through the public fill: the positions column, then the fill on the
+// table's arrays. The fill takes its rows from the spans' sizes, so the table's own width is
+// checked here first: a RotaryDim (Pairs) other than the config's would otherwise be filled as
+// rows of another width.
 template <class Table>
 constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start, const std::uint64_t* list,
                                       bool fold) noexcept {
   using T = typename Table::value_type;
+  constexpr std::size_t N = Table::positions;
   posenc::result<Table> r{};
-  constexpr std::size_t N = Table::positions, P = Table::pairs;
-  std::size_t D = 2 * P;
-  if constexpr (requires { Table::rotary_dim; }) D = Table::rotary_dim;
-  std::uint64_t top = start;
-  for (std::size_t i = 0; i < N; ++i) {
-    const std::uint64_t p = list != nullptr ? list[i] : start + i;
-    top = p > top ? p : top;
-    r.value.position[i] = static_cast<std::uint32_t>(p);
-  }
-  if (!rope::check_table(c, N, D, 0).ok() || top > rope::max_table_position) {
+  for (std::size_t i = 0; i < N; ++i) r.value.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
+  if (static_cast<std::size_t>(rope::rotary_dim(c)) != 2 * Table::pairs) {
     r.error = posenc::status::domain_error;
     return r;
   }
-  const attention_value af = fold ? attention_dd(c) : attention_value{};
-  const attention_value* afp = fold ? &af : nullptr;
+  const rope::table_options o{.start = start, .fold_attention = fold};
   if constexpr (requires { Table::rotary_dim; }) {
-    std::size_t k0[P] = {}, k1[P] = {};
-    for (std::size_t j = 0; j < P; ++j) {
-      k0[j] = rope::pair_index(Table::layout_kind, j, 0, D);
-      k1[j] = rope::pair_index(Table::layout_kind, j, 1, D);
-    }
-    r.error = fill_rows<T, P>(c, start, N, list, afp, table_dest<T>{r.value.cos.data(), r.value.sin.data(), nullptr, D, k0, k1});
+    const std::span<T> cos(r.value.cos), sin(r.value.sin);
+    r.error = list != nullptr ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin, Table::layout_kind, fold)
+                              : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o);
   } else {
-    r.error = fill_rows<T, P>(c, start, N, list, afp, table_dest<T>{nullptr, nullptr, r.value.data.data(), P, nullptr, nullptr});
+    const std::span<math::sincos_result<T>> out(r.value.data);
+    r.error = list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
+                              : rope::fill_pair_table<T>(c, out, o);
   }
   return r;
 }

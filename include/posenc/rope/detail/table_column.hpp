@@ -1,5 +1,6 @@
 // table_column.hpp: the rows of a scaled RoPE cos/sin table at a per-entry cost of a dozen
-// operations in constant evaluation (fill_rows, row by row over all pairs); the engine of table.hpp.
+// operations in constant evaluation (fill_rows, row by row, columns in chunks of at most
+// fill_chunk_pairs); the engine of rope/fill.hpp (and through it of table.hpp).
 //
 // Method: math/detail/rope_table.hpp's rope_column, generalised to rows at positions start + i and
 // to a folded attention factor. Positions p = p0 + b, p0 = start + a B (B a power of two near
@@ -11,6 +12,8 @@
 // <= e0 |af.hi| + |c| (|af.lo| + af.err) + 2^-53 |RN(c af.hi)|, with a 2^-50 relative margin.
 // Entries the rounding test cannot decide, every entry of a double table, and every entry of a
 // position list (no shared anchors) go to sincos_with (angle.hpp): same bits as rope::sincos.
+// Every entry is correctly rounded whichever path produced it, so the chunking and the block size
+// B change how much work an entry costs, never its bits.
 #pragma once
 
 #include <bit>
@@ -25,21 +28,21 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/layout.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::detail::ropet {
 
-// Where the values go: pair j of row i at cos[i * stride + k0[j]] and [i * stride + k1[j]] (both
-// elements of the pair, expanded tables), or at pairs[i * stride + j] (compact tables) when
-// pairs != nullptr.
+// Where the values go: pair j of row i at cos/sin[i * stride + pair_index(lay, j, t, stride)],
+// t = 0, 1 (both elements of the pair, expanded tables), or at pairs[i * stride + j] (compact
+// tables) when pairs != nullptr.
 template <class T>
 struct table_dest {
   T* cos;
   T* sin;
   math::sincos_result<T>* pairs;
   std::size_t stride;
-  const std::size_t* k0;
-  const std::size_t* k1;
+  rope::layout lay;
 };
 
 // Magnitude bits of T's +infinity, and whether x is an infinity (sign bit masked off).
@@ -126,53 +129,83 @@ constexpr posenc::status table_entry(const rope::config& c, column_state& s, con
   return x.error;
 }
 
-// Rows i < rows at positions list ? list[i] : start + i, all Pairs columns, written row by row
-// (GCC's constant evaluator inserts array elements stored out of order in linear time, so a
-// column-major fill of a large table is quadratic). Returns the
-// first non-ok status (ok otherwise); af != nullptr folds the attention factor.
-template <class T, std::size_t Pairs>
-constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, std::size_t rows, const std::uint64_t* list,
-                                   const attention_value* af, const table_dest<T>& d) noexcept {
-  constexpr std::size_t bmax = Pairs * rope_block_max <= 8192 ? rope_block_max : (8192 / Pairs > 0 ? 8192 / Pairs : 1);
+// How many columns keep their state at once, and the budget of E_b anchors (doubles in each of
+// ec, es) they share. 128 pairs cover every rotary dim up to 256 (Llama, Qwen, Gemma heads) in one
+// chunk, so a whole table is written strictly row by row; the anchor budget is the one the
+// Pairs-sized arrays of the former engine had (8192), so the block size B is unchanged too.
+inline constexpr std::size_t fill_chunk_pairs = 128;
+inline constexpr std::size_t fill_anchor_budget = 8192;
+
+// Columns j0 <= j < j0 + n of rows i < rows at positions list ? list[i] : start + i, written row
+// by row (GCC's constant evaluator inserts array elements stored out of order in linear time, so
+// a column-major fill of a large table is quadratic). Returns the first non-ok status (ok
+// otherwise); af != nullptr folds the attention factor. n <= fill_chunk_pairs.
+template <class T>
+constexpr posenc::status fill_chunk(const rope::config& c, std::uint64_t start, std::size_t rows, std::size_t j0,
+                                    std::size_t n, const std::uint64_t* list, const attention_value* af,
+                                    const table_dest<T>& d) noexcept {
+  const std::size_t bmax = n * rope_block_max <= fill_anchor_budget ? rope_block_max : fill_anchor_budget / n;
   std::size_t bsize = 1;
   while (bsize < bmax && bsize * bsize < rows) bsize *= 2;
-  column_state col[Pairs] = {};
-  double ec[Pairs * bmax] = {}, es[Pairs * bmax] = {};
+  column_state col[fill_chunk_pairs] = {};
+  double ec[fill_anchor_budget] = {}, es[fill_anchor_budget] = {};
+  std::size_t k0[fill_chunk_pairs] = {}, k1[fill_chunk_pairs] = {};  // element offsets of pair j0 + j in a row
   posenc::status st = posenc::status::ok;
   math::sincos_result<T> r{};  // every path of table_entry writes both values
-  for (std::size_t j = 0; j < Pairs; ++j) {
+  for (std::size_t j = 0; j < n; ++j) {
     column_state& s = col[j];
-    s.f = rope::frequency_dd(c, static_cast<int>(j));
+    s.f = rope::frequency_dd(c, static_cast<int>(j0 + j));
     if (!s.f.ok()) return s.f.error;
     s.ok = list == nullptr && !std::is_same_v<T, double> && s.f.value.hi != 0 && (af == nullptr || af->ok);
     for (std::size_t b = 0; s.ok && b < bsize && b < rows; ++b) s.ok = rope_anchor(b, s.f.value, ec[j * bmax + b], es[j * bmax + b]);
     s.e = 0x1.02p-51 + static_cast<double>(start + rows) * dabs(s.f.value.hi) * (s.f.rel_err * 1.0000001);
+    if (d.pairs == nullptr) {
+      k0[j] = rope::pair_index(d.lay, j0 + j, 0, d.stride);
+      k1[j] = rope::pair_index(d.lay, j0 + j, 1, d.stride);
+    }
   }
   for (std::size_t i0 = 0; i0 < rows; i0 += bsize) {
-    for (std::size_t j = 0; j < Pairs; ++j)
+    for (std::size_t j = 0; j < n; ++j)
       if (col[j].ok) col[j].ok = rope_anchor(start + i0, col[j].f.value, col[j].ac, col[j].as);
     for (std::size_t i = i0; i < i0 + bsize && i < rows; ++i) {
       const std::uint64_t p = list != nullptr ? list[i] : start + i;
-      for (std::size_t j = 0; j < Pairs; ++j) {
-        const posenc::status e = table_entry<T>(c, col[j], ec + j * bmax, es + j * bmax, i - i0, p, static_cast<int>(j), af, r);
+      for (std::size_t j = 0; j < n; ++j) {
+        const posenc::status e =
+            table_entry<T>(c, col[j], ec + j * bmax, es + j * bmax, i - i0, p, static_cast<int>(j0 + j), af, r);
         if (st == posenc::status::ok) st = e;
         if (d.pairs != nullptr) {
-          d.pairs[i * d.stride + j] = r;
+          d.pairs[i * d.stride + j0 + j] = r;
         } else if constexpr (requires { r.cos.bits; }) {  // a scalar store, not a class assignment
-          d.cos[i * d.stride + d.k0[j]].bits = r.cos.bits;
-          d.sin[i * d.stride + d.k0[j]].bits = r.sin.bits;
-          d.cos[i * d.stride + d.k1[j]].bits = r.cos.bits;
-          d.sin[i * d.stride + d.k1[j]].bits = r.sin.bits;
+          d.cos[i * d.stride + k0[j]].bits = r.cos.bits;
+          d.sin[i * d.stride + k0[j]].bits = r.sin.bits;
+          d.cos[i * d.stride + k1[j]].bits = r.cos.bits;
+          d.sin[i * d.stride + k1[j]].bits = r.sin.bits;
         } else {
-          d.cos[i * d.stride + d.k0[j]] = r.cos;
-          d.sin[i * d.stride + d.k0[j]] = r.sin;
-          d.cos[i * d.stride + d.k1[j]] = r.cos;
-          d.sin[i * d.stride + d.k1[j]] = r.sin;
+          d.cos[i * d.stride + k0[j]] = r.cos;
+          d.sin[i * d.stride + k0[j]] = r.sin;
+          d.cos[i * d.stride + k1[j]] = r.cos;
+          d.sin[i * d.stride + k1[j]] = r.sin;
         }
       }
     }
   }
   return st;
+}
+
+// All `pairs` columns of rows i < rows, chunk by chunk: the state of a column (its frequency, its
+// anchors) lives only while its chunk is written, so the stack use is fixed whatever the number of
+// pairs. Tables of at most fill_chunk_pairs pairs are one chunk, written row by row; wider ones are
+// written chunk after chunk (at run time this costs nothing; in constant evaluation the later
+// chunks' stores land out of order). Returns the first non-ok status (ok otherwise); a failing
+// chunk ends the fill (the callers then leave the table's contents unspecified).
+template <class T>
+constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, std::size_t rows, std::size_t pairs,
+                                   const std::uint64_t* list, const attention_value* af, const table_dest<T>& d) noexcept {
+  for (std::size_t j0 = 0; j0 < pairs; j0 += fill_chunk_pairs) {
+    const std::size_t n = pairs - j0 < fill_chunk_pairs ? pairs - j0 : fill_chunk_pairs;
+    if (const posenc::status e = fill_chunk<T>(c, start, rows, j0, n, list, af, d); e != posenc::status::ok) return e;
+  }
+  return posenc::status::ok;
 }
 
 }  // namespace posenc::detail::ropet

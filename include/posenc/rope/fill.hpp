@@ -1,0 +1,163 @@
+// fill.hpp: correctly rounded RoPE cos/sin tables of any scaling, written into the caller's memory,
+// with the numbers of rows and pairs known only at run time. constexpr, no heap, no exceptions,
+// standard library only: the same function fills a constexpr table and a buffer at run time.
+//
+//   rope::fill_table<T>(cfg, cos, sin, layout, options)
+//       D = rotary_dim(cfg), rows = cos.size() / D (cos.size() == sin.size(), a nonzero multiple
+//       of D). Row i is position options.start + i: cos[i * D + k], sin[i * D + k], k < D, both
+//       elements of pair j holding cos/sin of pair j, at (j, j + D/2) for layout::half_split (HF's
+//       cat(freqs, freqs), GPT-NeoX) or (2j, 2j + 1) for layout::interleaved (GPT-J, Meta).
+//   rope::fill_table<T>(cfg, positions, cos, sin, layout, fold_attention)
+//       row i is position positions[i] (any order, repeats allowed: KV-cache slots, StreamingLLM
+//       sink + window); cos.size() == sin.size() == positions.size() * D.
+//   rope::fill_pair_table<T>(cfg, out, options)
+//       compact rows, out[i * D/2 + j] = {sin, cos} of pair j at position options.start + i;
+//       rows = out.size() / (D/2). The row format of apply.hpp's rotate().
+//   rope::fill_pair_table<T>(cfg, positions, out, fold_attention)
+//       the same at the listed positions; out.size() == positions.size() * D/2.
+// T is double, float, posenc::bfloat16 or posenc::float16 (write it: fill_table<float>(...), a span
+// does not deduce it from a std::array or std::vector). Entries are RN_T(cos/sin(p theta_j)) of the
+// exact scaled frequency, bit for bit rope::sincos<T>(cfg, p, j) (angle.hpp), or with
+// fold_attention RN_T(af cos), RN_T(af sin), bit for bit rope::attention_sincos: the attention
+// factor folded in as HF does, but rounded once. rope::make_table / make_pair_table (table.hpp) and
+// `posenc emit rope` are built on these functions.
+//
+// Returns posenc::status::ok, or
+//   domain_error: validate(cfg) fails, the spans do not have the shape above, or a position exceeds
+//                 max_table_position = 2^21 (check_table() names which, with a message);
+//   overflow:     a folded entry does not fit T (e.g. float16 with a large explicit attention_factor).
+// On an error the spans' contents are unspecified.
+//
+// Cost: per entry one complex product of double anchors and a two-ended rounding test (the engine
+// of detail/table_column.hpp), a dozen operations in constant evaluation; position lists and double
+// tables take the scalar path per entry. Stack: the state of up to 128 columns and 2 x 8192 double
+// anchors, about 140 KiB, whatever the table's size (mind it on small firmware stacks).
+//
+//   std::vector<float> cos(rows * 128), sin(rows * 128);
+//   if (posenc::rope::fill_table<float>(llama31, cos, sin) != posenc::status::ok) ...;
+//   constexpr auto t = [] { std::array<float, 16 * 64> c{}, s{};
+//                           posenc::rope::fill_table<float>(cfg, c, s); return c; }();
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/numeric/format.hpp"
+#include "posenc/rope/angle.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/table_column.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/rope/validate.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::rope {
+
+// The largest position a table accepts (the range; angles stay below 2^21 rad for
+// theta <= 1, inside the fast reduction's range).
+inline constexpr std::uint64_t max_table_position = std::uint64_t{1} << 21;
+
+struct table_options {
+  std::uint64_t start = 0;      // first position of a consecutive table
+  bool fold_attention = false;  // entries af cos, af sin (HF's attention_scaling), rounded once
+};
+
+// The preconditions of a table of `positions` rows starting at `start` and `rotary_dim_` columns.
+constexpr validation check_table(const config& c, std::size_t positions, std::size_t rotary_dim_,
+                                 std::uint64_t start = 0) noexcept {
+  if (const validation v = validate(c); !v) return v;
+  if (rotary_dim_ != static_cast<std::size_t>(rotary_dim(c))) return {posenc::status::domain_error, "table RotaryDim differs from rotary_dim(cfg)"};
+  if (positions == 0 || start > max_table_position || positions - 1 > max_table_position - start)
+    return {posenc::status::domain_error, "table positions past 2^21"};
+  return {};
+}
+
+}  // namespace posenc::rope
+
+namespace posenc::detail::ropet {
+
+// What a public fill was given, in one shape. rows and the destination's stride follow from the
+// config, so fill() works them out before anything is checked or written.
+template <class T>
+struct fill_request {
+  std::uint64_t start = 0;
+  const std::uint64_t* list = nullptr;  // by_list: row i is position list[i]
+  std::size_t list_size = 0;
+  bool by_list = false;  // not list != nullptr: an empty span's data() may be null
+  std::size_t size = 0;      // elements of cos (expanded) or of out (compact)
+  std::size_t sin_size = 0;  // elements of sin (expanded); size for compact tables
+  bool fold = false;
+  table_dest<T> dest{};      // stride still 0
+};
+
+// Every precondition of a fill, in this one place: check_table (config, rotary dim, position
+// range) first, then the spans' shape. rows and d (the rotary dim) as fill() derived them.
+template <class T>
+constexpr rope::validation check_fill(const rope::config& c, const fill_request<T>& q, std::size_t rows,
+                                      std::size_t d) noexcept {
+  rope::validation v = rope::check_table(c, rows, d, q.by_list ? 0 : q.start);
+  const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;  // elements per row
+  if (v && q.sin_size != q.size) v = {posenc::status::domain_error, "table cos and sin spans differ in size"};
+  if (v && q.size != rows * width)
+    v = {posenc::status::domain_error, q.by_list ? "table span size is not positions.size() times the row width"
+                                                         : "table span size is not a multiple of the row width"};
+  for (std::size_t i = 0; v && q.by_list && i < q.list_size; ++i)
+    if (q.list[i] > rope::max_table_position) v = {posenc::status::domain_error, "table positions past 2^21"};
+  // precondition check
+  return v;
+}
+
+template <class T>
+constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept {
+  // rotary_dim is total (0 or negative for some invalid configs, which check_table then reports).
+  const std::int64_t dim = rope::rotary_dim(c);
+  const std::size_t d = dim > 0 ? static_cast<std::size_t>(dim) : 0;
+  const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;
+  const std::size_t rows = q.by_list ? q.list_size : (width == 0 ? 0 : q.size / width);
+  if (const rope::validation v = check_fill(c, q, rows, d); !v) return v.error;
+  q.dest.stride = width;
+  const attention_value af = q.fold ? attention_dd(c) : attention_value{};
+  return fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+}
+
+}  // namespace posenc::detail::ropet
+
+namespace posenc::rope {
+
+// Rows at positions o.start + i, i < cos.size() / rotary_dim(c), expanded over the rotary dim.
+template <storage_type T>
+constexpr posenc::status fill_table(const config& c, std::span<T> cos, std::span<T> sin,
+                                    layout l = layout::half_split, table_options o = {}) noexcept {
+  return detail::ropet::fill<T>(c, {.start = o.start, .size = cos.size(), .sin_size = sin.size(), .fold = o.fold_attention,
+                                    .dest = {cos.data(), sin.data(), nullptr, 0, l}});
+}
+
+// Rows at the listed positions, expanded over the rotary dim.
+template <storage_type T>
+constexpr posenc::status fill_table(const config& c, std::span<const std::uint64_t> positions, std::span<T> cos,
+                                    std::span<T> sin, layout l = layout::half_split, bool fold_attention = false) noexcept {
+  return detail::ropet::fill<T>(c, {.list = positions.data(), .list_size = positions.size(), .by_list = true, .size = cos.size(),
+                                    .sin_size = sin.size(), .fold = fold_attention,
+                                    .dest = {cos.data(), sin.data(), nullptr, 0, l}});
+}
+
+// Compact rows {sin, cos} per pair at positions o.start + i, i < out.size() / (rotary_dim(c) / 2).
+template <storage_type T>
+constexpr posenc::status fill_pair_table(const config& c, std::span<math::sincos_result<T>> out,
+                                         table_options o = {}) noexcept {
+  return detail::ropet::fill<T>(c, {.start = o.start, .size = out.size(), .sin_size = out.size(), .fold = o.fold_attention,
+                                    .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
+}
+
+// Compact rows at the listed positions.
+template <storage_type T>
+constexpr posenc::status fill_pair_table(const config& c, std::span<const std::uint64_t> positions,
+                                         std::span<math::sincos_result<T>> out, bool fold_attention = false) noexcept {
+  return detail::ropet::fill<T>(c, {.list = positions.data(), .list_size = positions.size(), .by_list = true, .size = out.size(),
+                                    .sin_size = out.size(), .fold = fold_attention,
+                                    .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
+}
+
+}  // namespace posenc::rope
