@@ -55,6 +55,13 @@ pinned pin(double u_t, double u, double ub) {
   return {kr + u_t, kr * (1 + u_t + kr) + (1 + u_t) * kr + 2 * u_t + u_t * u_t, a * (2 + a)};
 }
 
+// One definition: the checkers' bounds are the core's constexpr functions (posenc/laws/bounds.hpp),
+// which the constexpr laws of posenc/laws/ use too.
+static_assert(laws::relative_dot_bound<float>() == posenc::laws::table_dot_bound<float>());
+static_assert(laws::composition_bound<bfloat16>() == posenc::laws::table_law_bound<bfloat16>());
+static_assert(laws::kernel_bounds<bfloat16, float>().norm == posenc::laws::apply_kernel_bounds<bfloat16, float>().norm);
+static_assert(laws::orthogonality_bound<float16>() + 0x1p-52 == posenc::laws::unit_norm_bound<float16>());
+
 }  // namespace
 
 TEST_CASE("law bounds are the derived values", "[laws][bounds]") {

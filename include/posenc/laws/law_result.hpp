@@ -7,21 +7,40 @@
 // A law measures a quantity over every case (entry, pair, row) of a table and holds when each is
 // within its bound. The result keeps the worst measured value and its bound, how many cases were
 // checked and failed, and where the first failure is: the row's position, the pair and the element
-// (-1 where a law has no such index). A bit-for-bit law measures 0 (same bits) or 1 against 0.
+// (-1 where a law has no such index), and for the laws over two rows the other row's position. A
+// bit-for-bit law measures 0 (same bits) or 1 against 0.
 #pragma once
 
 #include <cstdint>
 
 namespace posenc::laws {
 
+// partner's value when a law reads one row per case.
+inline constexpr std::int64_t no_partner = INT64_MIN;
+
 struct entry_index {
   std::int64_t position = -1;  // the table row's position
-  std::int64_t pair = -1;      // pair j of the row
-  std::int64_t element = -1;   // element k of the row (0 .. rotary_dim - 1), or -1
+  std::int64_t pair = -1;      // pair j of the row (monotone_frequencies: the frequency's index)
+  std::int64_t element = -1;   // element k of the row (0 .. rotary_dim - 1; pass_through: of the head), or -1
+  // The second row of a law over two rows: relative_dot, m of the block R~_m^T R~_n (position = n);
+  // composition, n of R~_m R~_n (position = m + n); parity, -p (position = p).
+  std::int64_t partner = no_partner;
 };
 
 // Which law a result is of (laws/require.hpp names it in the compiler's output).
-enum class law_kind : unsigned char { exactness, unit_norm, pair_copies, identity_at_zero, layout_equivalence };
+enum class law_kind : unsigned char {
+  exactness,
+  unit_norm,
+  pair_copies,
+  identity_at_zero,
+  layout_equivalence,
+  relative_dot,
+  composition,
+  norm_preservation,
+  pass_through,
+  monotone_frequencies,
+  parity,
+};
 
 struct law_result {
   const char* law = "";

@@ -2,6 +2,9 @@
 //
 //   unit norm |cos^2 + sin^2 - 1| <= 2u + u^2: FAILS at position 3 pair 17: 2.38e-07 > 1.19e-07
 //   (1 of 8192 cases)
+// A law over two rows adds the other row: "position 9 pair 2 partner position 8" (relative_dot:
+// the block R~_8^T R~_9; composition, "position 9 ... partner position 1": R~_8 R~_1 against the
+// row at 9, partner = n; parity: -p).
 // Not constexpr (it formats doubles with std::snprintf); the core's laws themselves are.
 #pragma once
 
@@ -19,6 +22,8 @@ inline std::string to_string(const entry_index& at) {
   if (at.pair >= 0) s += (std::snprintf(buf, sizeof buf, "%spair %lld", s.empty() ? "" : " ", static_cast<long long>(at.pair)), buf);
   if (at.element >= 0)
     s += (std::snprintf(buf, sizeof buf, "%selement %lld", s.empty() ? "" : " ", static_cast<long long>(at.element)), buf);
+  if (at.partner != no_partner)
+    s += (std::snprintf(buf, sizeof buf, "%spartner position %lld", s.empty() ? "" : " ", static_cast<long long>(at.partner)), buf);
   return s.empty() ? "the table" : s;
 }
 

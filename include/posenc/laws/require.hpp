@@ -15,6 +15,9 @@
 // (GCC shows the position, not the pair; the run-time to_string(r) shows everything.)
 // A table the law cannot read (bad shape, invalid config) ends in
 // 'posenc::laws::failed::table_shape_or_description_invalid'. At run time require(r) is r.holds.
+// monotone_frequencies has no position: its failure reads 'first_failure_pair_plus_one' instead
+// (GCC then shows the pair j, plus one). The laws over two rows (relative_dot, composition, parity)
+// name the row of their position field (docs/laws.md); the partner row is in to_string(r).
 #pragma once
 
 #include <cstdint>
@@ -26,10 +29,15 @@ namespace posenc::laws::failed {
 
 inline constexpr char first_failure_position_plus_one[1] = {};
 inline constexpr char table_shape_or_description_invalid[1] = {};
+inline constexpr char first_failure_pair_plus_one[1] = {};
 
 constexpr bool at(std::int64_t position) noexcept {
   if (position < 0) return table_shape_or_description_invalid[1 - position] != 0;  // always out of bounds
   return first_failure_position_plus_one[position + 1] != 0;
+}
+constexpr bool at_pair(std::int64_t pair) noexcept {
+  if (pair < 0) return table_shape_or_description_invalid[1 - pair] != 0;
+  return first_failure_pair_plus_one[pair + 1] != 0;
 }
 
 // One function per law, so that the call stack names it; the arguments are the first failure.
@@ -38,6 +46,12 @@ constexpr bool unit_norm(std::int64_t position, std::int64_t pair, std::int64_t 
 constexpr bool pair_copies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
 constexpr bool identity_at_zero(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
 constexpr bool layout_equivalence(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool composition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool norm_preservation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool pass_through(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool monotone_frequencies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at_pair(pair) && position + element > 0; }
+constexpr bool parity(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
 
 }  // namespace posenc::laws::failed
 
@@ -52,6 +66,12 @@ constexpr bool require(const law_result& r) noexcept {
     case law_kind::pair_copies: return failed::pair_copies(f.position, f.pair, f.element);
     case law_kind::identity_at_zero: return failed::identity_at_zero(f.position, f.pair, f.element);
     case law_kind::layout_equivalence: return failed::layout_equivalence(f.position, f.pair, f.element);
+    case law_kind::relative_dot: return failed::relative_dot(f.position, f.pair, f.element);
+    case law_kind::composition: return failed::composition(f.position, f.pair, f.element);
+    case law_kind::norm_preservation: return failed::norm_preservation(f.position, f.pair, f.element);
+    case law_kind::pass_through: return failed::pass_through(f.position, f.pair, f.element);
+    case law_kind::monotone_frequencies: return failed::monotone_frequencies(f.position, f.pair, f.element);
+    case law_kind::parity: return failed::parity(f.position, f.pair, f.element);
   }
   return false;
 }

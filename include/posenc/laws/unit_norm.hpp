@@ -15,22 +15,15 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/table_view.hpp"
 #include "posenc/math/double_double.hpp"
-#include "posenc/math/round_dyadic.hpp"
-#include "posenc/numeric/float16.hpp"
-#include "posenc/numeric/format.hpp"
 
 namespace posenc::laws {
 
-template <class T>
-constexpr double unit_norm_bound() noexcept {
-  const double u = posenc::detail::pow2(-posenc::detail::float_format<T>::precision);
-  return (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, posenc::float16> ? 0x1p-26 : 0.0) +
-         (std::is_same_v<T, double> ? 0.0 : 0x1p-52);
-}
+// unit_norm_bound<T>() is in laws/bounds.hpp (one definition, shared with the MPFR checkers).
 
 template <rotary_table V>
 constexpr law_result unit_norm(const V& v) noexcept {

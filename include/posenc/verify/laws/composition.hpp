@@ -37,11 +37,11 @@ inline law_report check_composition_exact(const exact_rows& ex, const std::vecto
                                 ex.at(m + n), exact_law_tolerance, m, n);
 }
 
-// 3 u_t + u_t^2 for a correctly rounded table of T (bounds.hpp table_law).
+// 3 u_t + u_t^2 for a correctly rounded table of T: the core's table_law_bound (posenc/laws/bounds.hpp;
+// the constexpr law laws::composition adds only its own evaluation's slack to it).
 template <class T>
-double composition_bound() {
-  const double u = table_block_error<T>();
-  return 3 * u + u * u;
+constexpr double composition_bound() noexcept {
+  return ::posenc::laws::table_law_bound<T>();
 }
 
 template <class T>

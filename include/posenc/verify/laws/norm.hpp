@@ -30,12 +30,13 @@ std::vector<math::sincos_result<TT>> table_row(const rope::config& c, std::uint6
   return row;
 }
 
-// The bounds of a kernel rotation of storage S with a correctly rounded table of TT (bounds.hpp).
+// The bounds of a kernel rotation of storage S with a correctly rounded table of TT: the core's
+// (posenc/laws/bounds.hpp apply_kernel_bounds, which laws::norm_preservation uses too).
 template <class S, class TT>
-apply_bounds kernel_bounds() {
-  using C = rope::compute_t<S>;
-  const double ub = std::is_same_v<S, C> ? 0.0 : unit_roundoff<S>();
-  return derive_apply_bounds(table_block_error<TT>(), unit_roundoff<C>(), ub);
+constexpr apply_bounds kernel_bounds() noexcept {
+  static_assert(std::is_same_v<rope::compute_t<S>, std::conditional_t<std::is_same_v<S, double>, double, float>>,
+                "apply_kernel_bounds assumes the kernel's compute type of rope/apply.hpp");
+  return ::posenc::laws::apply_kernel_bounds<S, TT>();
 }
 
 // The law for a given row of d/2 {sin, cos} entries (the rows of a table, or rows crafted by a test

@@ -42,11 +42,12 @@ inline law_report check_relative_dot_exact(const exact_rows& ex, const std::vect
                                  exact_law_tolerance, m, n);
 }
 
-// 2 u_t + u_t^2 for a correctly rounded table of T (bounds.hpp table_dot).
+// 2 u_t + u_t^2 for a correctly rounded table of T against the exact R_{n-m}: the core's
+// table_dot_bound (posenc/laws/bounds.hpp; the constexpr law laws::relative_dot compares two rounded
+// blocks with each other, so it holds them to twice this).
 template <class T>
-double relative_dot_bound() {
-  const double u = table_block_error<T>();
-  return 2 * u + u * u;
+constexpr double relative_dot_bound() noexcept {
+  return ::posenc::laws::table_dot_bound<T>();
 }
 
 // The correctly rounded table of T against the exact R_{n-m} (from ex, the exact rows of c).
