@@ -18,18 +18,18 @@ constexpr double rope_base = 10000.0;
 constexpr std::uint64_t positions = 64;
 constexpr std::size_t pairs = head_dim / 2;
 
-// The whole table, 64 positions x 64 pairs, in constant evaluation. rope_sincos_table builds each
+// The whole table, 64 positions x 64 pairs, in constant evaluation. sincos_geometric_table builds each
 // entry from extended-precision anchors and checks its rounding; it equals the scalar function.
 constexpr auto rope_table = [] {
   std::array<posenc::math::sincos_result<float>, positions * pairs> t{};
-  posenc::math::rope_sincos_table<float>(positions, rope_base, head_dim, t.data());
+  posenc::math::sincos_geometric_table<float>({rope_base, 2, head_dim}, pairs, std::span(t));
   return t;
 }();
 static_assert(rope_table[0].cos == 1.0f && rope_table[0].sin == 0.0f, "position 0 is the identity");
 
 // Single entries at long-context positions, in bfloat16, rounded from the exact value.
 constexpr std::uint64_t far_position = (std::uint64_t{1} << 21) - 1;
-constexpr auto far_bf16 = posenc::math::rope_sincos<posenc::bfloat16>(far_position, rope_base, 5, head_dim);
+constexpr auto far_bf16 = posenc::math::sincos_geometric<posenc::bfloat16>(far_position, rope_base, 2 * 5, head_dim).value;
 
 int failures = 0;
 

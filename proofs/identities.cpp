@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
-#include <posenc/math/rope_angle.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/round.hpp>
 #include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
@@ -824,11 +824,11 @@ static_assert(same(pm::log(1.0f + 0x1p-23f), 0x1p-23f - 0x1p-47f),
 constexpr bool rope_exact_angles() {
   for (std::uint64_t m = 0; m < 40; m += 3) {
     const auto md = static_cast<double>(m);
-    const auto a = pm::rope_sincos<double>(m, 10000.0, 0, 128);
+    const auto a = pm::sincos_geometric<double>(m, 10000.0, 2 * 0, 128).value;
     if (!same(a.sin, pm::sin(md)) || !same(a.cos, pm::cos(md))) return false;
-    const auto b = pm::rope_sincos<double>(m, 4.0, 32, 128);
+    const auto b = pm::sincos_geometric<double>(m, 4.0, 2 * 32, 128).value;
     if (!same(b.sin, pm::sin(md * 0.5)) || !same(b.cos, pm::cos(md * 0.5))) return false;
-    const auto c = pm::rope_sincos<float>(m, 16.0, 16, 64);
+    const auto c = pm::sincos_geometric<float>(m, 16.0, 2 * 16, 64).value;
     const auto mf = static_cast<float>(m);
     if (!same(c.sin, pm::sin(mf * 0.25f)) || !same(c.cos, pm::cos(mf * 0.25f))) return false;
   }
@@ -836,11 +836,11 @@ constexpr bool rope_exact_angles() {
 }
 static_assert(rope_exact_angles(),
               "rope_sincos with an exact angle (theta = 1, 1/2, 1/4) equals sin/cos of it");
-static_assert(same(pm::rope_sincos<double>(0, 10000.0, 17, 128).sin, 0.0) &&
-                  same(pm::rope_sincos<float>(0, 500000.0, 63, 128).cos, 1.0f),
+static_assert(same(pm::sincos_geometric<double>(0, 10000.0, 2 * 17, 128).value.sin, 0.0) &&
+                  same(pm::sincos_geometric<float>(0, 500000.0, 2 * 63, 128).value.cos, 1.0f),
               "rope_sincos at position 0 is {+0, 1}");
-static_assert(same(pm::rope_sincos<double>(123456789, 10000.0, 0, 128).sin, pm::sin(123456789.0)),
-              "rope_sincos(m, base, 0, d) == sin(m) for a large position");
+static_assert(same(pm::sincos_geometric<double>(123456789, 10000.0, 2 * 0, 128).value.sin, pm::sin(123456789.0)),
+              "sincos_geometric(m, base, 2 * 0, d).value == sin(m) for a large position");
 
 // ===== Rounding into narrow formats (round_to), IEEE 754 roundTiesToEven, overflow to inf =====
 

@@ -12,7 +12,7 @@
 #include <limits>
 #include <type_traits>
 
-#include <posenc/math/rope_angle.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/round.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
@@ -29,7 +29,7 @@ using row_t = std::array<pm::sincos_result<float>, pairs>;
 
 constexpr std::array<row_t, positions> table = [] {
   std::array<pm::sincos_result<float>, positions * pairs> flat{};
-  pm::rope_sincos_table<float>(positions, 1e4, static_cast<int>(d), flat.data());
+  pm::sincos_geometric_table<float>({1e4, 2, d}, pairs, std::span(flat));
   std::array<row_t, positions> t{};
   for (std::size_t m = 0; m < positions; ++m)
     for (std::size_t j = 0; j < pairs; ++j) t[m][j] = flat[m * pairs + j];

@@ -191,13 +191,9 @@ static_assert(by_list.ok() && window.ok(), "list and window tables build");
 static_assert(to_bits(by_list.value.cos[2 * 16 + 5]) == to_bits(window.value.cos[5]) &&
                   to_bits(by_list.value.sin[3 * 16 + 9]) == to_bits(window.value.sin[16 + 9]),
               "list rows equal the consecutive rows of the same positions");
-// Errors: position past 2^21; a folded float16 table that overflows (af = 70000 > 65504).
-static_assert(rope::make_table<float, 2, 16>(dflt, {.start = std::uint64_t{1} << 21}).error == posenc::status::domain_error,
-              "position 2^21 + 1 is refused");
-constexpr rope::config big_af{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                              .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
-static_assert(rope::make_table<float16, 2, 16>(big_af, {.fold_attention = true}).error == posenc::status::overflow,
-              "float16 table with af folded overflows");
+// Errors: a position past 2^21, or a folded float16 table that overflows (af = 70000 > 65504), stop
+// the compiler in constant evaluation, naming the precondition (tests/compile_fail/preconditions/
+// rope_table.cpp); at run time they are statuses (tests/test_rope_table.cpp).
 
 // ===== Exact entries at known angles, bit for bit =====
 //

@@ -16,7 +16,7 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"
@@ -172,10 +172,10 @@ constexpr double f_sqrt_d(const double& x) { return pm::sqrt(x); }
 constexpr float f_sqrt_f(const float& x) { return pm::sqrt(x); }
 constexpr double f_pow_d(const xy<double>& a) { return pm::pow(a.x, a.y); }
 constexpr float f_pow_f(const xy<float>& a) { return pm::pow(a.x, a.y); }
-constexpr pm::sincos_result<float> f_rope_f(const rope_arg& a) { return pm::rope_sincos<float>(a.m, a.base, a.j, 128); }
-constexpr pm::sincos_result<double> f_rope_d(const rope_arg& a) { return pm::rope_sincos<double>(a.m, a.base, a.j, 128); }
+constexpr pm::sincos_result<float> f_rope_f(const rope_arg& a) { return pm::sincos_geometric<float>(a.m, a.base, 2 * a.j, 128).value; }
+constexpr pm::sincos_result<double> f_rope_d(const rope_arg& a) { return pm::sincos_geometric<double>(a.m, a.base, 2 * a.j, 128).value; }
 constexpr pm::sincos_result<double> f_product_d(const rope_arg& a) {
-  return pm::sincos_product<double>(a.m, pm::double_double{a.base * 1e-6, a.base * 0x1p-80});
+  return pm::sincos_product<double>(a.m, pm::double_double{a.base * 1e-6, a.base * 0x1p-80}).value;
 }
 
 // ---- compile-time evaluation, chunk by chunk ----

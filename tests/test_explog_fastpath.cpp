@@ -15,7 +15,7 @@
 
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
-#include "posenc/math/rope_theta.hpp"
+#include "posenc/math/geometric_frequency.hpp"
 
 namespace {
 
@@ -287,17 +287,17 @@ TEST_CASE("pow kernels: error below the returned err, Ziv-accepted results corre
   CHECK(bad == 0);
 }
 
-TEST_CASE("rope_theta: relative error within rope_theta_max_rel_error", "[explog][rope]") {
+TEST_CASE("rope_theta: relative error within geometric_frequency_max_rel_error", "[explog][rope]") {
   double worst = 0;
   long count = 0;
   auto check = [&](double base, int j, int dim) {
-    const m::double_double t = m::rope_theta(base, j, dim);
+    const m::double_double t = m::geometric_frequency(base, 2 * j, dim);
     big b, e, ref;
     mpfr_set_d(b.v, base, MPFR_RNDN);
     mpfr_set_si(e.v, -2 * j, MPFR_RNDN);
     mpfr_div_si(e.v, e.v, dim, MPFR_RNDN);  // -2j/d to 1200 bits
     mpfr_pow(ref.v, b.v, e.v, MPFR_RNDN);
-    worst = std::max(worst, rel_err(t.hi, t.lo, 0, ref) / m::rope_theta_max_rel_error);
+    worst = std::max(worst, rel_err(t.hi, t.lo, 0, ref) / m::geometric_frequency_max_rel_error);
     CHECK(t.hi + t.lo == t.hi);  // normalised
     ++count;
   };
@@ -316,8 +316,8 @@ TEST_CASE("rope_theta: relative error within rope_theta_max_rel_error", "[explog
   report("rope_theta (2^-100)", worst, 0, count);
   CHECK(worst <= 1.0);
   CHECK(worst > 1e-4);
-  CHECK(m::rope_theta(1e4, 0, 128).hi == 1.0);
-  CHECK(m::rope_theta(4.0, 1, 4).hi == 0.5);  // 4^(-1/2), exact
+  CHECK(m::geometric_frequency(1e4, 2 * 0, 128).hi == 1.0);
+  CHECK(m::geometric_frequency(4.0, 2 * 1, 4).hi == 0.5);  // 4^(-1/2), exact
 }
 
 TEST_CASE("exp and log: C17 Annex F special values", "[explog][annexf]") {
@@ -437,7 +437,7 @@ static_assert(m::log(2.0) == 0x1.62e42fefa39efp-1);
 static_assert(m::log(10.0f) == 0x1.26bb1cp+1f);
 static_assert(m::pow(2.0, 0.5) == 0x1.6a09e667f3bcdp+0);
 static_assert(m::pow(-2.0f, 3.0f) == -8.0f);
-static_assert(m::rope_theta(4.0, 1, 4).hi == 0.5);
+static_assert(m::geometric_frequency(4.0, 2 * 1, 4).hi == 0.5);
 
 TEST_CASE("constexpr and run time agree", "[explog]") {
   volatile double one = 1.0, two = 2.0, half = 0.5;

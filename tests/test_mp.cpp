@@ -17,7 +17,7 @@
 
 #include "posenc/detail/mp/exp_log.hpp"
 #include "posenc/detail/mp/pow.hpp"
-#include "posenc/detail/mp/rope.hpp"
+#include "posenc/detail/mp/sincos_product.hpp"
 #include "posenc/detail/mp/trig.hpp"
 #include "posenc/detail/wide_int.hpp"
 
@@ -244,12 +244,12 @@ TEST_CASE("mp: portable 64x64 product equals the native one", "[mp]") {
 TEST_CASE("mp: compile-time and run-time bits agree", "[mp]") {
   constexpr double cs = mp::sin<double>(0x1.6ac5b262ca1ffp+849);
   constexpr double ce = mp::exp<double>(-745.0);
-  constexpr auto cr = mp::rope_sincos<double>(1000000, 10000.0, 17, 128);
+  constexpr auto cr = mp::sincos_geometric<double>(1000000, 10000.0, 2 * 17, 128);
   volatile double x1 = 0x1.6ac5b262ca1ffp+849, x2 = -745.0;
   CHECK(bits_of(cs) == bits_of(mp::sin<double>(x1)));
   CHECK(bits_of(ce) == bits_of(mp::exp<double>(x2)));
   volatile std::uint64_t m = 1000000;
-  const auto rr = mp::rope_sincos<double>(m, 10000.0, 17, 128);
+  const auto rr = mp::sincos_geometric<double>(m, 10000.0, 2 * 17, 128);
   CHECK(bits_of(cr.sin) == bits_of(rr.sin));
   CHECK(bits_of(cr.cos) == bits_of(rr.cos));
 }
@@ -393,7 +393,7 @@ int check_rope(int count, std::uint64_t seed) {
     const std::uint64_t m = i < 64 * 3 ? (std::uint64_t{1} << 21) - static_cast<std::uint64_t>(i % 7) : g() % ((std::uint64_t{1} << 21) + 1);
     const int j = i < 64 * 3 ? i / 3 : static_cast<int>(g() % 64);
     const double base = bases[i % 3];
-    const auto r = mp::rope_sincos<T>(m, base, j, 128);
+    const auto r = mp::sincos_geometric<T>(m, base, 2 * static_cast<std::uint64_t>(j), 128);
     std::uint64_t s = 0, c = 0;
     ref_rope<T>(m, base, j, 128, s, c);
     if ((bits_of(r.sin) != s || bits_of(r.cos) != c) && ++bad <= 5)
@@ -447,7 +447,7 @@ TEST_CASE("mp: exact and special results", "[mp]") {
   CHECK(mp::exp<double>(1000.0) == std::numeric_limits<double>::infinity());
   CHECK(mp::exp<double>(-1000.0) == 0.0);
   CHECK(mp::pow<float>(2.0, 128.0) == std::numeric_limits<float>::infinity());
-  const auto z = mp::rope_sincos<double>(0, 10000.0, 3, 128);
+  const auto z = mp::sincos_geometric<double>(0, 10000.0, 2 * 3, 128);
   CHECK(bits_of(z.sin) == 0u);
   CHECK(z.cos == 1.0);
   const auto w = mp::sincos_product<float>(5, {0.0, 0.0});

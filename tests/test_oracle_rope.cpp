@@ -1,4 +1,4 @@
-// Oracle tests of the RoPE entry points against MPFR: rope_sincos<T>(m, base, j, d) must be
+// Oracle tests of the RoPE entry points against MPFR: sincos_geometric<T>(m, base, 2 * j, d).value must be
 // RN_T(cos / sin(m * base^(-2j/d))) of the exact reals, sincos_product<T>(m, theta) RN_T of
 // cos / sin of the exact m * (theta.hi + theta.lo), and rope_theta within its stated relative
 // error. The oracle (posenc/verify/mpfr_oracle.hpp, rope_frequency) evaluates the frequency as
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "posenc/math/rope_angle.hpp"
-#include "posenc/math/rope_theta.hpp"
+#include "posenc/math/sincos_table.hpp"
+#include "posenc/math/geometric_frequency.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
@@ -55,7 +55,7 @@ struct pair_stats {
 
 template <class T>
 pm::sincos_result<T> rope(std::uint64_t m, double base, int j, int d) {
-  return v::unwrap(pm::rope_sincos<T>(m, base, j, d));
+  return v::unwrap(pm::sincos_geometric<T>(m, base, 2 * j, d));
 }
 
 // A random normalised double-double theta in [2^lo, 2^hi): hi random, lo within ulp(hi)/2.
@@ -157,7 +157,7 @@ TEST_CASE("oracle: rope_theta within its stated relative error", "[oracle][rope]
   double worst = 0.0;
   std::uint64_t count = 0, bad = 0, unnormalised = 0;
   const auto check = [&](double base, int j, int dim) {
-    const pm::double_double t = v::unwrap(pm::rope_theta(base, j, dim));
+    const pm::double_double t = v::unwrap(pm::geometric_frequency(base, 2 * j, dim));
     const v::rope_frequency freq(base, j, dim);
     // relative error |hi + lo - theta| / theta, computed in MPFR (hi + lo exactly)
     v::detail::mp sum(2200), rel(64);
@@ -168,8 +168,8 @@ TEST_CASE("oracle: rope_theta within its stated relative error", "[oracle][rope]
     const double e = std::fabs(mpfr_get_d(rel.get(), MPFR_RNDU));
     ++count;
     if (e > worst) worst = e;
-    if (!(e <= pm::rope_theta_max_rel_error)) {
-      if (++bad <= 10) std::printf("  BAD rope_theta(%a, %d, %d): rel error %a\n", base, j, dim, e);
+    if (!(e <= pm::geometric_frequency_max_rel_error)) {
+      if (++bad <= 10) std::printf("  BAD geometric_frequency(%a, 2 * (%d), %d): rel error %a\n", base, j, dim, e);
     }
     if (t.hi + t.lo != t.hi) ++unnormalised;  // normalised: |lo| <= ulp(hi)/2
   };

@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "posenc/verify/catch2.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
@@ -62,7 +62,7 @@ double to_d(S x) { return static_cast<double>(posenc::detail::apply_traits<S>::l
 template <class TT>
 std::vector<pm::sincos_result<TT>> row_at(std::uint64_t m, double base, int d) {
   std::vector<pm::sincos_result<TT>> row(static_cast<std::size_t>(d / 2));
-  for (int j = 0; j < d / 2; ++j) row[static_cast<std::size_t>(j)] = pm::rope_sincos<TT>(m, base, j, d);
+  for (int j = 0; j < d / 2; ++j) row[static_cast<std::size_t>(j)] = pm::sincos_geometric<TT>(m, base, 2 * j, d).value;
   return row;
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("half-split table is the interleaved table permuted, bit for bit", "[r
   constexpr int d = 128;
   constexpr std::size_t rows = 64;
   std::vector<pm::sincos_result<float>> t(rows * d / 2);
-  pm::rope_sincos_table<float>(rows, 1e4, d, t.data());
+  REQUIRE(pm::sincos_geometric_table<float>({1e4, 2, d}, d / 2, std::span(t)) == posenc::status::ok);
   std::array<float, d> ci{}, si{}, ch{}, sh{};
   for (std::size_t m = 0; m < rows; ++m) {
     pr::expand_row(pr::layout::interleaved, t.data() + m * d / 2, d, ci.data(), si.data());

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
@@ -193,7 +193,7 @@ TEST_CASE("exact policy is rope_sincos bit for bit, and correctly rounded", "[ro
     for (const std::uint64_t m : {1u, 4095u, 131071u, 1048576u}) {
       for (int j = 0; j < 64; j += 3) {
         const auto e = pr::sincos<float>(pr::exact, c, m, j);
-        const auto r = posenc::math::rope_sincos<float>(m, base, j, 128);
+        const auto r = posenc::math::sincos_geometric<float>(m, base, 2 * j, 128).value;
         const auto o = posenc::verify::cr_rope_sincos<float>(m, base, j, 128);
         REQUIRE(e.ok());
         CHECK(e.value.cos == r.cos);
@@ -201,12 +201,12 @@ TEST_CASE("exact policy is rope_sincos bit for bit, and correctly rounded", "[ro
         CHECK(e.value.cos == o.cos);
         CHECK(e.value.sin == o.sin);
         const auto ed = pr::sincos<double>(pr::exact, c, m, j);
-        CHECK(ed.value.cos == posenc::math::rope_sincos<double>(m, base, j, 128).cos);
+        CHECK(ed.value.cos == posenc::math::sincos_geometric<double>(m, base, 2 * j, 128).value.cos);
       }
     }
   }
   // Compile-time values equal the run-time ones.
-  CHECK(ct_ex.value.cos == posenc::math::rope_sincos<float>(4000, 10000.0, 17, 128).cos);
+  CHECK(ct_ex.value.cos == posenc::math::sincos_geometric<float>(4000, 10000.0, 2 * 17, 128).value.cos);
   CHECK(ct_hf.value.cos == mp_cosf(mp_mulf(hf_inv_ref(10000.0, 128, 17, 0), 4000)));
   CHECK(ct_gg.value.sin == mp_sinf(ggml_ref(10000.0, 128, 4000, 17, 0)));
   CHECK(ct_inv.value == hf_inv_ref(10000.0, 128, 17, 0));

@@ -20,7 +20,7 @@
 #include <random>
 #include <vector>
 
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/verify/mpfr_oracle.hpp"
 
@@ -212,13 +212,13 @@ TEST_CASE("sincos equals (sin, cos) bitwise; sin is odd and cos even", "[trig]")
 // A constant-evaluated table on both compilers (the default constexpr limits suffice at this size).
 constexpr auto small_table = [] {
   std::array<pm::sincos_result<float>, 40 * 8> t{};
-  pm::rope_sincos_table<float>(40, 10000.0, 16, t.data());
+  pm::sincos_geometric_table<float>({10000.0, 2, 16}, 8, std::span(t));
   return t;
 }();
 static_assert(small_table[0].cos == 1.0f && small_table[0].sin == 0.0f, "row m = 0 is cos 1, sin +0");
 constexpr auto small_table_f16 = [] {
   std::array<pm::sincos_result<posenc::float16>, 24 * 4> t{};
-  pm::rope_sincos_table<posenc::float16>(24, 500000.0, 8, t.data());
+  pm::sincos_geometric_table<posenc::float16>({500000.0, 2, 8}, 4, std::span(t));
   return t;
 }();
 static_assert(small_table_f16[0].cos.bits == 0x3C00 && small_table_f16[0].sin.bits == 0, "float16 1 and +0");
@@ -234,8 +234,8 @@ TEST_CASE("sincos_product fast path and tables match MPFR and the scalar functio
     const pm::double_double theta{th, tl};
     pm::sincos_result<float> rf{};
     pm::sincos_result<double> rd{};
-    pd::rope_phase phi{};
-    if (m == 0 || !pd::rope_angle(m, theta, phi)) continue;
+    pd::product_phase phi{};
+    if (m == 0 || !pd::product_angle(m, theta, phi)) continue;
     const int df = pd::trig_fast<float>(phi.hi, phi.lo, phi.err, 3, rf);
     const int dd = pd::trig_fast<double>(phi.hi, phi.lo, phi.err, 3, rd);
     const auto ref_f = v::cr_sincos_product<float>(m, theta);
@@ -251,16 +251,16 @@ TEST_CASE("sincos_product fast path and tables match MPFR and the scalar functio
   // Tables == scalar, bitwise, for the four storage types' float (inline test) and bfloat16 paths.
   const std::uint64_t rows = 300;
   std::vector<pm::sincos_result<float>> tf(rows * 32);
-  pm::rope_sincos_table<float>(rows, 10000.0, 64, tf.data());
+  REQUIRE(pm::sincos_geometric_table<float>({10000.0, 2, 64}, 32, std::span(tf)) == posenc::status::ok);
   std::vector<pm::sincos_result<posenc::bfloat16>> tb(rows * 32);
-  pm::rope_sincos_table<posenc::bfloat16>(rows, 10000.0, 64, tb.data());
+  REQUIRE(pm::sincos_geometric_table<posenc::bfloat16>({10000.0, 2, 64}, 32, std::span(tb)) == posenc::status::ok);
   for (std::uint64_t m = 0; m < rows; ++m) {
     for (int j = 0; j < 32; ++j) {
-      const auto s = pm::rope_sincos<float>(m, 10000.0, j, 64);
+      const auto s = pm::sincos_geometric<float>(m, 10000.0, 2 * j, 64).value;
       const auto e = tf[m * 32 + static_cast<std::uint64_t>(j)];
       REQUIRE(bits(s.sin) == bits(e.sin));
       REQUIRE(bits(s.cos) == bits(e.cos));
-      const auto sb = pm::rope_sincos<posenc::bfloat16>(m, 10000.0, j, 64);
+      const auto sb = pm::sincos_geometric<posenc::bfloat16>(m, 10000.0, 2 * j, 64).value;
       REQUIRE(sb.sin.bits == tb[m * 32 + static_cast<std::uint64_t>(j)].sin.bits);
       REQUIRE(sb.cos.bits == tb[m * 32 + static_cast<std::uint64_t>(j)].cos.bits);
     }
@@ -274,19 +274,19 @@ TEST_CASE("sincos_product fast path and tables match MPFR and the scalar functio
   for (long i = 0; i < 2000; ++i) {
     const std::uint64_t m = rng() % 70000;
     const int j = static_cast<int>(rng() % 64);
-    const auto got = pm::rope_sincos<float>(m, 10000.0, j, 128);
+    const auto got = pm::sincos_geometric<float>(m, 10000.0, 2 * j, 128).value;
     const auto ref = v::cr_rope_sincos<float>(m, 10000.0, j, 128);
     REQUIRE(bits(got.sin) == bits(ref.sin));
     REQUIRE(bits(got.cos) == bits(ref.cos));
   }
   for (std::size_t k = 0; k < small_table_f16.size(); ++k) {
-    const auto s16 = pm::rope_sincos<posenc::float16>(k / 4, 500000.0, static_cast<int>(k % 4), 8);
+    const auto s16 = pm::sincos_geometric<posenc::float16>(k / 4, 500000.0, 2 * (static_cast<int>(k % 4)), 8).value;
     REQUIRE(s16.sin.bits == small_table_f16[k].sin.bits);
     REQUIRE(s16.cos.bits == small_table_f16[k].cos.bits);
   }
   std::vector<pm::double_double> thetas = {{1.0, 0.0}, {0.1, 0x1.2p-58}, {-3e-3, 0.0}, {2.5, -0x1p-54}};
   std::vector<pm::sincos_result<float>> tp(rows * thetas.size());
-  pm::sincos_product_table<float>(rows, thetas.data(), thetas.size(), tp.data());
+  REQUIRE(pm::sincos_product_table<float>(thetas, std::span(tp)) == posenc::status::ok);
   for (std::size_t j = 0; j < thetas.size(); ++j) {  // m = 0: the real angle 0, so sin = +0 and cos = 1
     CHECK(bits(tp[j].sin) == bits(0.0f));
     CHECK(tp[j].cos == 1.0f);

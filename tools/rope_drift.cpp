@@ -28,7 +28,7 @@
 #endif
 
 #include "posenc/math/double_double.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
@@ -153,7 +153,7 @@ void entry_tables(double base, const pr::config& cfg, const std::vector<posenc::
         mpfr_sin_cos(s.v, c.v, a.v, MPFR_RNDN);
         const auto h = posenc::math::sincos(hf[j]);
         const auto g = posenc::math::sincos(gg[j]);
-        const auto x = posenc::math::rope_sincos<float>(m, base, j, kDim);
+        const auto x = posenc::math::sincos_geometric<float>(m, base, 2 * j, kDim).value;
         ahf.add(float_error(h.cos, c.v)), ahf.add(float_error(h.sin, s.v));
         agg.add(float_error(g.cos, c.v)), agg.add(float_error(g.sin, s.v));
         aex.add(float_error(x.cos, c.v)), aex.add(float_error(x.sin, s.v));

@@ -12,7 +12,7 @@
 //    ceiling of an in-place pass (memcpy moves the same bytes to a second buffer, which costs more
 //    once the data is in DRAM: posenc can then exceed memcpy).
 // posenc's rotate takes its cos/sin from a correctly rounded float table, one row of 64 entries per
-// position, built before timing (rope_sincos_table from position 0, else rope_sincos per entry, as
+// position, built before timing (sincos_geometric_table from position 0, else sincos_geometric per entry, as
 // the table function has no start position; the build time is printed). GB/s counts the bytes of q
 // and k once (each is read and written in place; memcpy reads the same count and writes it elsewhere).
 // The table's own bytes (8 per entry, 512 per position) are not counted.
@@ -51,7 +51,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <posenc/math/rope_angle.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
 #include <posenc/rope/apply.hpp>
@@ -108,12 +108,12 @@ cos_sin_table build_table(const regime& r) {
   cos_sin_table t{std::vector<pm::sincos_result<float>>(r.positions * pairs), 0.0, ""};
   const auto t0 = std::chrono::steady_clock::now();
   if (r.start == 0) {
-    pm::rope_sincos_table<float>(r.positions, base, static_cast<int>(head_dim), t.rows.data());
-    t.method = "rope_sincos_table";
+    pm::sincos_geometric_table<float>({base, 2, static_cast<std::int64_t>(head_dim)}, pairs, std::span(t.rows));
+    t.method = "sincos_geometric_table";
   } else {
     for (std::size_t p = 0; p < r.positions; ++p)
       for (std::size_t j = 0; j < pairs; ++j)
-        t.rows[p * pairs + j] = pm::rope_sincos<float>(r.start + p, base, static_cast<int>(j), static_cast<int>(head_dim));
+        t.rows[p * pairs + j] = pm::sincos_geometric<float>(r.start + p, base, 2 * (static_cast<int>(j)), static_cast<int>(head_dim)).value;
     t.method = "rope_sincos per entry";
   }
   t.build_seconds = seconds_since(t0);

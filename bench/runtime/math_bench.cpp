@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
-#include <posenc/math/rope_angle.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
 #include <vector>
@@ -199,7 +199,7 @@ int main() {
       compare(
           rope,
           [](rope_arg a) {
-            const auto r = pm::rope_sincos<float>(a.m, 10000.0, a.j, 128);
+            const auto r = pm::sincos_geometric<float>(a.m, 10000.0, 2 * a.j, 128).value;
             sink(r.sin);
             sink(r.cos);
           },
@@ -218,7 +218,7 @@ int main() {
     const timing t = compare(
         one_fill,
         [&table](int) {
-          pm::rope_sincos_table<float>(rows, 10000.0, 128, table.data());
+          pm::sincos_geometric_table<float>({10000.0, 2, 128}, pairs, std::span(table));
           sink(table[rows * pairs - 1].sin);
         },
         [&table](int) {
@@ -232,7 +232,7 @@ int main() {
           sink(table[rows * pairs - 1].sin);
         });
     const auto per_entry = static_cast<double>(rows * pairs);
-    row("rope_sincos_table<float>", "4096 x 64 table, per entry",
+    row("sincos_geometric_table<float>", "4096 x 64 table, per entry",
         {t.posenc_ns / per_entry, t.libm_ns / per_entry});
   }
   std::printf("\nsink: %llu (printed so that no call is optimised away)\n",

@@ -21,8 +21,14 @@
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
 #include <posenc/math/trig.hpp>
-#include <posenc/math/rope_theta.hpp>
-#include <posenc/math/rope_angle.hpp>
+// The scheme-neutral geometric kernels and the one cos/sin table engine under every scheme.
+#include <posenc/math/geometric_frequency.hpp>
+#include <posenc/math/log_ratio.hpp>
+#include <posenc/math/rational_power.hpp>
+#include <posenc/math/sincos_geometric.hpp>
+#include <posenc/math/sincos_product.hpp>
+#include <posenc/math/sincos_source.hpp>
+#include <posenc/math/sincos_table.hpp>
 
 // RoPE: config and its checks, frequencies and angles of every scaling, tables (fixed-size and on
 // the caller's memory), application to q/k, layouts, framework policies, model presets.

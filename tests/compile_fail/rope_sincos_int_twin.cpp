@@ -1,5 +1,5 @@
 // The compiling twin of rope_sincos_int.cpp.
-#include <posenc/math/rope_angle.hpp>
+#include <posenc/math/sincos_table.hpp>
 
-constexpr auto cs = posenc::math::rope_sincos<posenc::bfloat16>(3, 10000.0, 1, 128);
+constexpr auto cs = posenc::math::sincos_geometric<posenc::bfloat16>(3, 10000.0, 2 * 1, 128).value;
 static_assert(!cs.cos.is_nan() && !cs.sin.is_nan());

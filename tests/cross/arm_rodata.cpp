@@ -15,7 +15,7 @@ constexpr auto make_table() {
   std::array<float, positions * head_dim> t{};
   for (std::size_t m = 0; m < positions; ++m) {
     for (int j = 0; j < head_dim / 2; ++j) {
-      const auto cs = posenc::math::rope_sincos<float>(m, 10000.0, j, head_dim);
+      const auto cs = posenc::math::sincos_geometric<float>(m, 10000.0, 2 * j, head_dim).value;
       t[m * head_dim + 2 * static_cast<std::size_t>(j)] = cs.cos;
       t[m * head_dim + 2 * static_cast<std::size_t>(j) + 1] = cs.sin;
     }

@@ -24,7 +24,7 @@
 
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"

@@ -6,18 +6,19 @@
 //   math::sincos_geometric<T>(m, base, num, den)   posenc::result<sincos_result<T>>
 //
 // The frequency is the exact real base^(-num/den) (geometric_frequency.hpp: its double-double is
-// within 2^-100 relative), the angle m theta is formed by TwoProduct (detail::rope_angle, within
+// within 2^-100 relative), the angle m theta is formed by TwoProduct (detail::product_angle, within
 // 2^-103 of the product of the double-double), and the fast path's rounding test covers both
-// errors; when it cannot decide, detail/mp/rope.hpp evaluates the exact angle at 256 to 1024 bits.
+// errors; when it cannot decide, detail/mp/sincos_product.hpp evaluates the exact angle at 256 to
+// 1024 bits. Whole tables (a dozen operations an entry): sincos_table.hpp.
 // Errors: domain_error when !geometric_frequency_args_valid(base, num, den). Never a NaN.
 #pragma once
 
 #include <cstdint>
 
-#include "posenc/detail/mp/rope.hpp"
+#include "posenc/detail/mp/sincos_product.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/status.hpp"
@@ -30,9 +31,9 @@ constexpr posenc::result<sincos_result<T>> sincos_geometric(std::uint64_t m, dou
   if (!geometric_frequency_args_valid(base, num, den)) return {{}, posenc::status::domain_error};
   if (m == 0) return {{detail::zero_value<T>(), detail::one_value<T>()}, posenc::status::ok};
   const double_double theta = geometric_frequency(base, num, den);
-  detail::rope_phase phi{};
+  detail::product_phase phi{};
   sincos_result<T> r{};
-  if (detail::rope_angle(m, theta, phi)) {
+  if (detail::product_angle(m, theta, phi)) {
     const double aphi = phi.hi < 0 ? -phi.hi : phi.hi;
     const double err = phi.err + aphi * (geometric_frequency_max_rel_error * 1.0000001);  // |m t - phi| bound
     if (detail::trig_fast<T>(phi.hi, phi.lo, err, detail::want_sin | detail::want_cos, r) ==

@@ -8,9 +8,9 @@
 // real attention_factor(cfg). Errors: status::domain_error when validate(cfg) fails or j is not a
 // pair of rotary_dim(cfg); status::overflow when af sin / af cos does not fit T.
 //
-// Fast path (as math::rope_sincos, rope_angle.hpp): the frequency as a double-double with relative
+// Fast path (as math::sincos_geometric): the frequency as a double-double with relative
 // error rel_err (frequency_dd), the angle phi = m theta by TwoProduct (|error| <= 2^-103 |phi|,
-// detail::rope_angle), plus |phi| rel_err for the frequency, then detail::trig_fast and Ziv's
+// detail::product_angle), plus |phi| rel_err for the frequency, then detail::trig_fast and Ziv's
 // rounding test. With af: the double-double kernel's value times af as a double-double (dd_mul,
 // 2^-102 relative, CRlibm Mul22), the errors propagated to first order with a 2^-50 margin.
 // Fallback: detail/angle_mp.hpp.
@@ -20,9 +20,10 @@
 
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/reduce.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
+#include "posenc/math/sincos_source.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
@@ -34,12 +35,9 @@
 namespace posenc::detail::ropet {
 
 // The exact attention factor as a double-double with an absolute error bound (ok = false when the
-// double-double evaluation could not bound it; the callers then take the accurate path).
-struct attention_value {
-  math::double_double v{1.0, 0.0};
-  double err = 0;
-  bool ok = true;
-};
+// double-double evaluation could not bound it; the callers then take the accurate path): the
+// amplitude the table engine folds in (math/sincos_source.hpp).
+using attention_value = math::amplitude;
 
 constexpr attention_value attention_dd(const rope::config& c) noexcept {
   const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
@@ -61,7 +59,7 @@ constexpr bool fold_round(const trig_approx& a, double sg, double e, const atten
 
 // Fast path of attention_sincos: true when both results passed the rounding test.
 template <class T>
-constexpr bool fold_fast(const rope_phase& phi, double xerr, const attention_value& af, math::sincos_result<T>& out) noexcept {
+constexpr bool fold_fast(const product_phase& phi, double xerr, const attention_value& af, math::sincos_result<T>& out) noexcept {
   reduced rd{};
   if (!af.ok || !reduce_pio2(phi.hi, phi.lo, rd)) return false;
   const trig_kernel_out k = trig_kernel_dd(rd.hi, rd.lo, true, true);
@@ -91,9 +89,9 @@ constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config&
     if (!fold) return {{zero_value<T>(), one_value<T>()}, posenc::status::ok};
     return finish_pair<T>({zero_value<T>(), rope::attention_factor<T>(c).value}, rope::attention_factor<T>(c).error);
   }
-  rope_phase phi{};
+  product_phase phi{};
   math::sincos_result<T> r{};
-  if (rope_angle(m, f.value, phi)) {
+  if (product_angle(m, f.value, phi)) {
     const double err = phi.err + dabs(phi.hi) * (f.rel_err * 1.0000001);  // |m theta - phi| bound
     if (!fold) {
       if (trig_fast<T>(phi.hi, phi.lo, err, want_sin | want_cos, r) == (want_sin | want_cos))

@@ -25,7 +25,9 @@
 #include <type_traits>
 
 #include "posenc/math/double_double.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/sincos_geometric.hpp"
+#include "posenc/math/sincos_product.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/bfloat16.hpp"
@@ -289,7 +291,7 @@ constexpr posenc::status rotate_qk(S* q, const apply_shape& q_shape, S* k, const
 }
 
 // n_pos consecutive positions, out of place (in == out allowed): position p uses table row p, the
-// rows being consecutive with rotary_dim/2 entries each (the layout of math::rope_sincos_table).
+// rows being consecutive with rotary_dim/2 entries each (the layout of math::sincos_geometric_table).
 template <class S, class TT>
 constexpr posenc::status rotate_positions_copy(const S* in, S* out, std::size_t n_pos, const apply_shape& sh,
                                                const math::sincos_result<TT>* table,
@@ -309,19 +311,20 @@ constexpr posenc::status rotate_positions(S* x, std::size_t n_pos, const apply_s
   return rotate_positions_copy(static_cast<const S*>(x), x, n_pos, sh, table, dir);
 }
 
-// On the fly, exact position: pair j uses rope_sincos<TT>(m, base, j, rotary_dim), the correctly
-// rounded cos/sin of the exact angle m base^(-2j/rotary_dim) (default RoPE; HF's dim is the rotary
-// dim). Same bits as rotate() with a row of math::rope_sincos_table<TT>. domain_error when base
-// or the dimensions are invalid.
+// On the fly, exact position: pair j uses math::sincos_geometric<TT>(m, base, 2j, rotary_dim), the
+// correctly rounded cos/sin of the exact angle m base^(-2j/rotary_dim) (default RoPE; HF's dim is
+// the rotary dim). Same bits as rotate() with a row of math::sincos_geometric_table<TT>.
+// domain_error when base or the dimensions are invalid.
 template <class TT = void, class S>
 constexpr posenc::status rotate_at_copy(const S* in, S* out, const apply_shape& sh, std::uint64_t m, double base,
                                         direction dir = direction::forward) noexcept {
   using T = std::conditional_t<std::is_void_v<TT>, compute_t<S>, TT>;
   if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
-  if (!detail::rope_args_valid(base, 0, static_cast<int>(sh.rotary_dim))) return posenc::status::domain_error;
-  const int d = static_cast<int>(sh.rotary_dim);
-  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse,
-                                     [m, base, d](std::size_t j) { return math::rope_sincos<T>(m, base, static_cast<int>(j), d); });
+  const auto d = static_cast<std::int64_t>(sh.rotary_dim);
+  if (!math::geometric_frequency_args_valid(base, d - 2, d)) return posenc::status::domain_error;
+  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, base, d](std::size_t j) {
+    return math::sincos_geometric<T>(m, base, 2 * static_cast<std::int64_t>(j), d).value;  // ok: checked above
+  });
 }
 
 template <class TT = void, class S>
@@ -338,8 +341,11 @@ constexpr posenc::status rotate_at_theta_copy(const S* in, S* out, const apply_s
                                               direction dir = direction::forward) noexcept {
   using T = std::conditional_t<std::is_void_v<TT>, compute_t<S>, TT>;
   if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
-  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse,
-                                     [m, theta](std::size_t j) { return math::sincos_product<T>(m, theta[j]); });
+  for (std::size_t j = 0; j < sh.rotary_dim / 2; ++j)
+    if (detail::trig_special(theta[j].hi) || detail::trig_special(theta[j].lo)) return posenc::status::invalid_input;
+  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, theta](std::size_t j) {
+    return math::sincos_product<T>(m, theta[j]).value;  // ok: finite theta checked above
+  });
 }
 
 template <class TT = void, class S>

@@ -26,7 +26,9 @@
 //   domain_error: validate(cfg) fails, the spans do not have the shape above, or a position exceeds
 //                 max_table_position = 2^21 (check_table() names which, with a message);
 //   overflow:     a folded entry does not fit T (e.g. float16 with a large explicit attention_factor).
-// On an error the spans' contents are unspecified.
+// On an error the spans' contents are unspecified. In constant evaluation an error is a compile
+// error instead, naming the precondition (rope::invalid_rope_table) or the overflow
+// (rope::folded_entry_overflows_table_type): a constexpr table cannot silently hold garbage.
 //
 // Cost: per entry one complex product of double anchors and a two-ended rounding test (the engine
 // of detail/table_column.hpp), a dozen operations in constant evaluation; position lists and double
@@ -42,6 +44,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
@@ -52,6 +55,31 @@
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
+
+namespace posenc::rope {
+
+// A table's broken precondition in constant evaluation: the fill calls this deliberately
+// non-constexpr function with the sentence, so the compiler stops here and prints both (as
+// invalid_rope_config does for a config, validate.hpp): "table positions past 2^21", "table
+// RotaryDim differs from rotary_dim(cfg)", ... At run time the fill returns the status instead.
+inline void invalid_rope_table(const char* precondition) noexcept { static_cast<void>(precondition); }
+
+// A folded entry (af * cos, af * sin) that does not fit the table's type, in constant evaluation.
+inline void folded_entry_overflows_table_type(const char* what) noexcept { static_cast<void>(what); }
+
+}  // namespace posenc::rope
+
+namespace posenc::detail::ropet {
+
+// A broken table precondition: the validation naming it, and in constant evaluation the stop in
+// invalid_rope_table. Called with the sentence as a literal at each site, so that the compiler's
+// trace shows it ("in 'constexpr' expansion of table_failure("table positions past 2^21")").
+constexpr rope::validation table_failure(const char* precondition) noexcept {
+  if (std::is_constant_evaluated()) rope::invalid_rope_table(precondition);
+  return {posenc::status::domain_error, precondition};
+}
+
+}  // namespace posenc::detail::ropet
 
 namespace posenc::rope {
 
@@ -67,10 +95,13 @@ struct table_options {
 // The preconditions of a table of `positions` rows starting at `start` and `rotary_dim_` columns.
 constexpr validation check_table(const config& c, std::size_t positions, std::size_t rotary_dim_,
                                  std::uint64_t start = 0) noexcept {
-  if (const validation v = validate(c); !v) return v;
-  if (rotary_dim_ != static_cast<std::size_t>(rotary_dim(c))) return {posenc::status::domain_error, "table RotaryDim differs from rotary_dim(cfg)"};
-  if (positions == 0 || start > max_table_position || positions - 1 > max_table_position - start)
-    return {posenc::status::domain_error, "table positions past 2^21"};
+  // In constant evaluation a broken config stops in invalid_rope_config, naming it (validate.hpp).
+  if (const validation v = detail::ropef::validate_config(c, std::is_constant_evaluated()); !v) return v;
+  if (rotary_dim_ != static_cast<std::size_t>(rotary_dim(c)))
+    return detail::ropet::table_failure("table RotaryDim differs from rotary_dim(cfg)");
+  if (positions == 0) return detail::ropet::table_failure("a table needs at least one position");
+  if (start > max_table_position || positions - 1 > max_table_position - start)
+    return detail::ropet::table_failure("table positions past 2^21");
   return {};
 }
 
@@ -99,12 +130,12 @@ constexpr rope::validation check_fill(const rope::config& c, const fill_request<
                                       std::size_t d) noexcept {
   rope::validation v = rope::check_table(c, rows, d, q.by_list ? 0 : q.start);
   const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;  // elements per row
-  if (v && q.sin_size != q.size) v = {posenc::status::domain_error, "table cos and sin spans differ in size"};
+  if (v && q.sin_size != q.size) v = table_failure("table cos and sin spans differ in size");
   if (v && q.size != rows * width)
-    v = {posenc::status::domain_error, q.by_list ? "table span size is not positions.size() times the row width"
-                                                         : "table span size is not a multiple of the row width"};
+    v = q.by_list ? table_failure("table span size is not positions.size() times the row width")
+                  : table_failure("table span size is not a multiple of the row width");
   for (std::size_t i = 0; v && q.by_list && i < q.list_size; ++i)
-    if (q.list[i] > rope::max_table_position) v = {posenc::status::domain_error, "table positions past 2^21"};
+    if (q.list[i] > rope::max_table_position) v = table_failure("table positions past 2^21");
   // precondition check
   return v;
 }
@@ -119,7 +150,10 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   if (const rope::validation v = check_fill(c, q, rows, d); !v) return v.error;
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
-  return fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  const posenc::status st = fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  if (st == posenc::status::overflow && std::is_constant_evaluated())
+    rope::folded_entry_overflows_table_type("attention_factor * cos or * sin exceeds the largest finite value of the table's type");
+  return st;
 }
 
 }  // namespace posenc::detail::ropet

@@ -17,6 +17,7 @@
 #include <span>
 
 #include "posenc/math/double_double.hpp"
+#include "posenc/math/sincos_source.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
@@ -103,12 +104,7 @@ constexpr std::span<const float> longrope_factors(const config& c) noexcept {
 // error bound (so that cos/sin of m * inv_freq[j] can be rounded correctly with respect to the
 // exact frequency). From the double-double evaluation (bound typically 2^-80 or better), or, when
 // that cannot decide a branch, from the 256-bit one rounded to a double-double (2^-104).
-struct frequency_value {
-  math::double_double value{};
-  double rel_err = 0;
-  posenc::status error = posenc::status::ok;
-  constexpr bool ok() const noexcept { return error == posenc::status::ok; }
-};
+using frequency_value = math::frequency_value;  // math/sincos_source.hpp
 
 constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;

@@ -4,7 +4,7 @@
 // match a model trained or served with them. docs/rope-precision.md quantifies their drift.
 //
 //   posenc::rope::exact         cos/sin of the exact angle m * b^(-2j/d), rounded once
-//                               (= posenc::math::rope_sincos<T>, bit for bit)
+//                               (= posenc::math::sincos_geometric<T>(m, b, 2j, d), bit for bit)
 //   posenc::rope::hf_float32    HF modeling_rope_utils.py (v5) + LlamaRotaryEmbedding, every rope_type
 //                               (default, linear, ntk, dynamic, yarn, longrope, llama3, partial
 //                               rotary, proportional); the steps are in detail/policy_hf.hpp. Default:
@@ -53,7 +53,7 @@
 #include <span>
 
 #include "posenc/math/pow.hpp"
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_geometric.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
@@ -181,7 +181,7 @@ constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc
 }
 
 // {sin, cos} of pair j at position m under a policy, in T (double, float, bfloat16, float16).
-// exact: RN_T of the exact values (rope_sincos<T>; default rope_type only, no partial-rotary
+// exact: RN_T of the exact values (math::sincos_geometric<T>; default rope_type only, no partial-rotary
 // subtlety: d = rotary_dim(c)). Framework policies: cosf/sinf of the float32 angle, then converted
 // to T as HF's .to(x.dtype) does (exact for double, a second rounding for bfloat16/float16).
 template <class T = float>
@@ -189,7 +189,7 @@ constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const chec
   const config& c = cc.get();
   if (!detail::ropep::supported(cc) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
     return {{}, posenc::status::domain_error};
-  return {math::rope_sincos<T>(m, c.rope_theta, j, static_cast<int>(detail::ropef::rotary_dim(c))), posenc::status::ok};
+  return math::sincos_geometric<T>(m, c.rope_theta, 2 * std::int64_t{j}, detail::ropef::rotary_dim(c));
 }
 
 // hf_float32: cos = emb.cos() * attention_scaling, sin likewise (float32 products), then .to(T).

@@ -8,7 +8,7 @@
 //       shape firmware multiplies element-wise: out = x * cos + rotate(x) * sin, one load per lane,
 //       no index arithmetic; the two layouts are permutations of each other, bit for bit.
 //   rope::pair_table<T, Positions, Pairs>          compact {sin, cos} per pair (half the memory),
-//       the row format of math::rope_sincos_table and of apply.hpp's table kernels.
+//       the row format of math::sincos_geometric_table and of apply.hpp's table kernels.
 //   make_table / make_pair_table: rows for positions [start, start + N) or for a given list
 //       (KV-cache decode, StreamingLLM cache slots); entries RN_T(cos/sin(p theta_j)) of the exact
 //       scaled frequency (angle.hpp, rope::sincos), or RN_T(af cos), RN_T(af sin) when the
@@ -31,6 +31,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <type_traits>
 
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/angle.hpp"
@@ -93,7 +94,7 @@ constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start
   posenc::result<Table> r{};
   for (std::size_t i = 0; i < N; ++i) r.value.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
   if (static_cast<std::size_t>(rope::rotary_dim(c)) != 2 * Table::pairs) {
-    r.error = posenc::status::domain_error;
+    r.error = table_failure("table RotaryDim differs from rotary_dim(cfg)").error;
     return r;
   }
   const rope::table_options o{.start = start, .fold_attention = fold};

@@ -21,13 +21,13 @@
 #include <cstdint>
 
 #include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/rope.hpp"
+#include "posenc/detail/mp/sincos_product.hpp"
 #include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
+#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/reduce.hpp"
-#include "posenc/math/rope_angle.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/status.hpp"
 
@@ -80,9 +80,9 @@ constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) 
   for (int i = 1; fast && i <= c.dim / 2; ++i) {
     const math::double_double theta = math::geometric_frequency(10000.0, 2 * std::int64_t{i}, c.dim);
     const math::double_double half{theta.hi * 0.5, theta.lo * 0.5};  // exact
-    detail::rope_phase phi{};
+    detail::product_phase phi{};
     detail::reduced rd{};
-    if (!detail::rope_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
+    if (!detail::product_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
       fast = false;
       break;
     }

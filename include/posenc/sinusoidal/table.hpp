@@ -3,7 +3,8 @@
 //
 //   sinusoidal::frequency_exponent(cfg, i)       e_i as the exact fraction {num, den}
 //   sinusoidal::element<T>(cfg, p, k)            PE[p][k], any integer position p (negative too)
-//   sinusoidal::fill_table<T>(cfg, first, span)  rows first, first + 1, ... of d entries each
+//   sinusoidal::fill_table<T>(cfg, first, span)  rows first, first + 1, ... of d entries each (the
+//                                                cos/sin table engine: a dozen operations an entry)
 //   sinusoidal::make_table<T, Positions, Dim>(cfg, first)   std::array of Positions * Dim
 //
 // Element k of the row (config.hpp): interleaved: i = k / 2, sin for even k, cos for odd k;
@@ -19,8 +20,11 @@
 #include <cstdint>
 #include <span>
 
+#include "posenc/math/detail/sincos_table_engine.hpp"
+#include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_geometric.hpp"
+#include "posenc/math/sincos_source.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/sinusoidal/config.hpp"
 #include "posenc/sinusoidal/validate.hpp"
@@ -78,18 +82,94 @@ constexpr posenc::result<T> element(const checked_config& cc, std::int64_t posit
   return {F::from_bits(static_cast<S>(F::to_bits(r.value.sin) ^ (S{1} << (8 * sizeof(S) - 1)))), posenc::status::ok};
 }
 
-// Rows first, first + 1, ...: out[r * d + k] = PE[first + r][k]; out.size() a multiple of d.
+}  // namespace posenc::sinusoidal
+
+namespace posenc::detail::sinusoidal_table {
+
+// The frequency source of the table engine (math/sincos_source.hpp): column i is omega_i, its
+// scalar entry math::sincos_geometric at the same exact exponent as element().
+struct source {
+  double base;
+  bool fairseq;
+  std::int64_t dim;
+  constexpr std::int64_t num(int i) const noexcept { return fairseq ? i : 2 * std::int64_t{i}; }
+  constexpr std::int64_t den() const noexcept { return fairseq ? dim / 2 - 1 : dim; }
+  constexpr math::frequency_value frequency(int i) const noexcept {
+    return {math::geometric_frequency(base, num(i), den()), math::geometric_frequency_max_rel_error, posenc::status::ok};
+  }
+  template <class T>
+  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*, std::uint64_t p,
+                                                         int i) const noexcept {
+    return math::sincos_geometric<T>(p, base, num(i), den());
+  }
+};
+
+template <class T>
+constexpr T negated(T x) noexcept {  // -x bit for bit (RN is symmetric: RN(-y) = -RN(y))
+  using F = float_format<T>;
+  using S = typename F::storage;
+  return F::from_bits(static_cast<S>(F::to_bits(x) ^ (S{1} << (8 * sizeof(S) - 1))));
+}
+
+// Engine row i (position |p| = start + i) goes to output row first_row + i, or first_row - i for
+// the negative positions (sin negated, cos kept: sin(-x) = -sin(x), cos(-x) = cos(x)).
+template <class T>
+struct sink {
+  T* out;
+  std::size_t d;
+  std::size_t sines;  // sin columns; cos column i exists for i < d / 2
+  bool interleaved;
+  std::size_t first_row;
+  bool negative;
+  constexpr void begin_chunk(std::size_t, std::size_t) noexcept {}
+  constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& r) noexcept {
+    const std::size_t f = j0 + jj;
+    T* row = out + (negative ? first_row - i : first_row + i) * d;
+    const std::size_t ks = interleaved ? 2 * f : f;
+    row[ks] = negative ? negated(r.sin) : r.sin;
+    if (f < d / 2) row[interleaved ? 2 * f + 1 : sines + f] = r.cos;
+  }
+};
+
+}  // namespace posenc::detail::sinusoidal_table
+
+namespace posenc::sinusoidal {
+
+// Rows first, first + 1, ...: out[r * d + k] = PE[first + r][k], bit for bit element(); out.size()
+// a multiple of d, positions within (-2^63, 2^63). Built on the cos/sin table engine
+// (math/detail/sincos_table_engine.hpp): a dozen operations an entry instead of element()'s scalar
+// path; the rows at negative positions are the engine's rows at |p|, sin negated.
 template <class T = double>
 constexpr posenc::status fill_table(const checked_config& cc, std::int64_t first, std::span<T> out) noexcept {
   if (!cc.ok()) return posenc::status::domain_error;
-  const auto d = static_cast<std::size_t>(cc.get().dim);
+  const config& c = cc.get();
+  const auto d = static_cast<std::size_t>(c.dim);
   if (out.size() % d != 0) return posenc::status::domain_error;
-  for (std::size_t r = 0; r < out.size() / d; ++r)
-    for (std::size_t k = 0; k < d; ++k) {
-      const auto v = element<T>(cc, first + static_cast<std::int64_t>(r), static_cast<int>(k));
-      if (!v.ok()) return v.error;
-      out[r * d + k] = v.value;
-    }
+  const std::size_t rows = out.size() / d;
+  if (rows == 0) return posenc::status::ok;
+  if (first == INT64_MIN || rows - 1 > static_cast<std::uint64_t>(INT64_MAX - (first < 0 ? 0 : first)))
+    return posenc::status::domain_error;
+  const bool fairseq = c.exponent == exponent::fairseq;
+  const std::size_t sines = fairseq ? d / 2 : (d + 1) / 2;
+  const bool interleaved = c.layout == layout::interleaved;
+  const detail::sinusoidal_table::source src{c.base, fairseq, c.dim};
+  if (fairseq && d % 2 != 0)  // the trailing zero column (interleaved: element d - 1 too)
+    for (std::size_t r = 0; r < rows; ++r) out[r * d + d - 1] = detail::round_dd<T>(0.0, 0.0);
+  // Negative positions first..-1 (rows 0 .. neg - 1), as |p| = 1 .. -first.
+  const std::size_t neg = first < 0 ? (static_cast<std::uint64_t>(-first) < rows ? static_cast<std::size_t>(-first) : rows) : 0;
+  if (neg > 0) {
+    // Engine row i is |p| = q0 + i, output row neg - 1 - i.
+    detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg - 1, true};
+    const std::uint64_t q0 = static_cast<std::uint64_t>(-first) - (neg - 1);  // smallest |p| written
+    if (const auto e = detail::sincos_table::fill_rows<T>(src, q0, neg, sines, nullptr, nullptr, k); e != posenc::status::ok)
+      return e;
+  }
+  if (neg < rows) {
+    detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg, false};
+    const std::uint64_t p0 = first < 0 ? 0 : static_cast<std::uint64_t>(first);
+    if (const auto e = detail::sincos_table::fill_rows<T>(src, p0, rows - neg, sines, nullptr, nullptr, k); e != posenc::status::ok)
+      return e;
+  }
   return posenc::status::ok;
 }
 

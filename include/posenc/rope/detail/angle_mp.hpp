@@ -5,8 +5,9 @@
 // At 64 L bits: theta from rope::frequency_mp<L> (absolute error 2^f.err), X = m theta (mul_small:
 // the inherited error times m < 2^(64 - clz m), plus < 2 ulp of truncation), X reduced modulo pi/2
 // by exact Payne-Hanek on X's limbs (payne_hanek.hpp, error 2^(3 - 64 FW) quarter turns), and
-// sin/cos of the reduced argument (mp/trig.hpp sincos_from_reduced). This is detail/mp/rope.hpp's
-// rope_approx with the frequency formula of frequencies.hpp in place of base^(-2j/d).
+// sin/cos of the reduced argument (mp/trig.hpp sincos_from_reduced). This is
+// detail/mp/sincos_product.hpp's geometric_sincos_approx with the frequency formula of
+// frequencies.hpp in place of base^(-num/den), through the same Ziv pair loop (mp::ziv_pair).
 // Folded attention factor af: the products sin X * af, cos X * af by mp_num<L>::mul, whose bound
 // covers both operands' errors and the truncation (num_mp.hpp).
 #pragma once
@@ -16,6 +17,7 @@
 
 #include "posenc/detail/mp/bigfloat.hpp"
 #include "posenc/detail/mp/payne_hanek.hpp"
+#include "posenc/detail/mp/sincos_product.hpp"
 #include "posenc/detail/mp/trig.hpp"
 #include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/sincos_result.hpp"
@@ -25,10 +27,10 @@
 
 namespace posenc::detail::ropet {
 
-// A failed level: an error bound so large that round_checked refuses it.
+// A failed level: an error bound that mp::ziv_pair never rounds.
 template <int L>
 constexpr mp::sincos_approx<L> failed_sincos() noexcept {
-  return {{mp::bigfloat<L>{}, ropef::fail_err}, {mp::bigfloat<L>{}, ropef::fail_err}};
+  return {{mp::bigfloat<L>{}, mp::undecided_err}, {mp::bigfloat<L>{}, mp::undecided_err}};
 }
 
 // The exact attention factor at 64 L bits (explicit YaRN/LongRoPE value exactly, as frequencies.hpp).
@@ -64,25 +66,18 @@ constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::
   return {ropef::mp_num<L>::mul(r.sin, af), ropef::mp_num<L>::mul(r.cos, af)};
 }
 
-// A zero with an error bound cannot be rounded by round_checked; a value with an exact error
-// (mp_num's exact_err) is fine. Both are handled by round_checked itself.
-template <class T, int L>
-constexpr bool round_pair(const mp::sincos_approx<L>& a, bool& ok_s, bool& ok_c, math::sincos_result<T>& out) noexcept {
-  if (!ok_s) ok_s = a.sin.err < ropef::fail_err / 2 && mp::round_checked<T>(a.sin.v, a.sin.err, out.sin);
-  if (!ok_c) ok_c = a.cos.err < ropef::fail_err / 2 && mp::round_checked<T>(a.cos.v, a.cos.err, out.cos);
-  return ok_s && ok_c;
-}
-
-// Ziv's loop at 4, 8 and 16 limbs. Unlike mp::ziv_loop_pair it never guesses: an undecided value
-// (a frequency branch tied exactly, as frequencies.hpp documents) gives status::domain_error.
+// Ziv's pair loop at 4, 8 and 16 limbs (mp::ziv_pair). Unlike the math core's exact
+// transcendental values (mp::ziv_pair_or_nearest), a scaled frequency can carry an undecided
+// branch (a comparison tied exactly, as frequencies.hpp documents), so this never guesses: an
+// undecided value gives status::domain_error.
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::config& c, std::uint64_t m, int j,
                                                                    bool fold) noexcept {
   math::sincos_result<T> out{};
   bool ok_s = false, ok_c = false;
-  if (round_pair<T>(scaled_sincos_approx<4>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
-  if (round_pair<T>(scaled_sincos_approx<8>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
-  if (round_pair<T>(scaled_sincos_approx<16>(c, m, j, fold), ok_s, ok_c, out)) return {out, posenc::status::ok};
+  if (mp::ziv_pair<T>([&c, m, j, fold](auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold); }, out,
+                      ok_s, ok_c))
+    return {out, posenc::status::ok};
   return {out, posenc::status::domain_error};
 }
 

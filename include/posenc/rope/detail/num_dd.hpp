@@ -6,7 +6,7 @@
 // A value {v, err} promises |v - exact| <= 2^err. err = exact_err: exact; err >= fail_err/2:
 // failed (propagates through every operation since bounds only grow). Operation bounds (u = 2^-53):
 // dd_add 2^-103, dd_mul 2^-102 (CRlibm Add22/Mul22, double_double.hpp), dd_div by a double
-// 3.5u^2 (rope_theta.hpp), dd_log 2^-101 and dd_exp 2^-102 (log_kernel.hpp, exp_kernel.hpp);
+// 3.5u^2 (math/geometric_frequency.hpp), dd_log 2^-101 and dd_exp 2^-102 (log_kernel.hpp, exp_kernel.hpp);
 // propagated errors: |ab - a'b'| <= |a| eb + |b| ea + ea eb, |1/a - 1/a'| <= ea / (|a| |a'|),
 // |ln a - ln a'| <= ea / min(a, a'), |e^a - e^a'| <= e^a (e^ea - 1) <= 2 ea e^a (ea <= 1/2).
 #pragma once
@@ -17,7 +17,7 @@
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/double_double.hpp"
-#include "posenc/math/rope_theta.hpp"
+#include "posenc/math/geometric_frequency.hpp"
 
 namespace posenc::detail::ropef {
 

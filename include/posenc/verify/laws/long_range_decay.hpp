@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "posenc/math/rope_angle.hpp"
+#include "posenc/math/sincos_product.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/verify/laws/report.hpp"
@@ -41,7 +41,7 @@ inline double decay_average(const std::vector<math::double_double>& theta, std::
   double total = 0, dh = 0;
   const std::size_t n = theta.size();
   for (std::size_t j = 0; j < n; ++j) {
-    const auto e = math::sincos_product<double>(r, theta[j]);
+    const auto e = math::sincos_product<double>(r, theta[j]).value;  // finite theta: ok
     const std::complex<double> z(e.cos, e.sin);
     s += z;  // S_{j+1}
     total += std::abs(s);

@@ -1,13 +1,14 @@
-// rope.hpp: cos and sin of the exact RoPE angles, correctly rounded.
+// sincos_product.hpp: cos and sin of an exact product angle, correctly rounded (the accurate path
+// of math/sincos_product.hpp, math/sincos_geometric.hpp and the table engine).
 //
 // sincos_product(m, theta): the exact real X = m (theta.hi + theta.lo). m * significand is an
 // exact 117-bit integer, so each part is reduced modulo pi/2 by exact Payne-Hanek and the two
 // fixed-point results are added modulo 4 quarter turns.
-// rope_sincos(m, base, j, d): theta = base^(-2j/d) = exp(-(2j/d) log(base)) with the exponent an
-// exact rational (RoFormer, Su et al. 2021, eq. 15: theta_j = 10000^(-2(j-1)/d)), at 64L bits
-// with a proven error bound, then X = m theta and the same reduction.
-// Both go through Ziv's loop (ziv.hpp); sin and cos of a nonzero algebraic X are transcendental
-// (Lindemann-Weierstrass), so only X = 0 is exact.
+// sincos_geometric(m, base, num, den): theta = base^(-num/den) = exp(-(num/den) log(base)) with
+// the exponent an exact rational, at 64L bits with a proven error bound (geometric.hpp), then
+// X = m theta and the same reduction.
+// Both go through Ziv's loop (ziv_pair below); sin and cos of a nonzero algebraic X are
+// transcendental (Lindemann-Weierstrass), so only X = 0 is exact.
 #pragma once
 
 #include <bit>
@@ -24,26 +25,37 @@
 
 namespace posenc::detail::mp {
 
-// Ziv's loop for a pair: each of sin and cos is accepted at the first level that decides it.
+// A level's pair of approximations that must not be rounded (an error bound round_checked refuses).
+inline constexpr int undecided_err = 1 << 20;
+
+// Ziv's loop for a pair at 4, 8 and 16 limbs: each of sin and cos is accepted at the first level
+// that decides it (an approximation with err >= undecided_err / 2 never decides). Returns whether
+// both were decided; out holds what was. The one pair loop of the library: its callers choose
+// what an undecided pair becomes (ziv_pair_or_nearest below, or an error: rope/detail/angle_mp.hpp).
 template <class T, class Eval>
-constexpr math::sincos_result<T> ziv_loop_pair(Eval eval) noexcept {
+constexpr bool ziv_pair(Eval eval, math::sincos_result<T>& out, bool& ok_s, bool& ok_c) noexcept {
+  ok_s = ok_c = false;
+  const auto step = [&](const auto& a) {
+    if (!ok_s) ok_s = a.sin.err < undecided_err / 2 && round_checked<T>(a.sin.v, a.sin.err, out.sin);
+    if (!ok_c) ok_c = a.cos.err < undecided_err / 2 && round_checked<T>(a.cos.v, a.cos.err, out.cos);
+    return ok_s && ok_c;
+  };
+  if (step(eval(level<4>{}))) return true;
+  if (step(eval(level<8>{}))) return true;
+  return step(eval(level<16>{}));
+}
+
+// As ziv_loop (ziv.hpp) for a pair: after 1024 bits, RN_T of the best approximation. Only for
+// exact transcendental values (never a T value or a midpoint), where that last resort is reached
+// only by an X closer to a midpoint than about 2^-900 relative (ziv.hpp).
+template <class T, class Eval>
+constexpr math::sincos_result<T> ziv_pair_or_nearest(Eval eval) noexcept {
   math::sincos_result<T> out{};
   bool ok_s = false, ok_c = false;
-  {
-    const auto a = eval(level<4>{});
-    ok_s = round_checked<T>(a.sin.v, a.sin.err, out.sin);
-    ok_c = round_checked<T>(a.cos.v, a.cos.err, out.cos);
-    if (ok_s && ok_c) return out;
-  }
-  {
-    const auto a = eval(level<8>{});
-    ok_s = ok_s || round_checked<T>(a.sin.v, a.sin.err, out.sin);
-    ok_c = ok_c || round_checked<T>(a.cos.v, a.cos.err, out.cos);
-    if (ok_s && ok_c) return out;
-  }
+  if (ziv_pair<T>(eval, out, ok_s, ok_c)) return out;
   const auto a = eval(level<16>{});
-  if (!ok_s && !round_checked<T>(a.sin.v, a.sin.err, out.sin)) out.sin = round_value<T>(a.sin.v);
-  if (!ok_c && !round_checked<T>(a.cos.v, a.cos.err, out.cos)) out.cos = round_value<T>(a.cos.v);
+  if (!ok_s) out.sin = round_value<T>(a.sin.v);
+  if (!ok_c) out.cos = round_value<T>(a.cos.v);
   return out;
 }
 
@@ -102,25 +114,13 @@ constexpr sincos_approx<L> geometric_sincos_approx(std::uint64_t m, double base,
   return sincos_from_reduced(red);
 }
 
-// RoPE's angle: theta_j = base^(-2j/d).
-template <int L>
-constexpr sincos_approx<L> rope_approx(std::uint64_t m, double base, int j, int d) noexcept {
-  return geometric_sincos_approx<L>(m, base, static_cast<std::uint64_t>(2 * j), static_cast<std::uint32_t>(d));
-}
-
-template <class T>
-constexpr math::sincos_result<T> sincos_nan() noexcept {
-  return {special_value<T>(true, false), special_value<T>(true, false)};
-}
-
-// cos and sin of the exact real m (theta.hi + theta.lo), RN_T each.
+// cos and sin of the exact real m (theta.hi + theta.lo), RN_T each. theta finite (the caller checks).
 template <class T>
 constexpr math::sincos_result<T> sincos_product(std::uint64_t m, math::double_double theta) noexcept {
-  if (!is_finite(theta.hi) || !is_finite(theta.lo)) return sincos_nan<T>();
   if (m == 0 || theta.hi == -theta.lo) {  // X == 0 exactly (covers hi == lo == 0)
     return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
   }
-  return ziv_loop_pair<T>([m, theta](auto lv) { return sincos_product_approx<decltype(lv)::value>(m, theta); });
+  return ziv_pair_or_nearest<T>([m, theta](auto lv) { return sincos_product_approx<decltype(lv)::value>(m, theta); });
 }
 
 // cos and sin of m base^(-num/den), all exact reals, RN_T each. Preconditions (the caller checks:
@@ -131,17 +131,7 @@ template <class T>
 constexpr math::sincos_result<T> sincos_geometric(std::uint64_t m, double base, std::uint64_t num, std::uint32_t den) noexcept {
   if (num == 0) return mp::sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
   if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
-  return ziv_loop_pair<T>([m, base, num, den](auto lv) { return geometric_sincos_approx<decltype(lv)::value>(m, base, num, den); });
-}
-
-// cos and sin of m base^(-2j/d), all exact reals, RN_T each. Preconditions (else NaNs): base
-// finite and > 1, d even and > 0, 0 <= j < d/2.
-template <class T>
-constexpr math::sincos_result<T> rope_sincos(std::uint64_t m, double base, int j, int d) noexcept {
-  if (!(base > 1) || !is_finite(base) || d <= 0 || d % 2 != 0 || j < 0 || j >= d / 2) return sincos_nan<T>();
-  if (j == 0) return mp::sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
-  if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
-  return ziv_loop_pair<T>([m, base, j, d](auto lv) { return rope_approx<decltype(lv)::value>(m, base, j, d); });
+  return ziv_pair_or_nearest<T>([m, base, num, den](auto lv) { return geometric_sincos_approx<decltype(lv)::value>(m, base, num, den); });
 }
 
 }  // namespace posenc::detail::mp
