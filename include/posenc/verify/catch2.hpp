@@ -13,7 +13,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace posenc::verify {
 

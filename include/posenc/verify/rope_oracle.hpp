@@ -1,8 +1,14 @@
-// rope_oracle.hpp: MPFR reference values of the RoPE frequencies and attention factors
-// (posenc/rope/frequencies.hpp), written independently from HF transformers
-// modeling_rope_utils.py's formulas (pe-formulas.md 1.0-1.3), for the tests. Not constexpr.
+// rope_oracle.hpp: MPFR reference values of RoPE, for the tests. Not constexpr.
+//
+// The scaled frequencies and attention factors (posenc/rope/frequencies.hpp), written
+// independently from HF transformers modeling_rope_utils.py's formulas (pe-formulas.md 1.0-1.3):
+// cr_rope_inv_freq, cr_rope_attention_factor, cr_rope_softmax_scale_factor, exact_yarn_range.
 // Each value is computed at 320 and at 640 bits and must round to the same T (a disagreement
 // throws, so a test cannot pass on an undecided value).
+//
+// The default frequency theta_j = base^(-2j/d) and cos/sin of the exact angle m * theta_j:
+// rope_frequency, rope_value, cr_rope_sincos, exact_rope_theta (at the end of this file). These
+// carry a proven error bound and are rounded by mpfr.hpp's Ziv test, like oracle.hpp's values.
 #pragma once
 
 #include <mpfr.h>
@@ -11,9 +17,11 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
 
 namespace posenc::verify {
 namespace rope_detail {
@@ -236,5 +244,102 @@ inline void exact_yarn_range(const rope::config& c, double& lo, double& hi) {
   lo = mpfr_get_d(l.get(), MPFR_RNDN);
   hi = mpfr_get_d(h.get(), MPFR_RNDN);
 }
+
+// ---- RoPE: theta_j = base^(-2j/d) and cos/sin(m * theta_j), all exact reals ----
+//
+// theta = exp(t), t = (-2j) * log(base) / d, evaluated at w bits with round-to-nearest: each of
+// the 3 steps of t has relative error <= 2^-w, so |t~ - t| <= 3.02 * 2^-w * |t~|; exp adds a
+// relative 2^-w, and |exp(t~ - t) - 1| <= 3.1 |t~| 2^-w while that is below 2^-10 (always, as
+// |t| <= 2^42 for int j and finite base). x = RN(m * theta~) adds 2^-w. So
+//   |x~ - m*theta| <= B = |x~| * (4 |t~| + 4) * 2^-w            (generous),
+// and, sin and cos being 1-Lipschitz, a correctly rounded sin(x~) at prec bits is within
+// B + ulp_prec of sin(m*theta). That is the enclosure Ziv's test uses (requires base > 0, d != 0).
+class rope_frequency {
+ public:
+  rope_frequency(double base, int j, int d) : base_(base), j_(j), d_(d), w_(oracle_precision + 32) {
+    if (!(base > 0.0) || d == 0) detail::oracle_failure("rope_frequency needs base > 0, d != 0");
+    compute(theta_.get(), abs_t_.get(), w_);
+  }
+
+  // theta at w bits into theta (its precision is set), |t~| (rounded up, 64 bits) into abs_t.
+  void compute(mpfr_ptr theta, mpfr_ptr abs_t, mpfr_prec_t w) const {
+    detail::mp b(53), t(w);
+    mpfr_set_d(b.get(), base_, MPFR_RNDN);
+    mpfr_log(t.get(), b.get(), MPFR_RNDN);
+    mpfr_mul_si(t.get(), t.get(), -2L * j_, MPFR_RNDN);
+    mpfr_div_si(t.get(), t.get(), d_, MPFR_RNDN);
+    mpfr_set_prec(theta, w);
+    mpfr_exp(theta, t.get(), MPFR_RNDN);
+    mpfr_set_prec(abs_t, 64);
+    mpfr_abs(abs_t, t.get(), MPFR_RNDU);
+  }
+
+  // y[0] = cos, y[1] = sin of m * theta, with error bounds, at output precision prec.
+  void cos_sin(mpfr_ptr* y, mpfr_ptr* err, std::uint64_t m, mpfr_prec_t prec) const {
+    if (m == 0) {  // x = 0 exactly: cos = 1, sin = +0
+      mpfr_set_prec(y[0], prec);
+      mpfr_set_prec(y[1], prec);
+      mpfr_set_ui(y[0], 1, MPFR_RNDN);
+      mpfr_set_zero(y[1], 1);
+      mpfr_set_zero(err[0], 1);
+      mpfr_set_zero(err[1], 1);
+      return;
+    }
+    const mpfr_prec_t w = prec + 32;
+    detail::mp theta(w), abs_t(64), x(w), mm(64);
+    if (w == w_) {
+      mpfr_set(theta.get(), theta_.get(), MPFR_RNDN);
+      mpfr_set(abs_t.get(), abs_t_.get(), MPFR_RNDN);
+    } else {
+      compute(theta.get(), abs_t.get(), w);
+    }
+    mpfr_set_uj(mm.get(), m, MPFR_RNDN);
+    mpfr_mul(x.get(), theta.get(), mm.get(), MPFR_RNDN);
+    detail::mp bound(64);  // B = |x| * (4|t| + 4) * 2^-w, rounded up
+    mpfr_mul_ui(bound.get(), abs_t.get(), 4, MPFR_RNDU);
+    mpfr_add_ui(bound.get(), bound.get(), 4, MPFR_RNDU);
+    mpfr_mul(bound.get(), bound.get(), x.get(), MPFR_RNDU);
+    mpfr_abs(bound.get(), bound.get(), MPFR_RNDU);
+    mpfr_mul_2si(bound.get(), bound.get(), -w, MPFR_RNDU);
+    detail::cos_sin(y, err, x.get(), prec);
+    for (std::size_t k = 0; k < 2; ++k) {
+      detail::mp ulp(64);
+      if (mpfr_regular_p(y[k])) {
+        mpfr_set_ui_2exp(ulp.get(), 1, mpfr_get_exp(y[k]) - prec, MPFR_RNDU);
+      } else {
+        mpfr_set_zero(ulp.get(), 1);
+      }
+      mpfr_add(err[k], bound.get(), ulp.get(), MPFR_RNDU);
+    }
+  }
+
+  // The high-precision theta (for checking rope_theta).
+  exact_real theta() const { return exact_real(theta_.get()); }
+  mpfr_srcptr theta_mpfr() const noexcept { return theta_.get(); }
+
+ private:
+  double base_;
+  int j_, d_;
+  mpfr_prec_t w_;
+  detail::mp theta_{64}, abs_t_{64};
+};
+
+// The oracle value pair (cos, sin) of m * theta for a cached frequency; round<T>(0) is cos,
+// round<T>(1) is sin. The frequency must outlive the value.
+inline auto rope_value(const rope_frequency& f, std::uint64_t m) {
+  return detail::make_value<2>([&f, m](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
+    f.cos_sin(y, err, m, prec);
+  });
+}
+
+template <class T>
+math::sincos_result<T> cr_rope_sincos(std::uint64_t m, double base, int j, int d) {
+  const rope_frequency f(base, j, d);
+  auto v = rope_value(f, m);
+  const T c = v.template round<T>(0);
+  return {v.template round<T>(1), c};
+}
+
+inline exact_real exact_rope_theta(double base, int j, int d) { return rope_frequency(base, j, d).theta(); }
 
 }  // namespace posenc::verify

@@ -21,7 +21,7 @@
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
 namespace posenc::verify {

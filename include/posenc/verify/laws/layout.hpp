@@ -17,7 +17,7 @@
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/laws/norm.hpp"
 #include "posenc/verify/laws/report.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace posenc::verify::laws {
 

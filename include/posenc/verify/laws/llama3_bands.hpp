@@ -13,7 +13,8 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/verify/laws/report.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/rope_oracle.hpp"
 
 namespace posenc::verify::laws {
 

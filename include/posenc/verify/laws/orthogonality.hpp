@@ -11,7 +11,7 @@
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/laws/bounds.hpp"
 #include "posenc/verify/laws/report.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace posenc::verify::laws {
 

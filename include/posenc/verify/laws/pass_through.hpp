@@ -18,7 +18,7 @@
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/verify/laws/norm.hpp"
 #include "posenc/verify/laws/report.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace posenc::verify::laws {
 

@@ -1,6 +1,6 @@
 // detail/exact.hpp: MPFR helpers of the rotation laws: exact (320-bit) cos/sin rows of a config,
 // rows of a correctly rounded table loaded exactly, and 2x2 block rotations, dot products and
-// norms of vectors of exact_real (about 333 bits, posenc/verify/mpfr_oracle.hpp).
+// norms of vectors of exact_real (about 333 bits, posenc/verify/mpfr.hpp).
 //
 // A vector holds rotary_dim elements as pairs (2j, 2j+1) (the math does not depend on the layout;
 // layout.hpp's permutation is checked separately by laws/layout.hpp). Exact rows come from
@@ -14,7 +14,7 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 
 namespace posenc::verify::laws {
