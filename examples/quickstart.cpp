@@ -5,7 +5,8 @@
 // MPFR (through posenc's verify layer) recomputes a few entries and some scalar functions from
 // scratch, at 320 bits and more, and the demo shows that every bit agrees.
 #include <posenc/posenc.hpp>
-#include <posenc/verify/mpfr_oracle.hpp>
+#include <posenc/verify/oracle.hpp>
+#include <posenc/verify/rope_oracle.hpp>
 
 #include <array>
 #include <cstdint>

@@ -9,7 +9,8 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/alibi.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

@@ -23,7 +23,7 @@
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/table.hpp>
-#include <posenc/verify/mpfr_oracle.hpp>
+#include <posenc/verify/mpfr.hpp>
 #include <posenc/verify/rope_oracle.hpp>
 #include <posenc/verify/rope_table_oracle.hpp>
 #include <posenc/version.hpp>

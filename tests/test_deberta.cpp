@@ -10,7 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/deberta.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace {
 

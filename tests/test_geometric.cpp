@@ -14,7 +14,8 @@
 #include "posenc/math/sincos_geometric.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

@@ -8,7 +8,8 @@
 
 #include "posenc/logn.hpp"
 #include "posenc/math/log_ratio.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // test_math_boundaries.cpp: every internal threshold of the numerics core (posenc/math/), tested at
-// the threshold and on both sides against the MPFR oracle (posenc/verify/mpfr_oracle.hpp).
+// the threshold and on both sides against the MPFR oracle (posenc/verify/oracle.hpp).
 // The thresholds are of two kinds: where the result changes regime (overflow, the subnormal range,
 // a quadrant of the pi/2 reduction) and where the code changes path (fast kernel, accurate path,
 // Payne-Hanek reduction). Both must be invisible in the results. At each one the test checks the
@@ -16,7 +16,8 @@
 #include "posenc/math/pow.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
 
 namespace {
 

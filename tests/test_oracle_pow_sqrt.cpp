@@ -1,7 +1,7 @@
 // Oracle tests of posenc::math::{pow, sqrt} (double and float) against MPFR.
 //
 // Every result must be RN-even of the exact value: 0 ULP from the oracle's correctly rounded
-// value (posenc/verify/mpfr_oracle.hpp explains why the oracle is sound). Exact and midpoint
+// value (posenc/verify/mpfr.hpp explains why the oracle is sound). Exact and midpoint
 // results of pow (powers of two, squares, x^2 with a 27-bit x) are where pow implementations
 // usually go wrong, so they are tested exhaustively or in bulk. Each TEST_CASE prints its counts
 // and errors, and the seed (override with POSENC_SEED).
@@ -15,7 +15,10 @@
 
 #include "posenc/math/pow.hpp"
 #include "posenc/math/sqrt.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
+#include "posenc/verify/random.hpp"
+#include "posenc/verify/stats.hpp"
 
 namespace {
 

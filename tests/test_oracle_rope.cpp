@@ -1,7 +1,7 @@
 // Oracle tests of the RoPE entry points against MPFR: sincos_geometric<T>(m, base, 2 * j, d).value must be
 // RN_T(cos / sin(m * base^(-2j/d))) of the exact reals, sincos_product<T>(m, theta) RN_T of
 // cos / sin of the exact m * (theta.hi + theta.lo), and rope_theta within its stated relative
-// error. The oracle (posenc/verify/mpfr_oracle.hpp, rope_frequency) evaluates the frequency as
+// error. The oracle (posenc/verify/rope_oracle.hpp, rope_frequency) evaluates the frequency as
 // exp(-2j * log(base) / d) at 352 bits with a proven error bound, never rounding 2j/d to a double.
 #include <catch2/catch.hpp>
 
@@ -18,7 +18,11 @@
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
+#include "posenc/verify/random.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+#include "posenc/verify/stats.hpp"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // Oracle tests of posenc::math::{sin, cos, sincos} (double and float) against MPFR.
 //
 // Every result must be RN-even of the exact value: 0 ULP from the oracle's correctly rounded
-// value (posenc/verify/mpfr_oracle.hpp explains why the oracle is sound). Each TEST_CASE prints
+// value (posenc/verify/mpfr.hpp explains why the oracle is sound). Each TEST_CASE prints
 // its counts and errors, and the seed (override with POSENC_SEED).
 #include <catch2/catch.hpp>
 
@@ -13,7 +13,10 @@
 #include <string>
 
 #include "posenc/math/trig.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
+#include "posenc/verify/random.hpp"
+#include "posenc/verify/stats.hpp"
 
 namespace {
 

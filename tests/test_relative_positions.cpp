@@ -9,7 +9,7 @@
 
 #include "posenc/shaw.hpp"
 #include "posenc/transformer_xl.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace {
 

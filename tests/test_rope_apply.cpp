@@ -33,7 +33,8 @@
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/verify/laws/detail/exact.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

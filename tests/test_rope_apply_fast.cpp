@@ -21,7 +21,7 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/apply.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

@@ -34,7 +34,8 @@
 #include "posenc/verify/laws/pass_through.hpp"
 #include "posenc/verify/laws/relative_dot.hpp"
 #include "posenc/verify/laws/yarn_ramp.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 #include "posenc/verify/registry.hpp"
 
 namespace {

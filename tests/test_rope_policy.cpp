@@ -15,7 +15,6 @@
 #include "posenc/math/sincos_table.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
 namespace {

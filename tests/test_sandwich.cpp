@@ -7,7 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/sandwich.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

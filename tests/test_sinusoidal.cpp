@@ -8,7 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/sinusoidal.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace {
 

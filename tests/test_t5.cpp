@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/t5.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
 
 namespace {
 

@@ -22,7 +22,9 @@
 
 #include "posenc/math/sincos_table.hpp"
 #include "posenc/math/trig.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/oracle.hpp"
+#include "posenc/verify/rope_oracle.hpp"
 
 namespace {
 

@@ -9,7 +9,8 @@
 
 #include "posenc/math/rational_power.hpp"
 #include "posenc/xpos.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/random.hpp"
 
 namespace {
 

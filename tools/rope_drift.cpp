@@ -32,7 +32,6 @@
 #include "posenc/math/trig.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
-#include "posenc/verify/mpfr_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
 namespace {
