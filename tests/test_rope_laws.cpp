@@ -1,7 +1,7 @@
-// test_rope_laws.cpp: every law checker of posenc/verify/laws/ on every scheme of the Hana registry
+// test_rope_laws.cpp: every law checker of posenc/verify/laws/ on every config of the Hana registry
 // (posenc/verify/registry.hpp) that it applies to, on Catch2 random generators (seed printed;
 // POSENC_SEED overrides) plus fixed edge positions; then proofs that each checker can fail.
-// The figures (worst value / bound per law over all schemes) are printed at the end.
+// The figures (worst value / bound per law over all configs) are printed at the end.
 #include <catch2/catch.hpp>
 
 #include <boost/hana/for_each.hpp>
@@ -53,15 +53,15 @@ using posenc::float16;
 static_assert(decltype(hana::length(reg::variants))::value == 10, "ten RoPE variants");
 static_assert(decltype(hana::length(reg::curated))::value == 10, "ten curated configs");
 static_assert(decltype(hana::length(reg::all))::value == 20, "all = variants + curated");
-static_assert(reg::applies_v<reg::schemes::yarn, reg::law::yarn_ramp>, "YaRN has the ramp law");
-static_assert(!reg::applies_v<reg::schemes::llama3, reg::law::yarn_ramp>, "the ramp law is YaRN's only");
-static_assert(reg::applies_v<reg::schemes::llama31_8b, reg::law::llama3_bands>, "Llama-3.1 has three bands");
-static_assert(!reg::applies_v<reg::schemes::longrope, reg::law::inv_freq_decreasing>, "LongRoPE is not monotone");
-static_assert(!reg::applies_v<reg::schemes::proportional, reg::law::inv_freq_decreasing>, "proportional has zeros");
-static_assert(reg::applies_v<reg::schemes::gptj, reg::law::pass_through>, "GPT-J rotates 64 of 256");
-static_assert(!reg::applies_v<reg::schemes::llama2_7b, reg::law::pass_through>, "Llama-2 rotates everything");
-static_assert(decltype(reg::applies(hana::type_c<reg::schemes::phi3_long>, hana::type_c<reg::law::orthogonality>))::value,
-              "every scheme has the rotation laws");
+static_assert(reg::applies_v<reg::configs::yarn, reg::law::yarn_ramp>, "YaRN has the ramp law");
+static_assert(!reg::applies_v<reg::configs::llama3, reg::law::yarn_ramp>, "the ramp law is YaRN's only");
+static_assert(reg::applies_v<reg::configs::llama31_8b, reg::law::llama3_bands>, "Llama-3.1 has three bands");
+static_assert(!reg::applies_v<reg::configs::longrope, reg::law::inv_freq_decreasing>, "LongRoPE is not monotone");
+static_assert(!reg::applies_v<reg::configs::proportional, reg::law::inv_freq_decreasing>, "proportional has zeros");
+static_assert(reg::applies_v<reg::configs::gptj, reg::law::pass_through>, "GPT-J rotates 64 of 256");
+static_assert(!reg::applies_v<reg::configs::llama2_7b, reg::law::pass_through>, "Llama-2 rotates everything");
+static_assert(decltype(reg::applies(hana::type_c<reg::configs::phi3_long>, hana::type_c<reg::law::orthogonality>))::value,
+              "every config has the rotation laws");
 
 using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
 
@@ -71,8 +71,8 @@ std::map<std::string, laws::law_report>& totals() {
   return t;
 }
 // tag: the types involved (table type, storage/table), so that the figures are per format.
-void record(const char* scheme, const laws::law_report& r, const std::string& tag = "") {
-  INFO(scheme << " " << tag << ": " << r.summary());
+void record(const char* name, const laws::law_report& r, const std::string& tag = "") {
+  INFO(name << " " << tag << ": " << r.summary());
   CHECK(r.passed);
   CHECK(r.cases > 0);
   const std::string key = tag.empty() ? r.law : r.law + " [" + tag + "]";
@@ -147,31 +147,31 @@ void kernel_laws(const char* name, const rope::config& c, v::rng& r, bool partia
   record(name, laws::check_pass_through<S>(c, x, heads, head_dim, lay, m));
 }
 
-template <class Scheme>
-void run_scheme(std::uint64_t seed) {
-  constexpr rope::config c = Scheme::config;
+template <class Config>
+void run_config(std::uint64_t seed) {
+  constexpr rope::config c = Config::config;
   static_assert(rope::validate(c).ok(), "registry config must be valid");
   constexpr std::size_t D = static_cast<std::size_t>(rope::rotary_dim(c));
-  const char* name = Scheme::name;
+  const char* name = Config::name;
   v::rng r(seed ^ v::seed_for(name));
   using reg::applies_v;
   namespace law = reg::law;
   const auto pos = table_positions(r);
-  if constexpr (applies_v<Scheme, law::orthogonality> || applies_v<Scheme, law::layout_equivalence>) {
+  if constexpr (applies_v<Config, law::orthogonality> || applies_v<Config, law::layout_equivalence>) {
     table_laws<double, D>(name, c, pos);
     table_laws<float, D>(name, c, pos);
     table_laws<bfloat16, D>(name, c, pos);
     table_laws<float16, D>(name, c, pos);
   }
-  if constexpr (applies_v<Scheme, law::norm_preservation> || applies_v<Scheme, law::pass_through>) {
-    constexpr bool partial = applies_v<Scheme, law::pass_through>;
+  if constexpr (applies_v<Config, law::norm_preservation> || applies_v<Config, law::pass_through>) {
+    constexpr bool partial = applies_v<Config, law::pass_through>;
     kernel_laws<float, float>(name, c, r, partial);
     kernel_laws<double, double>(name, c, r, partial);
     kernel_laws<bfloat16, float>(name, c, r, partial);
     kernel_laws<bfloat16, bfloat16>(name, c, r, partial);
     kernel_laws<float16, float>(name, c, r, partial);
   }
-  if constexpr (applies_v<Scheme, law::relative_dot> || applies_v<Scheme, law::composition>) {
+  if constexpr (applies_v<Config, law::relative_dot> || applies_v<Config, law::composition>) {
     const laws::exact_rows ex(c);
     const std::vector<double> q = random_vec<double>(r, D), k = random_vec<double>(r, D);
     const std::uint64_t m = r.below(std::uint64_t{1} << 20), n = m + r.below(std::uint64_t{1} << 20);
@@ -182,19 +182,19 @@ void run_scheme(std::uint64_t seed) {
     record(name, laws::check_composition<double>(c, q, m, n - m), "table double");
     record(name, laws::check_composition<float16>(c, q, m, n - m), "table float16");
   }
-  if constexpr (applies_v<Scheme, law::inv_freq_decreasing>) record(name, laws::check_inv_freq_decreasing(c));
-  if constexpr (applies_v<Scheme, law::yarn_ramp>) record(name, laws::check_yarn_ramp(c));
-  if constexpr (applies_v<Scheme, law::llama3_bands>) record(name, laws::check_llama3_bands(c));
+  if constexpr (applies_v<Config, law::inv_freq_decreasing>) record(name, laws::check_inv_freq_decreasing(c));
+  if constexpr (applies_v<Config, law::yarn_ramp>) record(name, laws::check_yarn_ramp(c));
+  if constexpr (applies_v<Config, law::llama3_bands>) record(name, laws::check_llama3_bands(c));
 }
 
 }  // namespace
 
-TEST_CASE("every law on every scheme of the registry it applies to", "[rope][laws]") {
+TEST_CASE("every law on every config of the registry it applies to", "[rope][laws]") {
   const std::uint64_t s = GENERATE(take(10, seeds("rope_laws")));
-  hana::for_each(reg::all, [s](auto t) { run_scheme<typename decltype(t)::type>(s); });
+  hana::for_each(reg::all, [s](auto t) { run_config<typename decltype(t)::type>(s); });
 }
 
-TEST_CASE("RoFormer long-term decay on the schemes it applies to", "[rope][laws]") {
+TEST_CASE("RoFormer long-term decay on the configs it applies to", "[rope][laws]") {
   const std::uint64_t s = GENERATE(take(1, seeds("rope_decay")));
   hana::for_each(reg::all, [s](auto t) {
     using S = typename decltype(t)::type;
@@ -211,10 +211,10 @@ TEST_CASE("RoFormer long-term decay on the schemes it applies to", "[rope][laws]
   });
 }
 
-// Each checker must be able to fail: feed it a mutated scratch copy (or a scheme outside its
+// Each checker must be able to fail: feed it a mutated scratch copy (or a config outside its
 // traits) and require a failure with a counterexample.
 TEST_CASE("the checkers report violations", "[rope][laws]") {
-  constexpr rope::config c = reg::schemes::default_rope::config;
+  constexpr rope::config c = reg::configs::default_rope::config;
   const std::array<std::uint64_t, rows> pos{0, 1, 2, 3, 100, 1000, 4096, 65536};
   auto hs = std::make_unique<posenc::result<rope::table<float, rows, 128, rope::layout::half_split>>>(
       rope::make_table<float, rows, 128, rope::layout::half_split>(c, pos));
@@ -254,16 +254,16 @@ TEST_CASE("the checkers report violations", "[rope][laws]") {
   x[3] = std::numeric_limits<float>::infinity();
   CHECK(!laws::check_norm_preservation<float, float>(c, x, 1, 128, rope::layout::half_split, 77).passed);
   // Outside their traits the frequency laws fail: LongRoPE is not monotone, the ramp and bands
-  // need their scheme, the decay's octave means level off past r ~ base.
-  CHECK(!laws::check_inv_freq_decreasing(reg::schemes::longrope::config).passed);
-  CHECK(!laws::check_yarn_ramp(reg::schemes::llama3::config).passed);
-  CHECK(!laws::check_llama3_bands(reg::schemes::default_rope::config).passed);
+  // need their scaling, the decay's octave means level off past r ~ base.
+  CHECK(!laws::check_inv_freq_decreasing(reg::configs::longrope::config).passed);
+  CHECK(!laws::check_yarn_ramp(reg::configs::llama3::config).passed);
+  CHECK(!laws::check_llama3_bands(reg::configs::default_rope::config).passed);
   const std::vector<std::complex<double>> none;
   CHECK(!laws::check_long_range_decay(c, none, 15, 8).passed);  // D1 claimed up to 2^15: false
   CHECK(!laws::check_long_range_decay(c, none, 2, 10).passed);  // D2 claimed up to 2^10: false
 }
 
-TEST_CASE("law figures: worst value / bound over all schemes", "[rope][laws]") {
+TEST_CASE("law figures: worst value / bound over all configs", "[rope][laws]") {
   for (const auto& [law, rep] : totals()) std::printf("[rope_laws] %s\n", rep.summary().c_str());
   CHECK(!totals().empty());
   // The rounding-error bounds are tight: the worst case of the run reaches a fair part of each, so

@@ -1,4 +1,4 @@
-// registry.hpp: the Boost.Hana registry of RoPE schemes and of the laws each one must obey
+// registry.hpp: the Boost.Hana registry of RoPE configs and of the laws each one must obey
 // (design.md section 3, level 2; the habit of Boost.Hana's test/_include/laws: one reusable checker
 // per law, run over every model of the concept).
 //
@@ -8,19 +8,21 @@
 //     if constexpr (reg::applies_v<S, reg::law::yarn_ramp>) { ... laws::check_yarn_ramp(S::config) ... }
 //   });
 //
-// A scheme is a type with `static constexpr const char* name`, `static constexpr rope::config
-// config` and `using laws = law_list<...>` (a hana::tuple of hana::type<law tag>), queried with
-// applies(hana::type_c<S>, hana::type_c<Law>) (a hana::bool_) or applies_v<S, Law>.
-// `variants` has one scheme per RoPE variant, `curated` the published model configs (the values of
-// tests/test_rope_frequencies.cpp and pe-formulas.md 1.1-1.3), `all` both.
+// A config is a type in namespace configs with `static constexpr const char* name`, `static
+// constexpr rope::config config` and `using laws = law_list<...>` (a hana::tuple of hana::type<law
+// tag>), queried with applies(hana::type_c<S>, hana::type_c<Law>) (a hana::bool_) or
+// applies_v<S, Law>. ("Scheme" is kept for the encodings themselves: RoPE, ALiBi, T5, ...; every
+// config here is one RoPE config.) `variants` has one config per RoPE variant, `curated` the
+// published model configs (the values of tests/test_rope_frequencies.cpp and pe-formulas.md
+// 1.1-1.3), `all` both.
 // Which laws apply, and why not elsewhere:
 //  - rotation laws (orthogonality, norm preservation, relative dot product, composition, layout
-//    equivalence): every scheme (any scaling only changes theta_j).
-//  - pass_through: schemes with rotary_dim < head_dim (partial rotary: Pythia, GPT-J, "partial").
+//    equivalence): every config (any scaling only changes theta_j).
+//  - pass_through: configs with rotary_dim < head_dim (partial rotary: Pythia, GPT-J, "partial").
 //    Proportional has rotary_dim = head_dim (zero frequencies instead).
 //  - inv_freq_decreasing: not LongRoPE (per-pair factors) nor proportional (zeros).
 //  - yarn_ramp: YaRN only; llama3_bands: Llama-3 only.
-//  - long_range_decay: the default scheme at RoFormer's setting (d = 128, base 1e4): Llama-2 and
+//  - long_range_decay: default RoPE at RoFormer's setting (d = 128, base 1e4): Llama-2 and
 //    "default" (the checked octave ranges are calibrated for that setting, see the law's header).
 #pragma once
 
@@ -55,17 +57,17 @@ struct long_range_decay {};     // laws/long_range_decay.hpp
 
 template <class... L>
 using law_list = hana::tuple<hana::type<L>...>;
-// The rotation laws (every scheme) and the extras of a scheme.
+// The rotation laws (every config) and the extras of a config.
 template <class... Extra>
 using rotation_laws_and = law_list<law::orthogonality, law::norm_preservation, law::relative_dot, law::composition,
                                    law::layout_equivalence, Extra...>;
 
-template <class Scheme, class Law>
-constexpr auto applies(hana::basic_type<Scheme>, hana::basic_type<Law>) {
-  return hana::contains(typename Scheme::laws{}, hana::type_c<Law>);
+template <class Config, class Law>
+constexpr auto applies(hana::basic_type<Config>, hana::basic_type<Law>) {
+  return hana::contains(typename Config::laws{}, hana::type_c<Law>);
 }
-template <class Scheme, class Law>
-inline constexpr bool applies_v = decltype(applies(hana::type_c<Scheme>, hana::type_c<Law>))::value;
+template <class Config, class Law>
+inline constexpr bool applies_v = decltype(applies(hana::type_c<Config>, hana::type_c<Law>))::value;
 
 // A small synthetic LongRoPE (16 pairs): not monotone on purpose (a dip at pair 5).
 inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f, 2.0f, 3.0f, 0.5f, 4.0f, 6.0f,
@@ -73,7 +75,7 @@ inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f, 2.0f,
 inline constexpr std::array<float, 16> small_short_factor{1.0f, 1.0f, 1.0f, 1.25f, 1.25f, 1.5f, 1.5f, 2.0f,
                                                           2.0f, 2.0f, 2.5f, 2.5f, 3.0f, 3.0f, 3.0f, 3.0f};
 
-namespace schemes {
+namespace configs {
 
 // ---- one per variant ----
 struct default_rope {
@@ -186,18 +188,18 @@ struct gptj {
   using laws = rotation_laws_and<law::inv_freq_decreasing, law::pass_through>;
 };
 
-}  // namespace schemes
+}  // namespace configs
 
 inline constexpr auto variants =
-    hana::tuple<hana::type<schemes::default_rope>, hana::type<schemes::linear>, hana::type<schemes::ntk>,
-                hana::type<schemes::dynamic>, hana::type<schemes::yarn>, hana::type<schemes::yarn_untruncated>,
-                hana::type<schemes::longrope>, hana::type<schemes::llama3>, hana::type<schemes::partial>,
-                hana::type<schemes::proportional>>{};
+    hana::tuple<hana::type<configs::default_rope>, hana::type<configs::linear>, hana::type<configs::ntk>,
+                hana::type<configs::dynamic>, hana::type<configs::yarn>, hana::type<configs::yarn_untruncated>,
+                hana::type<configs::longrope>, hana::type<configs::llama3>, hana::type<configs::partial>,
+                hana::type<configs::proportional>>{};
 inline constexpr auto curated =
-    hana::tuple<hana::type<schemes::llama2_7b>, hana::type<schemes::llama31_8b>, hana::type<schemes::llama32_1b>,
-                hana::type<schemes::qwen25_7b_yarn>, hana::type<schemes::deepseek_v3>, hana::type<schemes::phi3_short>,
-                hana::type<schemes::phi3_long>, hana::type<schemes::gpt_oss>, hana::type<schemes::pythia>,
-                hana::type<schemes::gptj>>{};
+    hana::tuple<hana::type<configs::llama2_7b>, hana::type<configs::llama31_8b>, hana::type<configs::llama32_1b>,
+                hana::type<configs::qwen25_7b_yarn>, hana::type<configs::deepseek_v3>, hana::type<configs::phi3_short>,
+                hana::type<configs::phi3_long>, hana::type<configs::gpt_oss>, hana::type<configs::pythia>,
+                hana::type<configs::gptj>>{};
 inline constexpr auto all = hana::concat(variants, curated);
 
 }  // namespace posenc::verify::registry
