@@ -278,3 +278,54 @@ TEST_CASE("exactness over several reference blocks at run time", "[laws][core]")
   CHECK(r.first_failure.position == 295);
   CHECK(r.first_failure.element == 7);
 }
+
+// Run-time sizes (span_table) at run time go through rope::fill_pair_table in blocks of
+// laws::detail::reference_pairs / (D/2) rows (256 rows here); a block the engine refuses goes
+// through the per-entry path, which names the failure as before.
+TEST_CASE("exactness on run-time spans: several engine blocks, and the per-entry fallback", "[laws][core]") {
+  constexpr std::size_t block_rows = laws::detail::reference_pairs / (D / 2);
+  static_assert(block_rows < 300, "the tall table spans two blocks");
+  auto t = std::make_unique<rope::table<float, 300, D, layout::interleaved>>(tall.value);
+  laws::span_table<float> v{t->cos, t->sin, D, layout::interleaved, 5};
+  CHECK(laws::exactness(v, cfg).holds);
+  CHECK(laws::exactness(v, cfg).checked == 300 * D);
+  t->sin[290 * D + 7] = -t->sin[290 * D + 7];  // in the second block
+  t->cos[3 * D + 2] = t->cos[3 * D + 2] * 2;   // in the first
+  const auto r = laws::exactness(v, cfg);
+  CHECK(!r.holds);
+  CHECK(r.failures == 2);
+  CHECK(r.first_failure.position == 8);
+  CHECK(r.first_failure.element == 2);
+  CHECK(r.checked == 300 * D);
+
+  // Rows past rope::max_table_position: the engine refuses their block, and the per-entry path
+  // compares them (rope::sincos takes any position), so the verdict does not depend on where the
+  // block boundary falls.
+  const std::uint64_t near = rope::max_table_position - 2;
+  std::array<float, 4 * D> hc{}, hs{};
+  for (std::size_t row = 0; row < 4; ++row)
+    for (std::size_t j = 0; j < D / 2; ++j) {
+      const auto e = rope::sincos<float>(cfg, near + row, static_cast<int>(j));
+      REQUIRE(e.ok());
+      for (int k = 0; k < 2; ++k) {
+        hc[row * D + rope::pair_index(layout::half_split, j, k, D)] = e.value.cos;
+        hs[row * D + rope::pair_index(layout::half_split, j, k, D)] = e.value.sin;
+      }
+    }
+  laws::span_table<float> past{hc, hs, D, layout::half_split, near};
+  CHECK(laws::exactness(past, cfg).holds);
+  CHECK(laws::exactness(past, cfg).checked == 4 * D);
+  hs[3 * D + 1] = -hs[3 * D + 1];
+  CHECK(laws::exactness(past, cfg).first_failure.position == static_cast<std::int64_t>(near + 3));
+
+  // A folded entry that overflows float16: no exact value in T, so the law fails at the first such
+  // position (the engine's overflow status sends the block to the per-entry path, which says where).
+  constexpr rope::config loud{.head_dim = 16, .rope_theta = 10000.0, .rope_type = rope::scaling::yarn, .factor = 4.0,
+                              .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  std::array<posenc::float16, 2 * D> fc{}, fs{};
+  const laws::span_table<posenc::float16> fv{fc, fs, D, layout::half_split, 0};
+  const auto o = laws::exactness(fv, loud, {.fold_attention = true});
+  CHECK(!o.holds);
+  CHECK(o.first_failure.position == 0);
+  CHECK(o.first_failure.pair == -1);
+}

@@ -33,6 +33,7 @@
 #include "posenc/verify/laws/orthogonality.hpp"
 #include "posenc/verify/laws/pass_through.hpp"
 #include "posenc/verify/laws/relative_dot.hpp"
+#include "posenc/verify/laws/table_laws.hpp"
 #include "posenc/verify/laws/yarn_ramp.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
@@ -56,11 +57,11 @@ static_assert(decltype(hana::length(reg::all))::value == 20, "all = variants + c
 static_assert(reg::applies_v<reg::configs::yarn, reg::law::yarn_ramp>, "YaRN has the ramp law");
 static_assert(!reg::applies_v<reg::configs::llama3, reg::law::yarn_ramp>, "the ramp law is YaRN's only");
 static_assert(reg::applies_v<reg::configs::llama31_8b, reg::law::llama3_bands>, "Llama-3.1 has three bands");
-static_assert(!reg::applies_v<reg::configs::longrope, reg::law::inv_freq_decreasing>, "LongRoPE is not monotone");
-static_assert(!reg::applies_v<reg::configs::proportional, reg::law::inv_freq_decreasing>, "proportional has zeros");
+static_assert(!reg::applies_v<reg::configs::longrope, reg::law::monotone_frequencies>, "LongRoPE is not monotone");
+static_assert(!reg::applies_v<reg::configs::proportional, reg::law::monotone_frequencies>, "proportional has zeros");
 static_assert(reg::applies_v<reg::configs::gptj, reg::law::pass_through>, "GPT-J rotates 64 of 256");
 static_assert(!reg::applies_v<reg::configs::llama2_7b, reg::law::pass_through>, "Llama-2 rotates everything");
-static_assert(decltype(reg::applies(hana::type_c<reg::configs::phi3_long>, hana::type_c<reg::law::orthogonality>))::value,
+static_assert(decltype(reg::applies(hana::type_c<reg::configs::phi3_long>, hana::type_c<reg::law::unit_norm>))::value,
               "every config has the rotation laws");
 
 using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
@@ -157,7 +158,7 @@ void run_config(std::uint64_t seed) {
   using reg::applies_v;
   namespace law = reg::law;
   const auto pos = table_positions(r);
-  if constexpr (applies_v<Config, law::orthogonality> || applies_v<Config, law::layout_equivalence>) {
+  if constexpr (applies_v<Config, law::unit_norm> || applies_v<Config, law::layout_equivalence>) {
     table_laws<double, D>(name, c, pos);
     table_laws<float, D>(name, c, pos);
     table_laws<bfloat16, D>(name, c, pos);
@@ -182,7 +183,7 @@ void run_config(std::uint64_t seed) {
     record(name, laws::check_composition<double>(c, q, m, n - m), "table double");
     record(name, laws::check_composition<float16>(c, q, m, n - m), "table float16");
   }
-  if constexpr (applies_v<Config, law::inv_freq_decreasing>) record(name, laws::check_inv_freq_decreasing(c));
+  if constexpr (applies_v<Config, law::monotone_frequencies>) record(name, laws::check_inv_freq_decreasing(c));
   if constexpr (applies_v<Config, law::yarn_ramp>) record(name, laws::check_yarn_ramp(c));
   if constexpr (applies_v<Config, law::llama3_bands>) record(name, laws::check_llama3_bands(c));
 }
@@ -192,6 +193,96 @@ void run_config(std::uint64_t seed) {
 TEST_CASE("every law on every config of the registry it applies to", "[rope][laws]") {
   const std::uint64_t s = GENERATE(take(10, seeds("rope_laws")));
   hana::for_each(reg::all, [s](auto t) { run_config<typename decltype(t)::type>(s); });
+}
+
+namespace {
+
+// The core's laws (posenc/laws/: the definitions a user static_asserts) run at run time by the
+// verify layer on each config's table, 2048 positions (double: 512) in every dtype, the first seed
+// from position 0 (so that identity at 0 is not vacuous), the others at a random start: every law
+// the registry applies to the config runs and holds, and the rest are skipped for the registry's
+// reason. The matrix of which laws ran on which config is printed.
+std::map<std::string, std::string>& ran_matrix() {
+  static std::map<std::string, std::string> m;
+  return m;
+}
+
+template <class T>
+void core_laws_on(const char* name, const rope::config& c, std::uint64_t start, std::size_t n_rows) {
+  posenc::status st{};
+  const auto out = laws::check_rope_table<T>(c, start, n_rows, &st);
+  INFO(name << " [" << type_name<T>() << "] start " << start);
+  REQUIRE(st == posenc::status::ok);
+  REQUIRE(out.size() == decltype(hana::length(reg::every_law))::value);
+  std::string ran, not_applicable;
+  for (const auto& o : out) {
+    if (!o.ran && std::string(o.skipped) == "does not apply to this config")
+      not_applicable += std::string(not_applicable.empty() ? "" : ", ") + o.law;
+    INFO(o.law << ": " << (o.ran ? posenc::laws::to_string(o.result) : std::string("skipped: ") + o.skipped));
+    if (!o.ran) continue;
+    CHECK(o.result.holds);
+    // From position 0 every law that ran read some cases; from elsewhere identity at 0 and
+    // composition (which needs rows at m, n and m + n) may have none.
+    const std::string law = o.law;
+    if (start == 0 || (law != "identity at 0" && law != "composition")) CHECK(!o.vacuous());
+    ran += std::string(ran.empty() ? "" : ", ") + o.law + (o.vacuous() ? " (vacuous)" : "");
+  }
+  if (start == 0) ran_matrix()[name] = ran + "; not applicable: " + (not_applicable.empty() ? "none" : not_applicable);
+}
+
+template <class Config>
+void core_laws_for(v::rng& r, bool from_zero) {
+  constexpr rope::config c = Config::config;
+  const std::size_t n_rows = 2048, n_rows_double = 512;
+  const std::uint64_t start = from_zero ? 0 : r.below(rope::max_table_position - n_rows + 1);
+  core_laws_on<float>(Config::name, c, start, n_rows);
+  core_laws_on<bfloat16>(Config::name, c, start, n_rows);
+  core_laws_on<float16>(Config::name, c, start, n_rows);
+  core_laws_on<double>(Config::name, c, start, n_rows_double);
+}
+
+}  // namespace
+
+TEST_CASE("the core laws at run time on every config's tables, as the registry applies them", "[rope][laws]") {
+  const std::uint64_t s = GENERATE(take(2, seeds("rope_core_laws")));
+  static bool first = true;
+  const bool from_zero = first;
+  first = false;
+  v::rng r(s);
+  hana::for_each(reg::all, [&](auto t) { core_laws_for<typename decltype(t)::type>(r, from_zero); });
+}
+
+TEST_CASE("the run-time law runner reports a corrupted table", "[rope][laws]") {
+  constexpr rope::config c = reg::configs::llama31_8b::config;
+  const std::size_t d = 128, n_rows = 300;
+  std::vector<float> hc(n_rows * d), hs(n_rows * d);
+  REQUIRE(rope::fill_table<float>(c, std::span<float>(hc), std::span<float>(hs), rope::layout::half_split,
+                                  {.start = 5000}) == posenc::status::ok);
+  const posenc::laws::span_table<float> t{hc, hs, d, rope::layout::half_split, 5000};
+  const reg::table_case<posenc::laws::span_table<float>> tc{t, nullptr, c, d};
+  REQUIRE(laws::all_held(laws::run_table_laws(tc)));
+  // Position 5123, element 70 (pair 6 of the half-split row): cos one ulp up. Its pair copy at
+  // element 6 keeps the true value, so exactness and pair copies fail there; unit norm (a 1-ulp
+  // change stays inside 2u + u^2) and the rest hold.
+  const std::size_t row = 123, k = 70;
+  hc[row * d + k] = std::nextafter(hc[row * d + k], 2.0f);
+  const auto out = laws::run_table_laws(tc);
+  CHECK(!laws::all_held(out));
+  for (const auto& o : out) {
+    INFO(o.law << ": " << posenc::laws::to_string(o.result));
+    const std::string law = o.law;
+    if (law == "exactness" || law == "pair copies") {
+      REQUIRE(o.ran);
+      CHECK(!o.result.holds);
+      CHECK(o.result.first_failure.position == 5123);
+      CHECK(o.result.first_failure.pair == 6);
+    } else if (law == "layout equivalence") {
+      CHECK(!o.ran);
+      CHECK(std::string(o.skipped) == "needs the table in the other layout");
+    } else if (law == "YaRN ramp" || law == "long-range decay") {
+      CHECK(!o.ran);
+    }
+  }
 }
 
 TEST_CASE("RoFormer long-term decay on the configs it applies to", "[rope][laws]") {
@@ -264,6 +355,8 @@ TEST_CASE("the checkers report violations", "[rope][laws]") {
 }
 
 TEST_CASE("law figures: worst value / bound over all configs", "[rope][laws]") {
+  for (const auto& [config, ran] : ran_matrix()) std::printf("[rope_laws] core laws run on %s: %s\n", config.c_str(), ran.c_str());
+  CHECK(ran_matrix().size() == decltype(hana::length(reg::all))::value);
   for (const auto& [law, rep] : totals()) std::printf("[rope_laws] %s\n", rep.summary().c_str());
   CHECK(!totals().empty());
   // The rounding-error bounds are tight: the worst case of the run reaches a fair part of each, so

@@ -10,13 +10,19 @@
 //                     posenc::rope::layout::half_split), llama31, {.max_ulp = 1}).holds);
 //
 // Cost: views with sizes known at compile time and consecutive positions build the reference
-// with the table engine (rope::make_table) in blocks of rows; others (position lists, run-time
-// sizes) evaluate each pair with rope::sincos. A config that fails validate(), a rotary dim that is
-// not rotary_dim(cfg), or a position past rope::max_table_position fails the law at "the table".
+// with the table engine (rope::make_table) in blocks of rows; at run time, views of run-time sizes
+// with consecutive positions do the same through rope::fill_pair_table (a 32 KiB block on the
+// stack); the rest (position lists, and run-time sizes in constant evaluation) evaluate each
+// element with rope::sincos. A config that fails validate() or a rotary dim that is not
+// rotary_dim(cfg) fails the law at "the table"; so does a position past rope::max_table_position
+// in a view of static sizes (its reference is rope::make_table), while a view of run-time sizes
+// compares such rows entry by entry (rope::sincos takes any position).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <type_traits>
 
 #include "posenc/laws/detail/values.hpp"
@@ -24,6 +30,7 @@
 #include "posenc/laws/table_view.hpp"
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/fill.hpp"
 #include "posenc/rope/table.hpp"
 
 namespace posenc::laws {
@@ -85,13 +92,91 @@ constexpr bool compare_blocks(law_result& r, const V& v, const rope::config& c, 
   return true;
 }
 
+
+// Rows [first, last) of v against rope::sincos / rope::attention_sincos, element by element in row
+// order (so the first failure is the first in the row). false: an exact value could not be formed
+// (a folded entry that overflows T), recorded as a failure at its position.
+template <rotary_table V>
+constexpr bool compare_rows_scalar(law_result& r, const V& v, const rope::config& c, exactness_options o,
+                                   std::size_t first, std::size_t last) noexcept {
+  using T = typename V::value_type;
+  const std::size_t d = v.rotary_dim();
+  const double max_ulp = static_cast<double>(o.max_ulp);
+  for (std::size_t row = first; row < last; ++row) {
+    const auto p = static_cast<std::int64_t>(v.position(row));
+    const auto m = static_cast<std::uint64_t>(p);
+    for (std::size_t k = 0; k < d; ++k) {
+      const std::size_t j = pair_of_element(v.layout(), k, d);
+      const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j)) : rope::sincos<T>(c, m, static_cast<int>(j));
+      if (!e.ok()) {
+        r.require(false, {p, -1, -1});
+        return false;
+      }
+      compare_entry(r, v.cos_row(row)[k], v.sin_row(row)[k], e.value.cos, e.value.sin, max_ulp,
+                    {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+    }
+  }
+  return true;
+}
+
+// Pairs of the run-time reference block (compact rows, rope::fill_pair_table): 2048 x 16 bytes =
+// 32 KiB of stack for double.
+inline constexpr std::size_t reference_pairs = 2048;
+
+// Rows of v (consecutive positions, sizes known at run time only) against the table engine's
+// compact reference, reference_pairs / (d/2) rows at a time: the cost of generating the table,
+// not of a scalar evaluation per pair. A block the engine refuses (a position past
+// rope::max_table_position, a folded entry that overflows T) goes through compare_rows_scalar,
+// which names the failure as the scalar path does. Run time only: in constant evaluation a refusal
+// of the engine is a compile error.
+template <rotary_table V>
+bool compare_filled(law_result& r, const V& v, const rope::config& c, exactness_options o) noexcept {
+  using T = typename V::value_type;
+  const std::size_t d = v.rotary_dim(), half = d / 2, n = v.rows();
+  const auto p0 = position_of(v, 0);
+  if (half > reference_pairs || p0 < 0) return compare_rows_scalar(r, v, c, o, 0, n);
+  const std::size_t block = reference_pairs / half;
+  const double max_ulp = static_cast<double>(o.max_ulp);
+  const rope::layout lay = v.layout();
+  std::array<math::sincos_result<T>, reference_pairs> ref;
+  for (std::size_t base = 0; base < n; base += block) {
+    const std::size_t rows = n - base < block ? n - base : block;
+    const std::uint64_t start = static_cast<std::uint64_t>(p0) + base;
+    const bool in_range = start <= rope::max_table_position && rows - 1 <= rope::max_table_position - start;
+    if (!in_range || rope::fill_pair_table<T>(c, std::span<math::sincos_result<T>>(ref.data(), rows * half),
+                                              {.start = start, .fold_attention = o.fold_attention}) != posenc::status::ok) {
+      if (!compare_rows_scalar(r, v, c, o, base, base + rows)) return false;
+      continue;
+    }
+    for (std::size_t row = base; row < base + rows; ++row) {
+      const T *cr = v.cos_row(row), *sr = v.sin_row(row);
+      const math::sincos_result<T>* er = ref.data() + (row - base) * half;
+      const auto p = static_cast<std::int64_t>(start + (row - base));
+      std::uint64_t equal = 0;  // counted in bulk, one call per row, as compare_blocks does
+      for (std::size_t k = 0; k < d; ++k) {
+        const std::size_t j = pair_of_element(lay, k, d);
+        if (same_bits(cr[k], er[j].cos) && same_bits(sr[k], er[j].sin)) {
+          ++equal;
+          continue;
+        }
+        compare_entry(r, cr[k], sr[k], er[j].cos, er[j].sin, max_ulp,
+                      {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+      }
+      if (r.checked == 0 && equal > 0) {  // the first case sets the worst index
+        r.add(0.0, max_ulp, {p, 0, 0});
+        --equal;
+      }
+      r.pass(equal);
+    }
+  }
+  return true;
+}
+
 }  // namespace detail
 
 template <rotary_table V>
 constexpr law_result exactness(const V& v, const rope::config& c, exactness_options o = {}) noexcept {
-  using T = typename V::value_type;
   law_result r = make_result("exactness: every entry within max_ulp of the exact described table", law_kind::exactness);
-  const double max_ulp = static_cast<double>(o.max_ulp);
   if (!well_shaped(v) || !rope::validate(c).ok() || v.rotary_dim() != static_cast<std::size_t>(rope::rotary_dim(c))) {
     r.require(false, {});
     return r;
@@ -123,21 +208,11 @@ constexpr law_result exactness(const V& v, const rope::config& c, exactness_opti
       return r;
     }
   }
-  const std::size_t d = v.rotary_dim();
-  for (std::size_t row = 0; row < v.rows(); ++row) {
-    const auto p = static_cast<std::int64_t>(v.position(row));
-    for (std::size_t k = 0; k < d; ++k) {
-      const std::size_t j = detail::pair_of_element(v.layout(), k, d);
-      const auto m = static_cast<std::uint64_t>(p);
-      const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j)) : rope::sincos<T>(c, m, static_cast<int>(j));
-      if (!e.ok()) {
-        r.require(false, {p, -1, -1});
-        return r;
-      }
-      detail::compare_entry(r, v.cos_row(row)[k], v.sin_row(row)[k], e.value.cos, e.value.sin, max_ulp,
-                            {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
-    }
+  if (!std::is_constant_evaluated() && detail::consecutive(v)) {
+    detail::compare_filled(r, v, c, o);
+    return r;
   }
+  detail::compare_rows_scalar(r, v, c, o, 0, v.rows());
   return r;
 }
 
