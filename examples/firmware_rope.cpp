@@ -157,7 +157,8 @@ void show(const posenc::verify::rope_table_oracle& oracle, std::size_t p, std::s
 int run() {
   const posenc::verify::rope_table_oracle oracle(fw::cfg);
   std::printf("Llama-3-style RoPE table, 64 positions x head_dim 64, bfloat16, half-split (built at compile time)\n");
-  for (const auto [p, j] : {std::array<std::size_t, 2>{1, 0}, {1, 31}, {5, 8}, {17, 13}, {42, 20}, {63, 31}}) show(oracle, p, j);
+  for (const auto [p, j] : {std::array<std::size_t, 2>{1, 0}, {1, 31}, {5, 8}, {17, 13}, {42, 20}, {63, 31}})
+    show(oracle, p, j);
 
   // Every entry of the table against MPFR, without printing.
   std::size_t checked = 0;

@@ -30,7 +30,8 @@ static_assert(rope_table[0].cos == 1.0f && rope_table[0].sin == 0.0f, "position 
 
 // Single entries at long-context positions, in bfloat16, rounded from the exact value.
 constexpr std::uint64_t far_position = (std::uint64_t{1} << 21) - 1;
-constexpr auto far_bf16 = posenc::math::sincos_geometric<posenc::bfloat16>(far_position, rope_base, 2 * 5, head_dim).value;
+constexpr auto far_bf16 =
+    posenc::math::sincos_geometric<posenc::bfloat16>(far_position, rope_base, 2 * 5, head_dim).value;
 
 int failures = 0;
 
@@ -43,26 +44,26 @@ void check(bool same) {
 void show_rope_entry(std::uint64_t m, int j) {
   const auto got = rope_table[m * pairs + static_cast<std::size_t>(j)];
   const auto want = posenc::verify::cr_rope_sincos<float>(m, rope_base, j, head_dim);
-  std::printf("  m = %2llu, j = %2d:    cos = %-15a sin = %-15a (%.9f, %.9f)",
-              static_cast<unsigned long long>(m), j, static_cast<double>(got.cos),
-              static_cast<double>(got.sin), static_cast<double>(got.cos), static_cast<double>(got.sin));
+  std::printf("  m = %2llu, j = %2d:    cos = %-15a sin = %-15a (%.9f, %.9f)", static_cast<unsigned long long>(m), j,
+              static_cast<double>(got.cos), static_cast<double>(got.sin), static_cast<double>(got.cos),
+              static_cast<double>(got.sin));
   check(got.cos == want.cos && got.sin == want.sin);
 }
 
 }  // namespace
 
 int main() {
-  std::printf("posenc %s: RoPE cos/sin for d = %d, base %g, float, computed by the compiler\n",
-              posenc::version_string, head_dim, rope_base);
+  std::printf("posenc %s: RoPE cos/sin for d = %d, base %g, float, computed by the compiler\n", posenc::version_string,
+              head_dim, rope_base);
   show_rope_entry(1, 0);
   show_rope_entry(7, 17);
   show_rope_entry(63, 63);
 
   const auto want_bf16 = posenc::verify::cr_rope_sincos<posenc::bfloat16>(far_position, rope_base, 5, head_dim);
   std::printf("\nbfloat16, rounded once from the exact angle (never through float):\n");
-  std::printf("  m = 2^21-1, j = 5: cos = %-15a sin = %-15a (%.9f, %.9f)",
-              static_cast<double>(far_bf16.cos.to_float()), static_cast<double>(far_bf16.sin.to_float()),
-              static_cast<double>(far_bf16.cos.to_float()), static_cast<double>(far_bf16.sin.to_float()));
+  std::printf("  m = 2^21-1, j = 5: cos = %-15a sin = %-15a (%.9f, %.9f)", static_cast<double>(far_bf16.cos.to_float()),
+              static_cast<double>(far_bf16.sin.to_float()), static_cast<double>(far_bf16.cos.to_float()),
+              static_cast<double>(far_bf16.sin.to_float()));
   check(far_bf16.cos == want_bf16.cos && far_bf16.sin == want_bf16.sin);
 
   std::printf("\nscalar functions, constexpr, correctly rounded:\n");
@@ -79,7 +80,6 @@ int main() {
   std::printf("  logf(10)    = %-22a", static_cast<double>(l));
   check(l == posenc::verify::cr_log<float>(10.0));
 
-  std::printf("\n%s\n", failures == 0 ? "every value equals MPFR's correctly rounded result"
-                                      : "MISMATCHES FOUND");
+  std::printf("\n%s\n", failures == 0 ? "every value equals MPFR's correctly rounded result" : "MISMATCHES FOUND");
   return failures == 0 ? 0 : 1;
 }

@@ -46,10 +46,8 @@ constexpr rope::config qwen25{.head_dim = 128,
                               .factor = 4.0,
                               .original_max_position_embeddings = 32768};
 // The reference range: d = 128, b = 1e4, L0 = 4096 gives [20, 46].
-constexpr rope::config yarn_1e4{.head_dim = 128,
-                                .rope_type = rope::scaling::yarn,
-                                .factor = 8.0,
-                                .original_max_position_embeddings = 4096};
+constexpr rope::config yarn_1e4{
+    .head_dim = 128, .rope_type = rope::scaling::yarn, .factor = 8.0, .original_max_position_embeddings = 4096};
 constexpr rope::correction_range r1e4 = rope::yarn_correction_range(yarn_1e4);
 static_assert(r1e4.ok() && r1e4.low == 20.0 && r1e4.high == 46.0, "YaRN range [20, 46]");
 // [yarn]
@@ -153,8 +151,12 @@ constexpr bool same(const char* a, const char* b) {
 }
 constexpr rope::config odd{.head_dim = 127};
 static_assert(!rope::validate(odd).ok() && same(rope::validate(odd).message, "rotary dim must be even"));
-constexpr rope::config bad_yarn{.head_dim = 128, .rope_type = rope::scaling::yarn, .factor = 4.0,
-                                .original_max_position_embeddings = 4096, .beta_fast = 1.0, .beta_slow = 32.0};
+constexpr rope::config bad_yarn{.head_dim = 128,
+                                .rope_type = rope::scaling::yarn,
+                                .factor = 4.0,
+                                .original_max_position_embeddings = 4096,
+                                .beta_fast = 1.0,
+                                .beta_slow = 32.0};
 static_assert(same(rope::validate(bad_yarn).message, "beta_fast must exceed beta_slow"));
 // A generator given bad_yarn in constant evaluation stops the build, and the compiler names the
 // precondition ("beta_fast must exceed beta_slow", beside posenc::rope::invalid_rope_config); at
@@ -226,10 +228,12 @@ int run() {
   std::printf("Llama-2 inv_freq[10]: exact %a, HF float32 pipeline %a\n", static_cast<double>(ex::exact_inv),
               static_cast<double>(ex::hf_inv));
   const posenc::rope::checked_config bad_at_run_time{ex::bad_yarn};  // run time: recorded, not a build stop
-  const bool bad_ok = !bad_at_run_time.ok() && posenc::rope::inv_freq(bad_at_run_time, 0).error == posenc::status::domain_error &&
+  const bool bad_ok = !bad_at_run_time.ok() &&
+                      posenc::rope::inv_freq(bad_at_run_time, 0).error == posenc::status::domain_error &&
                       ex::same(bad_at_run_time.check().message, "beta_fast must exceed beta_slow");
   if (!bad_ok) ++failures;
-  std::printf("bad YaRN config at run time: %s %s\n", bad_at_run_time.check().message, bad_ok ? "[domain_error]" : "[WRONG]");
+  std::printf("bad YaRN config at run time: %s %s\n", bad_at_run_time.check().message,
+              bad_ok ? "[domain_error]" : "[WRONG]");
   std::printf("%d failures\n", failures);
   return failures == 0 ? 0 : 1;
 }

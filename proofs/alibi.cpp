@@ -45,8 +45,10 @@ constexpr bool geometric_in_groups(const al::config& c) {
 // Laws 2 and 3.
 template <class T>
 constexpr double value(T x) {
-  if constexpr (requires { x.bits; }) return static_cast<double>(x.to_float());
-  else return static_cast<double>(x);
+  if constexpr (requires { x.bits; })
+    return static_cast<double>(x.to_float());
+  else
+    return static_cast<double>(x);
 }
 template <class T>
 constexpr bool exact_powers_and_decreasing(const al::config& c) {

@@ -90,28 +90,20 @@ constexpr args<double> trig_arg(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   if (i % 100 == 2) return {binade(u, v, 31, 1023), 0};
   switch (i % 4) {
-    case 0:
-      return {uniform(u, -4.0, 4.0), 0};
-    case 1:
-      return {uniform(u, -5000.0, 5000.0), 0};
-    case 2:
-      return {binade(u, v, -1074, 29), 0};
-    default:
-      return {binade(u, v, -30, 30), 0};
+    case 0: return {uniform(u, -4.0, 4.0), 0};
+    case 1: return {uniform(u, -5000.0, 5000.0), 0};
+    case 2: return {binade(u, v, -1074, 29), 0};
+    default: return {binade(u, v, -30, 30), 0};
   }
 }
 constexpr args<float> trig_arg_f(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   if (i % 100 == 2) return {binade_f(u, v, 31, 127), 0};
   switch (i % 4) {
-    case 0:
-      return {static_cast<float>(uniform(u, -4.0, 4.0)), 0};
-    case 1:
-      return {static_cast<float>(uniform(u, -5000.0, 5000.0)), 0};
-    case 2:
-      return {binade_f(u, v, -149, 29), 0};
-    default:
-      return {binade_f(u, v, -30, 30), 0};
+    case 0: return {static_cast<float>(uniform(u, -4.0, 4.0)), 0};
+    case 1: return {static_cast<float>(uniform(u, -5000.0, 5000.0)), 0};
+    case 2: return {binade_f(u, v, -149, 29), 0};
+    default: return {binade_f(u, v, -30, 30), 0};
   }
 }
 
@@ -120,28 +112,20 @@ constexpr args<float> trig_arg_f(std::uint64_t fam, int i) noexcept {
 constexpr args<double> exp_arg(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {uniform(u, -708.0, 709.0), 0};
-    case 1:
-      return {uniform(u, -1.0, 1.0), 0};
-    case 2:
-      return {binade(u, v, -80, -1), 0};
-    default:
-      return {binade(u, v, 0, 8), 0};
+    case 0: return {uniform(u, -708.0, 709.0), 0};
+    case 1: return {uniform(u, -1.0, 1.0), 0};
+    case 2: return {binade(u, v, -80, -1), 0};
+    default: return {binade(u, v, 0, 8), 0};
   }
 }
 // expf: normal floats need x in [-87.33, 88.72] (ln 2^-126, ln FLT_MAX).
 constexpr args<float> exp_arg_f(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {static_cast<float>(uniform(u, -87.3, 88.7)), 0};
-    case 1:
-      return {static_cast<float>(uniform(u, -1.0, 1.0)), 0};
-    case 2:
-      return {binade_f(u, v, -40, -1), 0};
-    default:
-      return {binade_f(u, v, 0, 5), 0};
+    case 0: return {static_cast<float>(uniform(u, -87.3, 88.7)), 0};
+    case 1: return {static_cast<float>(uniform(u, -1.0, 1.0)), 0};
+    case 2: return {binade_f(u, v, -40, -1), 0};
+    default: return {binade_f(u, v, 0, 5), 0};
   }
 }
 
@@ -150,27 +134,19 @@ constexpr args<float> exp_arg_f(std::uint64_t fam, int i) noexcept {
 constexpr args<double> log_arg(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {positive(binade(u, v, -1074, 1023)), 0};
-    case 1:
-      return {uniform(u, 0.5, 2.0), 0};
-    case 2:
-      return {1.0 + binade(u, v, -52, -1), 0};
-    default:
-      return {static_cast<double>(1 + (u >> 44)), 0};
+    case 0: return {positive(binade(u, v, -1074, 1023)), 0};
+    case 1: return {uniform(u, 0.5, 2.0), 0};
+    case 2: return {1.0 + binade(u, v, -52, -1), 0};
+    default: return {static_cast<double>(1 + (u >> 44)), 0};
   }
 }
 constexpr args<float> log_arg_f(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {positive(binade_f(u, v, -149, 127)), 0};
-    case 1:
-      return {static_cast<float>(uniform(u, 0.5, 2.0)), 0};
-    case 2:
-      return {1.0f + binade_f(u, v, -23, -1), 0};
-    default:
-      return {static_cast<float>(1 + (u >> 44)), 0};
+    case 0: return {positive(binade_f(u, v, -149, 127)), 0};
+    case 1: return {static_cast<float>(uniform(u, 0.5, 2.0)), 0};
+    case 2: return {1.0f + binade_f(u, v, -23, -1), 0};
+    default: return {static_cast<float>(1 + (u >> 44)), 0};
   }
 }
 
@@ -180,29 +156,20 @@ constexpr args<float> log_arg_f(std::uint64_t fam, int i) noexcept {
 constexpr args<double> pow_arg(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1), w = draw(fam, i, 2);
   switch (i % 4) {
-    case 0:
-      return {positive(binade(u, v, -16, 15)), uniform(w, -60.0, 60.0)};
-    case 1:
-      return {static_cast<double>(1 + u % 1000),
-              static_cast<double>(static_cast<int>(w % 121) - 60)};
-    case 2:
-      return {1.0 + binade(u, v, -52, -20), uniform(w, -0x1p20, 0x1p20)};
-    default:
-      return {uniform(u, 1.0, 1e6), uniform(w, -1.0, 1.0)};
+    case 0: return {positive(binade(u, v, -16, 15)), uniform(w, -60.0, 60.0)};
+    case 1: return {static_cast<double>(1 + u % 1000), static_cast<double>(static_cast<int>(w % 121) - 60)};
+    case 2: return {1.0 + binade(u, v, -52, -20), uniform(w, -0x1p20, 0x1p20)};
+    default: return {uniform(u, 1.0, 1e6), uniform(w, -1.0, 1.0)};
   }
 }
 // powf: |y * log2 x| < 120.
 constexpr args<float> pow_arg_f(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1), w = draw(fam, i, 2);
   switch (i % 4) {
-    case 0:
-      return {positive(binade_f(u, v, -8, 7)), static_cast<float>(uniform(w, -15.0, 15.0))};
-    case 1:
-      return {static_cast<float>(1 + u % 100), static_cast<float>(static_cast<int>(w % 37) - 18)};
-    case 2:
-      return {1.0f + binade_f(u, v, -23, -10), static_cast<float>(uniform(w, -0x1p10, 0x1p10))};
-    default:
-      return {static_cast<float>(uniform(u, 1.0, 1e4)), static_cast<float>(uniform(w, -1.0, 1.0))};
+    case 0: return {positive(binade_f(u, v, -8, 7)), static_cast<float>(uniform(w, -15.0, 15.0))};
+    case 1: return {static_cast<float>(1 + u % 100), static_cast<float>(static_cast<int>(w % 37) - 18)};
+    case 2: return {1.0f + binade_f(u, v, -23, -10), static_cast<float>(uniform(w, -0x1p10, 0x1p10))};
+    default: return {static_cast<float>(uniform(u, 1.0, 1e4)), static_cast<float>(uniform(w, -1.0, 1.0))};
   }
 }
 
@@ -222,31 +189,25 @@ constexpr args<float> pow_neg_arg_f(std::uint64_t fam, int i) noexcept {
 constexpr args<double> sqrt_arg(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {positive(binade(u, v, -1074, 1023)), 0};
-    case 1:
-      return {uniform(u, 0.0, 4.0), 0};
+    case 0: return {positive(binade(u, v, -1074, 1023)), 0};
+    case 1: return {uniform(u, 0.0, 4.0), 0};
     case 2: {
       const auto n = static_cast<double>(1 + (u >> 38));  // n*n - 1 >= 0
       return {n * n + static_cast<double>(static_cast<int>(v % 3) - 1), 0};
     }
-    default:
-      return {positive(binade(u, v, -1074, -1000)), 0};
+    default: return {positive(binade(u, v, -1074, -1000)), 0};
   }
 }
 constexpr args<float> sqrt_arg_f(std::uint64_t fam, int i) noexcept {
   const std::uint64_t u = draw(fam, i, 0), v = draw(fam, i, 1);
   switch (i % 4) {
-    case 0:
-      return {positive(binade_f(u, v, -149, 127)), 0};
-    case 1:
-      return {static_cast<float>(uniform(u, 0.0, 4.0)), 0};
+    case 0: return {positive(binade_f(u, v, -149, 127)), 0};
+    case 1: return {static_cast<float>(uniform(u, 0.0, 4.0)), 0};
     case 2: {
       const auto n = static_cast<float>(1 + (u >> 52));  // n*n - 1 >= 0
       return {n * n + static_cast<float>(static_cast<int>(v % 3) - 1), 0};
     }
-    default:
-      return {positive(binade_f(u, v, -149, -120)), 0};
+    default: return {positive(binade_f(u, v, -149, -120)), 0};
   }
 }
 
@@ -272,27 +233,15 @@ constexpr int first_mismatch(int chunk, std::uint64_t fam, Gen gen, Check agrees
 }
 
 // Family keys of the generator (arbitrary, distinct).
-enum : std::uint64_t {
-  k_sin = 1,
-  k_cos,
-  k_sincos,
-  k_exp,
-  k_log,
-  k_pow,
-  k_sqrt,
-  k_pow_neg,
-  k_float = 16
-};
+enum : std::uint64_t { k_sin = 1, k_cos, k_sincos, k_exp, k_log, k_pow, k_sqrt, k_pow_neg, k_float = 16 };
 
 constexpr int sin_d(int c) {
-  return first_mismatch(c, k_sin, trig_arg, [](args<double> a) {
-    return same_bits(posenc::math::sin(a.x), __builtin_sin(a.x));
-  });
+  return first_mismatch(c, k_sin, trig_arg,
+                        [](args<double> a) { return same_bits(posenc::math::sin(a.x), __builtin_sin(a.x)); });
 }
 constexpr int cos_d(int c) {
-  return first_mismatch(c, k_cos, trig_arg, [](args<double> a) {
-    return same_bits(posenc::math::cos(a.x), __builtin_cos(a.x));
-  });
+  return first_mismatch(c, k_cos, trig_arg,
+                        [](args<double> a) { return same_bits(posenc::math::cos(a.x), __builtin_cos(a.x)); });
 }
 constexpr int sincos_d(int c) {
   return first_mismatch(c, k_sincos, trig_arg, [](args<double> a) {
@@ -301,44 +250,36 @@ constexpr int sincos_d(int c) {
   });
 }
 constexpr int exp_d(int c) {
-  return first_mismatch(c, k_exp, exp_arg, [](args<double> a) {
-    return same_bits(posenc::math::exp(a.x), __builtin_exp(a.x));
-  });
+  return first_mismatch(c, k_exp, exp_arg,
+                        [](args<double> a) { return same_bits(posenc::math::exp(a.x), __builtin_exp(a.x)); });
 }
 constexpr int log_d(int c) {
-  return first_mismatch(c, k_log, log_arg, [](args<double> a) {
-    return same_bits(posenc::math::log(a.x), __builtin_log(a.x));
-  });
+  return first_mismatch(c, k_log, log_arg,
+                        [](args<double> a) { return same_bits(posenc::math::log(a.x), __builtin_log(a.x)); });
 }
 constexpr int pow_d(int c) {
-  return first_mismatch(c, k_pow, pow_arg, [](args<double> a) {
-    return same_bits(posenc::math::pow(a.x, a.y), __builtin_pow(a.x, a.y));
-  });
+  return first_mismatch(c, k_pow, pow_arg,
+                        [](args<double> a) { return same_bits(posenc::math::pow(a.x, a.y), __builtin_pow(a.x, a.y)); });
 }
 constexpr int pow_neg_d(int c) {
-  return first_mismatch(c, k_pow_neg, pow_neg_arg, [](args<double> a) {
-    return same_bits(posenc::math::pow(a.x, a.y), __builtin_pow(a.x, a.y));
-  });
+  return first_mismatch(c, k_pow_neg, pow_neg_arg,
+                        [](args<double> a) { return same_bits(posenc::math::pow(a.x, a.y), __builtin_pow(a.x, a.y)); });
 }
 constexpr int pow_neg_f(int c) {
-  return first_mismatch(c, k_float + k_pow_neg, pow_neg_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::pow(a.x, a.y), __builtin_powf(a.x, a.y));
-  });
+  return first_mismatch(c, k_float + k_pow_neg, pow_neg_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::pow(a.x, a.y), __builtin_powf(a.x, a.y)); });
 }
 constexpr int sqrt_d(int c) {
-  return first_mismatch(c, k_sqrt, sqrt_arg, [](args<double> a) {
-    return same_bits(posenc::math::sqrt(a.x), __builtin_sqrt(a.x));
-  });
+  return first_mismatch(c, k_sqrt, sqrt_arg,
+                        [](args<double> a) { return same_bits(posenc::math::sqrt(a.x), __builtin_sqrt(a.x)); });
 }
 constexpr int sin_f(int c) {
-  return first_mismatch(c, k_float + k_sin, trig_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::sin(a.x), __builtin_sinf(a.x));
-  });
+  return first_mismatch(c, k_float + k_sin, trig_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::sin(a.x), __builtin_sinf(a.x)); });
 }
 constexpr int cos_f(int c) {
-  return first_mismatch(c, k_float + k_cos, trig_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::cos(a.x), __builtin_cosf(a.x));
-  });
+  return first_mismatch(c, k_float + k_cos, trig_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::cos(a.x), __builtin_cosf(a.x)); });
 }
 constexpr int sincos_f(int c) {
   return first_mismatch(c, k_float + k_sincos, trig_arg_f, [](args<float> a) {
@@ -347,32 +288,27 @@ constexpr int sincos_f(int c) {
   });
 }
 constexpr int exp_f(int c) {
-  return first_mismatch(c, k_float + k_exp, exp_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::exp(a.x), __builtin_expf(a.x));
-  });
+  return first_mismatch(c, k_float + k_exp, exp_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::exp(a.x), __builtin_expf(a.x)); });
 }
 constexpr int log_f(int c) {
-  return first_mismatch(c, k_float + k_log, log_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::log(a.x), __builtin_logf(a.x));
-  });
+  return first_mismatch(c, k_float + k_log, log_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::log(a.x), __builtin_logf(a.x)); });
 }
 constexpr int pow_f(int c) {
-  return first_mismatch(c, k_float + k_pow, pow_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::pow(a.x, a.y), __builtin_powf(a.x, a.y));
-  });
+  return first_mismatch(c, k_float + k_pow, pow_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::pow(a.x, a.y), __builtin_powf(a.x, a.y)); });
 }
 constexpr int sqrt_f(int c) {
-  return first_mismatch(c, k_float + k_sqrt, sqrt_arg_f, [](args<float> a) {
-    return same_bits(posenc::math::sqrt(a.x), __builtin_sqrtf(a.x));
-  });
+  return first_mismatch(c, k_float + k_sqrt, sqrt_arg_f,
+                        [](args<float> a) { return same_bits(posenc::math::sqrt(a.x), __builtin_sqrtf(a.x)); });
 }
 
 }  // namespace
 
 // One static_assert per chunk keeps each constant expression within GCC's default limits.
 #define POSENC_PROVE_CHUNK(fn, what, c) \
-  static_assert(fn(c) < 0,              \
-                what " (chunk " #c ": arguments 500*" #c " .. 500*" #c "+499 of its generator)");
+  static_assert(fn(c) < 0, what " (chunk " #c ": arguments 500*" #c " .. 500*" #c "+499 of its generator)");
 // clang-format off
 #define POSENC_PROVE_2000(fn, what)                                                                \
   POSENC_PROVE_CHUNK(fn, what, 0) POSENC_PROVE_CHUNK(fn, what, 1) POSENC_PROVE_CHUNK(fn, what, 2)  \
@@ -383,42 +319,24 @@ constexpr int sqrt_f(int c) {
   POSENC_PROVE_CHUNK(fn, what, 9)
 // clang-format on
 
-POSENC_PROVE_5000(sin_d,
-                  "posenc::math::sin(double) is bit-identical to GCC's MPFR fold of __builtin_sin")
-POSENC_PROVE_5000(sin_f,
-                  "posenc::math::sin(float) is bit-identical to GCC's MPFR fold of __builtin_sinf")
-POSENC_PROVE_5000(cos_d,
-                  "posenc::math::cos(double) is bit-identical to GCC's MPFR fold of __builtin_cos")
-POSENC_PROVE_5000(cos_f,
-                  "posenc::math::cos(float) is bit-identical to GCC's MPFR fold of __builtin_cosf")
-POSENC_PROVE_2000(sincos_d,
-                  "posenc::math::sincos(double) gives GCC's folded __builtin_sin and __builtin_cos")
-POSENC_PROVE_2000(
-    sincos_f, "posenc::math::sincos(float) gives GCC's folded __builtin_sinf and __builtin_cosf")
-POSENC_PROVE_5000(exp_d,
-                  "posenc::math::exp(double) is bit-identical to GCC's MPFR fold of __builtin_exp")
-POSENC_PROVE_5000(exp_f,
-                  "posenc::math::exp(float) is bit-identical to GCC's MPFR fold of __builtin_expf")
-POSENC_PROVE_5000(log_d,
-                  "posenc::math::log(double) is bit-identical to GCC's MPFR fold of __builtin_log")
-POSENC_PROVE_5000(log_f,
-                  "posenc::math::log(float) is bit-identical to GCC's MPFR fold of __builtin_logf")
-POSENC_PROVE_5000(
-    pow_d, "posenc::math::pow(double, double) is bit-identical to GCC's MPFR fold of __builtin_pow")
-POSENC_PROVE_5000(
-    pow_f, "posenc::math::pow(float, float) is bit-identical to GCC's MPFR fold of __builtin_powf")
-POSENC_PROVE_CHUNK(
-    pow_neg_d,
-    "posenc::math::pow(negative double, integer) is bit-identical to GCC's fold of __builtin_pow",
-    0)
-POSENC_PROVE_CHUNK(
-    pow_neg_f,
-    "posenc::math::pow(negative float, integer) is bit-identical to GCC's fold of __builtin_powf",
-    0)
-POSENC_PROVE_5000(sqrt_d,
-                  "posenc::math::sqrt(double) is bit-identical to GCC's fold of __builtin_sqrt")
-POSENC_PROVE_5000(sqrt_f,
-                  "posenc::math::sqrt(float) is bit-identical to GCC's fold of __builtin_sqrtf")
+POSENC_PROVE_5000(sin_d, "posenc::math::sin(double) is bit-identical to GCC's MPFR fold of __builtin_sin")
+POSENC_PROVE_5000(sin_f, "posenc::math::sin(float) is bit-identical to GCC's MPFR fold of __builtin_sinf")
+POSENC_PROVE_5000(cos_d, "posenc::math::cos(double) is bit-identical to GCC's MPFR fold of __builtin_cos")
+POSENC_PROVE_5000(cos_f, "posenc::math::cos(float) is bit-identical to GCC's MPFR fold of __builtin_cosf")
+POSENC_PROVE_2000(sincos_d, "posenc::math::sincos(double) gives GCC's folded __builtin_sin and __builtin_cos")
+POSENC_PROVE_2000(sincos_f, "posenc::math::sincos(float) gives GCC's folded __builtin_sinf and __builtin_cosf")
+POSENC_PROVE_5000(exp_d, "posenc::math::exp(double) is bit-identical to GCC's MPFR fold of __builtin_exp")
+POSENC_PROVE_5000(exp_f, "posenc::math::exp(float) is bit-identical to GCC's MPFR fold of __builtin_expf")
+POSENC_PROVE_5000(log_d, "posenc::math::log(double) is bit-identical to GCC's MPFR fold of __builtin_log")
+POSENC_PROVE_5000(log_f, "posenc::math::log(float) is bit-identical to GCC's MPFR fold of __builtin_logf")
+POSENC_PROVE_5000(pow_d, "posenc::math::pow(double, double) is bit-identical to GCC's MPFR fold of __builtin_pow")
+POSENC_PROVE_5000(pow_f, "posenc::math::pow(float, float) is bit-identical to GCC's MPFR fold of __builtin_powf")
+POSENC_PROVE_CHUNK(pow_neg_d,
+                   "posenc::math::pow(negative double, integer) is bit-identical to GCC's fold of __builtin_pow", 0)
+POSENC_PROVE_CHUNK(pow_neg_f,
+                   "posenc::math::pow(negative float, integer) is bit-identical to GCC's fold of __builtin_powf", 0)
+POSENC_PROVE_5000(sqrt_d, "posenc::math::sqrt(double) is bit-identical to GCC's fold of __builtin_sqrt")
+POSENC_PROVE_5000(sqrt_f, "posenc::math::sqrt(float) is bit-identical to GCC's fold of __builtin_sqrtf")
 
 #undef POSENC_PROVE_5000
 #undef POSENC_PROVE_2000
@@ -427,26 +345,19 @@ POSENC_PROVE_5000(sqrt_f,
 // Hand-picked arguments known to be hard or famous.
 static_assert(same_bits(posenc::math::sin(1e22), __builtin_sin(1e22)),
               "sin(1e22), the classic argument-reduction test, matches GCC's fold");
-static_assert(same_bits(posenc::math::cos(1e22), __builtin_cos(1e22)),
-              "cos(1e22) matches GCC's fold");
-static_assert(
-    same_bits(posenc::math::sin(0x1.33333p+13f), __builtin_sinf(0x1.33333p+13f)),
-    "sinf(0x1.33333p+13), a CORE-MATH hard case that glibc 2.36 gets wrong, matches GCC's fold");
-static_assert(same_bits(posenc::math::sin(0x1.fffffffffffffp+1023),
-                        __builtin_sin(0x1.fffffffffffffp+1023)),
+static_assert(same_bits(posenc::math::cos(1e22), __builtin_cos(1e22)), "cos(1e22) matches GCC's fold");
+static_assert(same_bits(posenc::math::sin(0x1.33333p+13f), __builtin_sinf(0x1.33333p+13f)),
+              "sinf(0x1.33333p+13), a CORE-MATH hard case that glibc 2.36 gets wrong, matches GCC's fold");
+static_assert(same_bits(posenc::math::sin(0x1.fffffffffffffp+1023), __builtin_sin(0x1.fffffffffffffp+1023)),
               "sin(DBL_MAX) matches GCC's fold (largest Payne-Hanek reduction)");
 static_assert(same_bits(posenc::math::exp(1.0), __builtin_exp(1.0)), "exp(1) == RN(e)");
-static_assert(same_bits(posenc::math::exp(709.0), __builtin_exp(709.0)),
-              "exp(709), near overflow, matches");
-static_assert(same_bits(posenc::math::exp(-708.0), __builtin_exp(-708.0)),
-              "exp(-708), near the subnormals, matches");
+static_assert(same_bits(posenc::math::exp(709.0), __builtin_exp(709.0)), "exp(709), near overflow, matches");
+static_assert(same_bits(posenc::math::exp(-708.0), __builtin_exp(-708.0)), "exp(-708), near the subnormals, matches");
 static_assert(same_bits(posenc::math::log(10.0), __builtin_log(10.0)), "log(10) == RN(ln 10)");
 static_assert(same_bits(posenc::math::log(0x1p-1074), __builtin_log(0x1p-1074)),
               "log of the smallest subnormal matches");
-static_assert(same_bits(posenc::math::pow(2.0, 0.5), __builtin_pow(2.0, 0.5)),
-              "pow(2, 0.5) == RN(sqrt 2)");
-static_assert(same_bits(posenc::math::pow(10000.0, -2.0 / 128.0),
-                        __builtin_pow(10000.0, -2.0 / 128.0)),
+static_assert(same_bits(posenc::math::pow(2.0, 0.5), __builtin_pow(2.0, 0.5)), "pow(2, 0.5) == RN(sqrt 2)");
+static_assert(same_bits(posenc::math::pow(10000.0, -2.0 / 128.0), __builtin_pow(10000.0, -2.0 / 128.0)),
               "pow(10000, -1/64), the first RoPE frequency ratio, matches");
 static_assert(same_bits(posenc::math::pow(10000.0f, -0.5f), __builtin_powf(10000.0f, -0.5f)),
               "powf(10000, -0.5), exact value 0.01, matches");

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
-#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/round.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
 #include <posenc/numeric/bfloat16.hpp>
@@ -60,16 +60,14 @@ constexpr std::uint64_t mix64(std::uint64_t z) noexcept {
 // e = -1074 .. 1023; below 2^-1022 the binade is subnormal and keeps fewer significand bits. The
 // proofs below call it once per binade of the range their comment states, so no binade is skipped.
 constexpr double arg_d(std::uint64_t seed, int e) noexcept {
-  const std::uint64_t frac =
-      mix64(seed * 65536u + static_cast<std::uint64_t>(e + 2048)) & 0x000fffffffffffffu;
+  const std::uint64_t frac = mix64(seed * 65536u + static_cast<std::uint64_t>(e + 2048)) & 0x000fffffffffffffu;
   if (e >= -1022) return std::bit_cast<double>((static_cast<std::uint64_t>(e + 1023) << 52) | frac);
   return std::bit_cast<double>((frac | 0x0010000000000000u) >> (-1022 - e));
 }
 // The same for float: binade [2^e, 2^(e+1)), e = -149 .. 127 (subnormal below 2^-126).
 constexpr float arg_f(std::uint64_t seed, int e) noexcept {
   const auto frac =
-      static_cast<std::uint32_t>(mix64(seed * 65536u + static_cast<std::uint64_t>(e + 2048))) &
-      0x007fffffu;
+      static_cast<std::uint32_t>(mix64(seed * 65536u + static_cast<std::uint64_t>(e + 2048))) & 0x007fffffu;
   if (e >= -126) return std::bit_cast<float>((static_cast<std::uint32_t>(e + 127) << 23) | frac);
   return std::bit_cast<float>((frac | 0x00800000u) >> (-126 - e));
 }
@@ -78,39 +76,28 @@ constexpr float arg_f(std::uint64_t seed, int e) noexcept {
 
 // ===== Special values (C17 Annex F.10), exact by definition =====
 
-static_assert(same(pm::exp(0.0), 1.0) && same(pm::exp(-0.0), 1.0),
-              "exp(+-0) == 1 (Annex F.10.3.1)");
+static_assert(same(pm::exp(0.0), 1.0) && same(pm::exp(-0.0), 1.0), "exp(+-0) == 1 (Annex F.10.3.1)");
 static_assert(same(pm::exp(0.0f), 1.0f) && same(pm::exp(-0.0f), 1.0f), "expf(+-0) == 1");
 static_assert(same(pm::log(1.0), 0.0), "log(1) == +0, positive zero (Annex F.10.3.7)");
 static_assert(same(pm::log(1.0f), 0.0f), "logf(1) == +0");
-static_assert(same(pm::sin(0.0), 0.0) && same(pm::sin(-0.0), -0.0),
-              "sin(+-0) == +-0, sign kept (F.10.1.6)");
-static_assert(same(pm::sin(0.0f), 0.0f) && same(pm::sin(-0.0f), -0.0f),
-              "sinf(+-0) == +-0, sign kept");
+static_assert(same(pm::sin(0.0), 0.0) && same(pm::sin(-0.0), -0.0), "sin(+-0) == +-0, sign kept (F.10.1.6)");
+static_assert(same(pm::sin(0.0f), 0.0f) && same(pm::sin(-0.0f), -0.0f), "sinf(+-0) == +-0, sign kept");
 static_assert(same(pm::cos(0.0), 1.0) && same(pm::cos(-0.0), 1.0), "cos(+-0) == 1 (F.10.1.5)");
 static_assert(same(pm::cos(0.0f), 1.0f) && same(pm::cos(-0.0f), 1.0f), "cosf(+-0) == 1");
-static_assert(same(pm::sqrt(0.0), 0.0) && same(pm::sqrt(-0.0), -0.0),
-              "sqrt(+-0) == +-0 (F.10.4.5)");
+static_assert(same(pm::sqrt(0.0), 0.0) && same(pm::sqrt(-0.0), -0.0), "sqrt(+-0) == +-0 (F.10.4.5)");
 static_assert(same(pm::sqrt(-0.0f), -0.0f), "sqrtf(-0) == -0");
-static_assert(same(pm::sincos(-0.0).sin, -0.0) && same(pm::sincos(-0.0).cos, 1.0),
-              "sincos(-0) == {-0, 1}");
-static_assert(same(pm::pow(3.5, 0.0), 1.0) && same(pm::pow(-3.5, -0.0), 1.0),
-              "pow(x, +-0) == 1 (F.10.4.4)");
-static_assert(same(pm::pow(1.0, 12345.678), 1.0) && same(pm::pow(1.0, -0.5), 1.0),
-              "pow(1, y) == 1 (F.10.4.4)");
-static_assert(same(pm::pow(1.0f, 77.7f), 1.0f) && same(pm::pow(2.5f, 0.0f), 1.0f),
-              "powf(1, y) == 1, powf(x, 0) == 1");
+static_assert(same(pm::sincos(-0.0).sin, -0.0) && same(pm::sincos(-0.0).cos, 1.0), "sincos(-0) == {-0, 1}");
+static_assert(same(pm::pow(3.5, 0.0), 1.0) && same(pm::pow(-3.5, -0.0), 1.0), "pow(x, +-0) == 1 (F.10.4.4)");
+static_assert(same(pm::pow(1.0, 12345.678), 1.0) && same(pm::pow(1.0, -0.5), 1.0), "pow(1, y) == 1 (F.10.4.4)");
+static_assert(same(pm::pow(1.0f, 77.7f), 1.0f) && same(pm::pow(2.5f, 0.0f), 1.0f), "powf(1, y) == 1, powf(x, 0) == 1");
 
 // ===== Results that are exactly representable: a CR function must return them =====
 
 static_assert(same(pm::sqrt(4.0), 2.0) && same(pm::sqrt(4.0f), 2.0f), "sqrt(4) == 2 exactly");
 static_assert(same(pm::sqrt(0x1p-1074), 0x1p-537), "sqrt of the smallest subnormal is 2^-537");
-static_assert(same(pm::pow(2.0, -1074.0), 0x1p-1074),
-              "pow(2, -1074) is the smallest subnormal, exactly");
-static_assert(same(pm::pow(2.0f, -149.0f), 0x1p-149f),
-              "powf(2, -149) is the smallest float subnormal");
-static_assert(same(pm::pow(4.0, 0.5), 2.0) && same(pm::pow(16.0, 0.25), 2.0) &&
-                  same(pm::pow(8.0, -1.0), 0.125),
+static_assert(same(pm::pow(2.0, -1074.0), 0x1p-1074), "pow(2, -1074) is the smallest subnormal, exactly");
+static_assert(same(pm::pow(2.0f, -149.0f), 0x1p-149f), "powf(2, -149) is the smallest float subnormal");
+static_assert(same(pm::pow(4.0, 0.5), 2.0) && same(pm::pow(16.0, 0.25), 2.0) && same(pm::pow(8.0, -1.0), 0.125),
               "pow(4, 1/2) == 2, pow(16, 1/4) == 2, pow(8, -1) == 1/8: exact results");
 static_assert(same(pm::pow(-2.0, 3.0), -8.0) && same(pm::pow(-2.0, -2.0), 0.25),
               "pow of a negative base to an integer is exact when representable (F.10.4.4)");
@@ -122,8 +109,7 @@ constexpr bool pow2_exact(int kmin, int kmax) {
   }
   return true;
 }
-static_assert(pow2_exact(-1074, -1000),
-              "pow(2, k) == 2^k exactly for k in [-1074, -1000] (subnormals)");
+static_assert(pow2_exact(-1074, -1000), "pow(2, k) == 2^k exactly for k in [-1074, -1000] (subnormals)");
 static_assert(pow2_exact(-999, -900), "pow(2, k) == 2^k exactly for k in [-999, -900]");
 static_assert(pow2_exact(-64, 64), "pow(2, k) == 2^k exactly for k in [-64, 64]");
 static_assert(pow2_exact(960, 1023), "pow(2, k) == 2^k exactly for k in [960, 1023]");
@@ -133,29 +119,23 @@ constexpr bool pow2_exact_f(int kmin, int kmax) {
   }
   return true;
 }
-static_assert(pow2_exact_f(-149, -100),
-              "powf(2, k) == 2^k exactly for k in [-149, -100] (subnormals)");
-static_assert(pow2_exact_f(-20, 20) && pow2_exact_f(100, 127),
-              "powf(2, k) == 2^k for k in [-20, 20], [100, 127]");
+static_assert(pow2_exact_f(-149, -100), "powf(2, k) == 2^k exactly for k in [-149, -100] (subnormals)");
+static_assert(pow2_exact_f(-20, 20) && pow2_exact_f(100, 127), "powf(2, k) == 2^k for k in [-20, 20], [100, 127]");
 
 // sqrt(n^2) == n and pow(n^2, 1/2) == n for integers 1 <= n <= 2^26 resp. 2^12 (n^2 <= 2^52 resp.
 // 2^24: exact squares).
 constexpr bool squares(std::uint64_t seed, int count) {
   for (int i = 0; i < count; ++i) {
-    const auto n =
-        static_cast<double>(1 + (mix64(seed + static_cast<std::uint64_t>(i)) >> 38));  // <= 2^26
+    const auto n = static_cast<double>(1 + (mix64(seed + static_cast<std::uint64_t>(i)) >> 38));  // <= 2^26
     if (!same(pm::sqrt(n * n), n) || !same(pm::pow(n * n, 0.5), n)) return false;
-    const auto nf =
-        static_cast<float>(1 + (mix64(seed + static_cast<std::uint64_t>(i)) >> 52));  // <= 2^12
+    const auto nf = static_cast<float>(1 + (mix64(seed + static_cast<std::uint64_t>(i)) >> 52));  // <= 2^12
     if (!same(pm::sqrt(nf * nf), nf) || !same(pm::pow(nf * nf, 0.5f), nf)) return false;
   }
   return true;
 }
-static_assert(
-    squares(1, 64),
-    "sqrt(n*n) == n and pow(n*n, 0.5) == n for 64 random integers 1 <= n <= 2^26 (2^12 in float)");
-static_assert(same(pm::sqrt(0x1p-1072), 0x1p-536) &&
-                  same(pm::sqrt(9.0 * 0x1p-1074), 3.0 * 0x1p-537),
+static_assert(squares(1, 64),
+              "sqrt(n*n) == n and pow(n*n, 0.5) == n for 64 random integers 1 <= n <= 2^26 (2^12 in float)");
+static_assert(same(pm::sqrt(0x1p-1072), 0x1p-536) && same(pm::sqrt(9.0 * 0x1p-1074), 3.0 * 0x1p-537),
               "sqrt of exact subnormal squares is exact");
 
 // ===== Identities between exact reals, carried over by RN =====
@@ -224,9 +204,7 @@ inline constexpr int quad_ns = 20;                   // n = 0, n_2, ..., n_20
 
 // n for index i: 0 for i = 0, n_e = floor(2^e / 2pi) + 1 with e = i + 1 for i = 1 .. 19.
 constexpr double quad_n(int i) noexcept {
-  return i == 0 ? 0.0
-                : 1.0 + static_cast<double>(
-                            static_cast<std::int64_t>(two_to(i + 1) / 6.283185307179586));
+  return i == 0 ? 0.0 : 1.0 + static_cast<double>(static_cast<std::int64_t>(two_to(i + 1) / 6.283185307179586));
 }
 constexpr double quad_k(int i, int q) noexcept { return 4.0 * quad_n(i) + static_cast<double>(q); }
 constexpr double quad_x(int i, int q) noexcept { return (3.0 * quad_k(i, q) + 1.0) * pio2 / 3.0; }
@@ -236,8 +214,7 @@ constexpr bool quadrant_samples_cover(int emin, int emax) {
   for (int e = emin; e <= emax; ++e)
     for (int q = 0; q < 4; ++q) {
       bool found = false;
-      for (int i = 0; i < quad_ns; ++i)
-        found = found || (quad_x(i, q) >= two_to(e) && quad_x(i, q) < two_to(e + 1));
+      for (int i = 0; i < quad_ns; ++i) found = found || (quad_x(i, q) >= two_to(e) && quad_x(i, q) < two_to(e + 1));
       if (!found) return false;
     }
   return true;
@@ -291,38 +268,30 @@ constexpr bool trig_symmetry_quadrant(int q, int ibegin, int iend) {
   }
   return true;
 }
-static_assert(
-    trig_symmetry_quadrant(0, 0, quad_ns / 2),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
-    "x from 0.52 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(0, quad_ns / 2, quad_ns),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
-    "x from 0.52 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(1, 0, quad_ns / 2),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
-    "pi/2, x from 1.5 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(1, quad_ns / 2, quad_ns),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
-    "pi/2, x from 1.5 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(2, 0, quad_ns / 2),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
-    "pi/2, x from 3.1 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(2, quad_ns / 2, quad_ns),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
-    "pi/2, x from 3.1 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(3, 0, quad_ns / 2),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
-    "pi/2, x from 4.7 to 2^20 + 12, double and float");
-static_assert(
-    trig_symmetry_quadrant(3, quad_ns / 2, quad_ns),
-    "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
-    "pi/2, x from 4.7 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(0, 0, quad_ns / 2),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
+              "x from 0.52 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(0, quad_ns / 2, quad_ns),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (0, pi/2) and next to 4n pi/2, "
+              "x from 0.52 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(1, 0, quad_ns / 2),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
+              "pi/2, x from 1.5 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(1, quad_ns / 2, quad_ns),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi/2, pi) and next to (4n+1) "
+              "pi/2, x from 1.5 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(2, 0, quad_ns / 2),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
+              "pi/2, x from 3.1 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(2, quad_ns / 2, quad_ns),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (pi, 3pi/2) and next to (4n+2) "
+              "pi/2, x from 3.1 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(3, 0, quad_ns / 2),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
+              "pi/2, x from 4.7 to 2^20 + 12, double and float");
+static_assert(trig_symmetry_quadrant(3, quad_ns / 2, quad_ns),
+              "sin odd, cos even, sincos == {sin, cos} at x mod 2pi in (3pi/2, 2pi) and next to (4n+3) "
+              "pi/2, x from 4.7 to 2^20 + 12, double and float");
 
 // Values a third of the way into each quadrant (the quadrant samples, derivation above): with
 // |x_k - X_k| < 2^-51 x_k, 1-Lipschitz sin and cos, half an ulp (<= 2^-54) for the rounding of the
@@ -332,13 +301,10 @@ static_assert(
 // even. A result with the wrong sign, or sin and cos exchanged (|1/2 - r3| > 0.36), misses by far
 // more.
 inline constexpr double r3 = 0x1.bb67ae8584caap-1;  // RN(sqrt(3)/2), MPFR 4.2 at 256 bits
-static_assert(same(pm::sqrt(3.0) * 0.5, r3),
-              "RN(sqrt(3)/2) == RN(sqrt(3))/2 == 0x1.bb67ae8584caap-1");
+static_assert(same(pm::sqrt(3.0) * 0.5, r3), "RN(sqrt(3)/2) == RN(sqrt(3))/2 == 0x1.bb67ae8584caap-1");
 constexpr double third_sin[4] = {0.5, r3, -0.5, -r3};
 constexpr double third_cos[4] = {r3, -0.5, -r3, 0.5};
-constexpr bool within(double v, double want, double tol) noexcept {
-  return v - want <= tol && want - v <= tol;
-}
+constexpr bool within(double v, double want, double tol) noexcept { return v - want <= tol && want - v <= tol; }
 constexpr bool quadrant_values(int q) {
   const double s = third_sin[q], c = third_cos[q];
   for (int i = 0; i < quad_ns; ++i) {
@@ -347,11 +313,9 @@ constexpr bool quadrant_values(int q) {
     if (!within(pm::sin(-x), -s, tol) || !within(pm::cos(-x), c, tol)) return false;
     const auto xf = static_cast<float>(x);
     const double tf = static_cast<double>(xf) * 0x1p-23 + 0x1p-23;
-    if (!within(static_cast<double>(pm::sin(xf)), s, tf) ||
-        !within(static_cast<double>(pm::cos(xf)), c, tf))
+    if (!within(static_cast<double>(pm::sin(xf)), s, tf) || !within(static_cast<double>(pm::cos(xf)), c, tf))
       return false;
-    if (!within(static_cast<double>(pm::sin(-xf)), -s, tf) ||
-        !within(static_cast<double>(pm::cos(-xf)), c, tf))
+    if (!within(static_cast<double>(pm::sin(-xf)), -s, tf) || !within(static_cast<double>(pm::cos(-xf)), c, tf))
       return false;
   }
   return true;
@@ -394,8 +358,7 @@ constexpr bool int_quadrant_by_bounds() {
   }
   return true;
 }
-static_assert(int_quadrant_by_bounds(),
-              "the quadrants of n = 1 .. 13 follow from 3.14159 < pi < 3.1416");
+static_assert(int_quadrant_by_bounds(), "the quadrants of n = 1 .. 13 follow from 3.14159 < pi < 3.1416");
 template <class T>
 constexpr bool signs_in_quadrant(T s, T c, int q) noexcept {
   const bool sin_pos = q < 2, cos_pos = q == 0 || q == 3;
@@ -413,10 +376,9 @@ constexpr bool integer_signs() {
   }
   return true;
 }
-static_assert(
-    integer_signs(),
-    "sin n, cos n have the signs of n's quadrant for n = 1 .. 13 (2.0 in (pi/2, pi): sin > "
-    "0, cos < 0; 4 in (pi, 3pi/2): both < 0; ...), at +-n, double and float");
+static_assert(integer_signs(),
+              "sin n, cos n have the signs of n's quadrant for n = 1 .. 13 (2.0 in (pi/2, pi): sin > "
+              "0, cos < 0; 4 in (pi, 3pi/2): both < 0; ...), at +-n, double and float");
 
 // Correctly rounded values: RN(sin x), RN(cos x) in double and float, correctly rounded values
 // computed with MPFR 4.2.0 at 256 bits (mpfr_sin, mpfr_cos, then mpfr_set into a 53- or 24-bit
@@ -525,14 +487,12 @@ constexpr cr_point<float> cr_q0_f[] = {
     {0x1.cp+2f, 0x1.50608cp-1f, 0x1.81ff7ap-1f},  // 7
     {0x1.ap+3f, 0x1.ae4044p-2f, 0x1.d09cdep-1f},  // 13
 };
-static_assert(
-    cr_table(cr_q0),
-    "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (0, pi/2): "
-    "2^-30 .. 2^0, 2^5, 2^6, 2^15, 2^19, 2^20, 7, 13");
-static_assert(
-    cr_table(cr_q0_f),
-    "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (0, pi/2): "
-    "2^-30 .. 2^0, 2^5, 2^6, 2^15, 2^19, 2^20, 7, 13");
+static_assert(cr_table(cr_q0),
+              "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (0, pi/2): "
+              "2^-30 .. 2^0, 2^5, 2^6, 2^15, 2^19, 2^20, 7, 13");
+static_assert(cr_table(cr_q0_f),
+              "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (0, pi/2): "
+              "2^-30 .. 2^0, 2^5, 2^6, 2^15, 2^19, 2^20, 7, 13");
 
 // Quadrant 1, x mod 2pi in (pi/2, pi): x = 2, 3, 2^3 = 8, 9, 2^7, 2^9, 2^16.
 constexpr cr_point<double> cr_q1[] = {
@@ -553,14 +513,12 @@ constexpr cr_point<float> cr_q1_f[] = {
     {0x1.8p+1f, 0x1.210386p-3f, -0x1.fae04cp-1f},  // 3
     {0x1.2p+3f, 0x1.a60264p-2f, -0x1.d27faap-1f},  // 9
 };
-static_assert(
-    cr_table(cr_q1),
-    "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (pi/2, pi): "
-    "2, 3, 2^3 = 8, 9, 2^7, 2^9, 2^16");
-static_assert(
-    cr_table(cr_q1_f),
-    "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (pi/2, pi): "
-    "2, 3, 2^3 = 8, 9, 2^7, 2^9, 2^16");
+static_assert(cr_table(cr_q1),
+              "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (pi/2, pi): "
+              "2, 3, 2^3 = 8, 9, 2^7, 2^9, 2^16");
+static_assert(cr_table(cr_q1_f),
+              "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (pi/2, pi): "
+              "2, 3, 2^3 = 8, 9, 2^7, 2^9, 2^16");
 
 // Quadrant 2, x mod 2pi in (pi, 3pi/2): x = 2^2 = 4, 10, 2^4, 2^8, 2^14, 2^18.
 constexpr cr_point<double> cr_q2[] = {
@@ -579,14 +537,12 @@ constexpr cr_point<float> cr_q2_f[] = {
     {0x1p+18f, -0x1.58809cp-4f, -0x1.fe2f94p-1f},  // 2^18
     {0x1.4p+3f, -0x1.1689fp-1f, -0x1.ad9ac8p-1f},  // 10
 };
-static_assert(
-    cr_table(cr_q2),
-    "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (pi, 3pi/2): "
-    "2^2 = 4, 10, 2^4, 2^8, 2^14, 2^18");
-static_assert(
-    cr_table(cr_q2_f),
-    "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (pi, 3pi/2): "
-    "2^2 = 4, 10, 2^4, 2^8, 2^14, 2^18");
+static_assert(cr_table(cr_q2),
+              "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (pi, 3pi/2): "
+              "2^2 = 4, 10, 2^4, 2^8, 2^14, 2^18");
+static_assert(cr_table(cr_q2_f),
+              "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (pi, 3pi/2): "
+              "2^2 = 4, 10, 2^4, 2^8, 2^14, 2^18");
 
 // Quadrant 3, x mod 2pi in (3pi/2, 2pi): x = 5, 6, 11, 12, 2^10 .. 2^13, 2^17.
 constexpr cr_point<double> cr_q3[] = {
@@ -611,14 +567,12 @@ constexpr cr_point<float> cr_q3_f[] = {
     {0x1.6p+3f, -0x1.fffeb8p-1f, 0x1.220ae4p-8f},  // 11
     {0x1.8p+3f, -0x1.12b9bp-1f, 0x1.b00dap-1f},    // 12
 };
-static_assert(
-    cr_table(cr_q3),
-    "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (3pi/2, 2pi): "
-    "5, 6, 11, 12, 2^10 .. 2^13, 2^17");
-static_assert(
-    cr_table(cr_q3_f),
-    "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (3pi/2, 2pi): "
-    "5, 6, 11, 12, 2^10 .. 2^13, 2^17");
+static_assert(cr_table(cr_q3),
+              "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x mod 2pi in (3pi/2, 2pi): "
+              "5, 6, 11, 12, 2^10 .. 2^13, 2^17");
+static_assert(cr_table(cr_q3_f),
+              "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x mod 2pi in (3pi/2, 2pi): "
+              "5, 6, 11, 12, 2^10 .. 2^13, 2^17");
 
 // Next to multiples of pi/2: the reduced argument is tiny and the reduction cancels (qN: x mod 2pi
 // is in quadrant N).
@@ -672,10 +626,9 @@ constexpr cr_point<float> cr_accurate_f[] = {
     {0x1.2a05f2p+33f, -0x1.f334c8p-2f, 0x1.bf098ap-1f},   // RN_f(10^10), q3
     {0x1.fffffep+127f, -0x1.0b3366p-1f, 0x1.b4bf2cp-1f},  // FLT_MAX, q3
 };
-static_assert(
-    cr_table(cr_accurate),
-    "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x = 0x1.8p30, 2^40, "
-    "10^22, DBL_MAX (accurate path)");
+static_assert(cr_table(cr_accurate),
+              "sin x, cos x are the correctly rounded doubles (MPFR) at +-x for x = 0x1.8p30, 2^40, "
+              "10^22, DBL_MAX (accurate path)");
 static_assert(cr_table(cr_accurate_f),
               "sinf x, cosf x are the correctly rounded floats (MPFR) at +-x for x = 0x1.8p30, "
               "RN_f(10^10), FLT_MAX (accurate path)");
@@ -690,11 +643,9 @@ constexpr bool sqrt_scaling(std::uint64_t seed, int emin, int emax) {
   }
   return true;
 }
-static_assert(
-    sqrt_scaling(6, -1074, -1),
-    "sqrt(4x) == 2*sqrt(x) for one x in each binade 2^-1074 .. 2^-1 (subnormals included)");
-static_assert(sqrt_scaling(6, 0, 1020),
-              "sqrt(4x) == 2*sqrt(x) for one x in each binade 2^0 .. 2^1020");
+static_assert(sqrt_scaling(6, -1074, -1),
+              "sqrt(4x) == 2*sqrt(x) for one x in each binade 2^-1074 .. 2^-1 (subnormals included)");
+static_assert(sqrt_scaling(6, 0, 1020), "sqrt(4x) == 2*sqrt(x) for one x in each binade 2^0 .. 2^1020");
 
 // Figueroa, "When is double rounding innocuous?" (SIGNUM 30(3), 1995): for sqrt, rounding first to
 // 53 bits then to 24 equals rounding once to 24 because 53 >= 2*24 + 2. So for a float x,
@@ -707,10 +658,9 @@ constexpr bool sqrt_float_via_double(std::uint64_t seed, int emin, int emax) {
   }
   return true;
 }
-static_assert(
-    sqrt_float_via_double(7, -149, 127),
-    "sqrtf(x) == (float)sqrt((double)x) (double rounding innocuous, Figueroa 1995) for one "
-    "x in each float binade 2^-149 .. 2^127");
+static_assert(sqrt_float_via_double(7, -149, 127),
+              "sqrtf(x) == (float)sqrt((double)x) (double rounding innocuous, Figueroa 1995) for one "
+              "x in each float binade 2^-149 .. 2^127");
 
 // log(2^(-k)) == -log(2^k): the exact values are opposite and RN is odd. Every k = 1 .. 1022
 // (2^-k normal), in two halves.
@@ -732,10 +682,8 @@ constexpr bool log_powers_of_two() {
   }
   return same(pm::log(two_to(-1024)), -1024.0 * ln2);  // 2^-1024 is subnormal; its log is not
 }
-static_assert(log_powers_of_two(),
-              "log(2^(+-2^j)) == +-2^j * log(2) (j = 1..9), log(2^-1024) == -1024 log(2)");
-static_assert(same(pm::log(4.0f), 2.0f * pm::log(2.0f)) &&
-                  same(pm::log(0x1p-64f), -64.0f * pm::log(2.0f)),
+static_assert(log_powers_of_two(), "log(2^(+-2^j)) == +-2^j * log(2) (j = 1..9), log(2^-1024) == -1024 log(2)");
+static_assert(same(pm::log(4.0f), 2.0f * pm::log(2.0f)) && same(pm::log(0x1p-64f), -64.0f * pm::log(2.0f)),
               "logf(4) == 2 logf(2), logf(2^-64) == -64 logf(2)");
 
 // ===== Tiny arguments: Taylor bounds smaller than half a gap =====
@@ -777,8 +725,7 @@ constexpr bool cos_tiny(std::uint64_t seed) {
 static_assert(cos_tiny(9),
               "cos(x) == 1 for |x| < 2^-27 (double) and |x| < 2^-12 (float): one x in every binade "
               "below, subnormals included");
-static_assert(same(pm::cos(0x1p-26), 1.0 - 0x1p-53),
-              "cos(2^-26) == 1 - 2^-53 (Taylor: error < 2^-108)");
+static_assert(same(pm::cos(0x1p-26), 1.0 - 0x1p-53), "cos(2^-26) == 1 - 2^-53 (Taylor: error < 2^-108)");
 // cosf(2^-12) == 1: cos x = 1 - 2^-25 + d, 0 < d < 2^-48/24, just above the midpoint 1 - 2^-25 of
 // 1 - 2^-24 and 1. cosf(2^-11) == 1 - 2^-23: 1 - 2^-23 + d is within 2^-44/24 of that float.
 static_assert(same(pm::cos(0x1p-12f), 1.0f), "cosf(2^-12) == 1 (just above the midpoint below 1)");
@@ -814,8 +761,7 @@ static_assert(same(pm::exp(-3.0 * 0x1p-55), 1.0 - 0x1p-53), "exp(-3*2^-55) == 1 
 // log(1 - 2^-53) == -2^-53: log(1-u) = -u - u^2/2 - ..., |error| ~ 2^-107 < 2^-106 (half gap).
 static_assert(same(pm::log(1.0 + 0x1p-52), 0x1p-52 - 0x1p-105), "log(1 + 2^-52) == 2^-52 - 2^-105");
 static_assert(same(pm::log(1.0 - 0x1p-53), -0x1p-53), "log(1 - 2^-53) == -2^-53");
-static_assert(same(pm::log(1.0f + 0x1p-23f), 0x1p-23f - 0x1p-47f),
-              "logf(1 + 2^-23) == 2^-23 - 2^-47");
+static_assert(same(pm::log(1.0f + 0x1p-23f), 0x1p-23f - 0x1p-47f), "logf(1 + 2^-23) == 2^-23 - 2^-47");
 
 // ===== RoPE: exact cases of rope_sincos =====
 
@@ -834,8 +780,7 @@ constexpr bool rope_exact_angles() {
   }
   return true;
 }
-static_assert(rope_exact_angles(),
-              "rope_sincos with an exact angle (theta = 1, 1/2, 1/4) equals sin/cos of it");
+static_assert(rope_exact_angles(), "rope_sincos with an exact angle (theta = 1, 1/2, 1/4) equals sin/cos of it");
 static_assert(same(pm::sincos_geometric<double>(0, 10000.0, 2 * 17, 128).value.sin, 0.0) &&
                   same(pm::sincos_geometric<float>(0, 500000.0, 2 * 63, 128).value.cos, 1.0f),
               "rope_sincos at position 0 is {+0, 1}");
@@ -847,23 +792,17 @@ static_assert(same(pm::sincos_geometric<double>(123456789, 10000.0, 2 * 0, 128).
 static_assert(pm::round_to<posenc::float16>(65504.0).ok() &&
                   pm::round_to<posenc::float16>(65504.0).value.bits == 0x7bffu,
               "65504 is the largest float16 (0x7bff), ok");
-static_assert(pm::round_to<posenc::float16>(65519.99).value.bits == 0x7bffu,
-              "65519.99 rounds down to 65504");
+static_assert(pm::round_to<posenc::float16>(65519.99).value.bits == 0x7bffu, "65519.99 rounds down to 65504");
 static_assert(pm::round_to<posenc::float16>(65520.0).error == posenc::status::overflow &&
                   pm::round_to<posenc::float16>(65520.0).value.bits == 0x7c00u,
               "65520, the midpoint between 65504 and 2^16, ties to even = 2^16: overflow, +inf");
-static_assert(pm::round_to<posenc::float16>(-65520.0).value.bits == 0xfc00u,
-              "-65520 overflows to -inf");
-static_assert(pm::round_to<posenc::float16>(0x1p-24).value.bits == 0x0001u,
-              "2^-24 is the smallest float16 subnormal");
-static_assert(pm::round_to<posenc::float16>(0x1p-25).value.bits == 0x0000u,
-              "2^-25 ties to even: +0");
+static_assert(pm::round_to<posenc::float16>(-65520.0).value.bits == 0xfc00u, "-65520 overflows to -inf");
+static_assert(pm::round_to<posenc::float16>(0x1p-24).value.bits == 0x0001u, "2^-24 is the smallest float16 subnormal");
+static_assert(pm::round_to<posenc::float16>(0x1p-25).value.bits == 0x0000u, "2^-25 ties to even: +0");
 static_assert(pm::round_to<posenc::float16>(0x1p-25 + 0x1p-40).value.bits == 0x0001u,
               "just above 2^-25 rounds up to 2^-24");
-static_assert(pm::round_to<posenc::float16>(3.0 * 0x1p-25).value.bits == 0x0002u,
-              "1.5 * 2^-24 ties to even: 2^-23");
-static_assert(pm::round_to<posenc::float16>(-0x1p-26).value.bits == 0x8000u,
-              "tiny negative rounds to -0");
+static_assert(pm::round_to<posenc::float16>(3.0 * 0x1p-25).value.bits == 0x0002u, "1.5 * 2^-24 ties to even: 2^-23");
+static_assert(pm::round_to<posenc::float16>(-0x1p-26).value.bits == 0x8000u, "tiny negative rounds to -0");
 static_assert(pm::round_to<posenc::bfloat16>(1.0 + 0x1p-8).value.bits == 0x3f80u,
               "bfloat16: 1 + 2^-8 ties to even: 1.0");
 static_assert(pm::round_to<posenc::bfloat16>(1.0 + 3.0 * 0x1p-8).value.bits == 0x3f82u,
@@ -871,19 +810,14 @@ static_assert(pm::round_to<posenc::bfloat16>(1.0 + 3.0 * 0x1p-8).value.bits == 0
 static_assert(pm::round_to<posenc::bfloat16>(1.0 + 0x1p-8 + 0x1p-30).value.bits == 0x3f81u,
               "bfloat16 rounds once from the exact value: 1 + 2^-8 + 2^-30 -> 1 + 2^-7 (through "
               "float it would tie to 1.0)");
-static_assert(
-    pm::round_to<posenc::bfloat16>(pm::double_double{1.0 + 0x1p-8, -0x1p-70}).value.bits ==
-            0x3f80u &&
-        pm::round_to<posenc::bfloat16>(pm::double_double{1.0 + 0x1p-8, 0x1p-70}).value.bits ==
-            0x3f81u,
-    "bfloat16 from a double-double: the low part breaks the tie");
-static_assert(
-    pm::round_to<float>(pm::double_double{1.0 + 0x1p-24, 0x1p-80}).value == 1.0f + 0x1p-23f,
-    "float from a double-double: 1 + 2^-24 + 2^-80 rounds up, no double rounding through double");
-static_assert(
-    pm::round_to<posenc::bfloat16>(0x1.ffp127).error == posenc::status::overflow &&
-        pm::round_to<posenc::bfloat16>(0x1.ffp127).value.bits == 0x7f80u,
-    "bfloat16: 0x1.ffp127, the midpoint above the largest, ties to even = 2^128: overflow, +inf");
+static_assert(pm::round_to<posenc::bfloat16>(pm::double_double{1.0 + 0x1p-8, -0x1p-70}).value.bits == 0x3f80u &&
+                  pm::round_to<posenc::bfloat16>(pm::double_double{1.0 + 0x1p-8, 0x1p-70}).value.bits == 0x3f81u,
+              "bfloat16 from a double-double: the low part breaks the tie");
+static_assert(pm::round_to<float>(pm::double_double{1.0 + 0x1p-24, 0x1p-80}).value == 1.0f + 0x1p-23f,
+              "float from a double-double: 1 + 2^-24 + 2^-80 rounds up, no double rounding through double");
+static_assert(pm::round_to<posenc::bfloat16>(0x1.ffp127).error == posenc::status::overflow &&
+                  pm::round_to<posenc::bfloat16>(0x1.ffp127).value.bits == 0x7f80u,
+              "bfloat16: 0x1.ffp127, the midpoint above the largest, ties to even = 2^128: overflow, +inf");
 static_assert(pm::round_to<posenc::bfloat16>(0x1.feffffp127).value.bits == 0x7f7fu,
               "bfloat16: just below that midpoint rounds down to the largest finite");
 static_assert(pm::round_to<posenc::bfloat16>(0x1.fep127).ok() &&
@@ -892,8 +826,7 @@ static_assert(pm::round_to<posenc::bfloat16>(0x1.fep127).ok() &&
 
 // ===== Types and must-not-compile facts =====
 
-static_assert(std::is_same_v<decltype(pm::sin(1.0f)), float> &&
-                  std::is_same_v<decltype(pm::exp(1.0f)), float> &&
+static_assert(std::is_same_v<decltype(pm::sin(1.0f)), float> && std::is_same_v<decltype(pm::exp(1.0f)), float> &&
                   std::is_same_v<decltype(pm::pow(2.0f, 0.5f)), float> &&
                   std::is_same_v<decltype(pm::sqrt(2.0f)), float>,
               "the float overloads return float (no silent promotion to double)");
@@ -902,20 +835,12 @@ static_assert(std::is_same_v<decltype(pm::sincos(1.0)), pm::sincos_result<double
 // Outside a template an invalid expression in a requires-expression is ill-formed, so these
 // checks go through variable templates.
 template <class A>
-constexpr bool unary_math_accepts = requires(A a) {
-  pm::sin(a);
-}
-|| requires(A a) { pm::cos(a); }
-|| requires(A a) { pm::exp(a); }
-|| requires(A a) { pm::log(a); }
-|| requires(A a) { pm::sqrt(a); }
-|| requires(A a) { pm::sincos(a); };
+constexpr bool unary_math_accepts = requires(A a) { pm::sin(a); } || requires(A a) { pm::cos(a); } || requires(A a) {
+  pm::exp(a);
+} || requires(A a) { pm::log(a); } || requires(A a) { pm::sqrt(a); } || requires(A a) { pm::sincos(a); };
 template <class A>
-constexpr bool pow_accepts_one = requires(A a) {
-  pm::pow(a);
-};
+constexpr bool pow_accepts_one = requires(A a) { pm::pow(a); };
 static_assert(unary_math_accepts<double> && unary_math_accepts<float>,
               "(twin) the math functions accept double and float");
-static_assert(!unary_math_accepts<const char*>,
-              "sin, cos, exp, log, sqrt and sincos do not accept a string");
+static_assert(!unary_math_accepts<const char*>, "sin, cos, exp, log, sqrt and sincos do not accept a string");
 static_assert(!pow_accepts_one<double>, "pow needs two arguments");

@@ -12,8 +12,8 @@
 #include <limits>
 #include <type_traits>
 
-#include <posenc/math/sincos_table.hpp>
 #include <posenc/math/round.hpp>
+#include <posenc/math/sincos_table.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
 #include <posenc/rope/apply.hpp>
@@ -44,8 +44,10 @@ constexpr std::array<S, d> vec(std::size_t seed) noexcept {
   std::array<S, d> v{};
   for (std::size_t i = 0; i < d; ++i) {
     const float f = static_cast<float>((i * 5 + seed * 3) % 17) / 7.0f - 1.1f;
-    if constexpr (std::is_same_v<S, float>) v[i] = f;
-    else v[i] = posenc::math::round_to<S>(static_cast<double>(f)).value;  // f != 0: no signed zero to keep
+    if constexpr (std::is_same_v<S, float>)
+      v[i] = f;
+    else
+      v[i] = posenc::math::round_to<S>(static_cast<double>(f)).value;  // f != 0: no signed zero to keep
   }
   return v;
 }
@@ -104,7 +106,8 @@ constexpr bool inverse_perm() {
 }
 static_assert(inverse_perm<4, 16, 16>(), "Meta->HF then HF->Meta is the identity; in place == gather");
 static_assert(inverse_perm<2, 16, 4>(), "the same with rotary_dim 4 of 16");
-static_assert(pr::half_split_source(1, 16) == 2 && pr::half_split_source(8, 16) == 1 && pr::half_split_source(17, 16) == 18,
+static_assert(pr::half_split_source(1, 16) == 2 && pr::half_split_source(8, 16) == 1 &&
+                  pr::half_split_source(17, 16) == 18,
               "HF permute: half-split row t*hd/2 + i takes Meta row 2i + t (within each head)");
 
 // 4. partial rotary: rotary_dim 4 of 16 (Pythia's 0.25), in place and out of place.

@@ -35,18 +35,18 @@
 
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/round.hpp"
-#include "posenc/numeric/bits.hpp"
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/bits.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/table.hpp"
 
 namespace {
 
 namespace rope = posenc::rope;
-using rope::layout;
-using rope::scaling;
 using posenc::bfloat16;
 using posenc::float16;
+using rope::layout;
+using rope::scaling;
 
 template <class T>
 constexpr double as_double(T x) noexcept {
@@ -118,7 +118,8 @@ constexpr bool check_variant(const rope::config& c, bool fold, std::uint64_t sta
   if (!h.ok() || !in.ok()) return false;
   const double af = fold ? rope::attention_factor<double>(c).value : 1.0;
   const double u = unit_roundoff<T>();
-  const double bound = af * af * (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, float16> ? 0x1p-26 : 0.0) + 0x1p-100;
+  const double bound =
+      af * af * (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, float16> ? 0x1p-26 : 0.0) + 0x1p-100;
   const T one = fold ? rope::attention_factor<T>(c).value : posenc::math::round_to<T>(1.0).value;
   rope::frequency_value theta[D / 2] = {};
   for (std::size_t j = 0; j < D / 2; ++j) theta[j] = rope::frequency_dd(c, static_cast<int>(j));
@@ -126,13 +127,14 @@ constexpr bool check_variant(const rope::config& c, bool fold, std::uint64_t sta
     for (std::size_t j = 0; j < D / 2; ++j) {
       for (std::size_t t = 0; t < 2; ++t) {  // law 1
         const std::size_t ki = r * D + 2 * j + t, kh = r * D + j + t * (D / 2);
-        if (to_bits(in.value.cos[ki]) != to_bits(h.value.cos[kh]) || to_bits(in.value.sin[ki]) != to_bits(h.value.sin[kh]))
+        if (to_bits(in.value.cos[ki]) != to_bits(h.value.cos[kh]) ||
+            to_bits(in.value.sin[ki]) != to_bits(h.value.sin[kh]))
           return false;
       }
       const auto p = h.value.pair(r, j);
       if (h.value.position[r] == 0 && (to_bits(p.cos) != to_bits(one) || to_bits(p.sin) != 0)) return false;  // law 2
-      if (dabs(norm_deviation(as_double(p.cos), as_double(p.sin), af * af)) > bound) return false;         // law 3
-      const int q = quadrant_of(h.value.position[r], theta[j]);                                          // law 4
+      if (dabs(norm_deviation(as_double(p.cos), as_double(p.sin), af * af)) > bound) return false;            // law 3
+      const int q = quadrant_of(h.value.position[r], theta[j]);                                               // law 4
       if (q >= 0 && (sign_bit(p.sin) != (q >= 2) || sign_bit(p.cos) != (q == 1 || q == 2))) return false;
     }
   return true;
@@ -142,31 +144,55 @@ constexpr bool check_variant(const rope::config& c, bool fold, std::uint64_t sta
 constexpr rope::config dflt{.head_dim = 16, .rope_theta = 10000.0};
 constexpr rope::config linear{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
 constexpr rope::config ntk{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
-constexpr rope::config dynamic{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0,
-                               .max_position_embeddings = 2048, .seq_len = 4096};
-constexpr rope::config yarn{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+constexpr rope::config dynamic{.head_dim = 16,
+                               .rope_theta = 10000.0,
+                               .rope_type = scaling::dynamic,
+                               .factor = 2.0,
+                               .max_position_embeddings = 2048,
+                               .seq_len = 4096};
+constexpr rope::config yarn{.head_dim = 16,
+                            .rope_theta = 10000.0,
+                            .rope_type = scaling::yarn,
+                            .factor = 4.0,
                             .original_max_position_embeddings = 4096};
-constexpr rope::config yarn_untrunc{.head_dim = 16, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0,
-                                    .original_max_position_embeddings = 4096, .truncate = false};
-constexpr rope::config yarn_mscale{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-                                   .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 0.5};
+constexpr rope::config yarn_untrunc{.head_dim = 16,
+                                    .rope_theta = 150000.0,
+                                    .rope_type = scaling::yarn,
+                                    .factor = 32.0,
+                                    .original_max_position_embeddings = 4096,
+                                    .truncate = false};
+constexpr rope::config yarn_mscale{.head_dim = 16,
+                                   .rope_theta = 10000.0,
+                                   .rope_type = scaling::yarn,
+                                   .factor = 40.0,
+                                   .original_max_position_embeddings = 4096,
+                                   .mscale = 1.0,
+                                   .mscale_all_dim = 0.5};
 constexpr float lr_short[8] = {1.0f, 1.0f, 1.05f, 1.1f, 1.3f, 1.7f, 2.2f, 2.9f};
 constexpr float lr_long[8] = {1.0f, 1.2f, 1.9f, 3.5f, 7.0f, 15.0f, 30.0f, 60.0f};
-constexpr rope::config longrope{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                .original_max_position_embeddings = 4096, .max_position_embeddings = 131072,
-                                .seq_len = 131072, .short_factor = lr_short, .long_factor = lr_long};
-constexpr rope::config llama3{.head_dim = 16, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
+constexpr rope::config longrope{.head_dim = 16,
+                                .rope_theta = 10000.0,
+                                .rope_type = scaling::longrope,
+                                .original_max_position_embeddings = 4096,
+                                .max_position_embeddings = 131072,
+                                .seq_len = 131072,
+                                .short_factor = lr_short,
+                                .long_factor = lr_long};
+constexpr rope::config llama3{.head_dim = 16,
+                              .rope_theta = 500000.0,
+                              .rope_type = scaling::llama3,
+                              .factor = 8.0,
                               .original_max_position_embeddings = 8192};
 constexpr rope::config partial{.head_dim = 32, .rope_theta = 10000.0, .partial_rotary_factor = 0.5};
 constexpr rope::config gptj_like{.head_dim = 64, .rope_theta = 10000.0, .rotary_dim = 16};
-constexpr rope::config proportional{.head_dim = 16, .rope_theta = 10000.0, .partial_rotary_factor = 0.5,
-                                    .proportional = true};
+constexpr rope::config proportional{
+    .head_dim = 16, .rope_theta = 10000.0, .partial_rotary_factor = 0.5, .proportional = true};
 
-#define POSENC_PROVE(cfg)                                                                                 \
-  static_assert(check_variant<float, 8, 16>(cfg, false), #cfg ": float laws");                           \
+#define POSENC_PROVE(cfg)                                                                                  \
+  static_assert(check_variant<float, 8, 16>(cfg, false), #cfg ": float laws");                             \
   static_assert(check_variant<float, 8, 16>(cfg, true, 1000), #cfg ": float laws, af folded, start 1000"); \
-  static_assert(check_variant<bfloat16, 8, 16>(cfg, true), #cfg ": bfloat16 laws, af folded");            \
-  static_assert(check_variant<float16, 8, 16>(cfg, false, 2000000), #cfg ": float16 laws near 2^21");    \
+  static_assert(check_variant<bfloat16, 8, 16>(cfg, true), #cfg ": bfloat16 laws, af folded");             \
+  static_assert(check_variant<float16, 8, 16>(cfg, false, 2000000), #cfg ": float16 laws near 2^21");      \
   static_assert(check_variant<double, 4, 16>(cfg, false, 77), #cfg ": double laws")
 
 POSENC_PROVE(dflt);
@@ -381,16 +407,14 @@ template <class Table>
 constexpr bool entry_is(const Table& t, std::size_t r, std::size_t j, std::size_t i) noexcept {
   const auto w = want<typename Table::value_type>(i);
   for (int e = 0; e < 2; ++e) {
-    const std::size_t k =
-        r * Table::rotary_dim + rope::pair_index(Table::layout_kind, j, e, Table::rotary_dim);
+    const std::size_t k = r * Table::rotary_dim + rope::pair_index(Table::layout_kind, j, e, Table::rotary_dim);
     if (to_bits(t.cos[k]) != w.cos || to_bits(t.sin[k]) != w.sin) return false;
   }
   return true;
 }
 
 constexpr rope::config exact_cfg{.head_dim = 4, .rope_theta = 4.0};
-static_assert(rope::inv_freq<double>(exact_cfg, 0).value == 1.0 &&
-                  rope::inv_freq<double>(exact_cfg, 1).value == 0.5,
+static_assert(rope::inv_freq<double>(exact_cfg, 0).value == 1.0 && rope::inv_freq<double>(exact_cfg, 1).value == 0.5,
               "base 4, d 4: theta_0 = 1, theta_1 = 1/2");
 
 // Rows 0 .. 12: pair 0 at angle m (index 2m), pair 1 at m/2 (index m).
@@ -399,8 +423,7 @@ constexpr bool exact_rows() noexcept {
   const auto t = rope::make_table<T, 13, 4, L>(exact_cfg);
   if (!t.ok()) return false;
   for (std::size_t m = 0; m < 13; ++m)
-    if (t.value.position[m] != m || !entry_is(t.value, m, 0, 2 * m) || !entry_is(t.value, m, 1, m))
-      return false;
+    if (t.value.position[m] != m || !entry_is(t.value, m, 0, 2 * m) || !entry_is(t.value, m, 1, m)) return false;
   return true;
 }
 // Rows 1000 .. 1003 (start 1000): pair 0 at 1000 + i (index 31 + i), pair 1 at 500 + i/2 (27 + i).
@@ -409,8 +432,7 @@ constexpr bool exact_rows_from_1000() noexcept {
   const auto t = rope::make_table<T, 4, 4, L>(exact_cfg, {.start = 1000});
   if (!t.ok()) return false;
   for (std::size_t i = 0; i < 4; ++i)
-    if (t.value.position[i] != 1000 + i || !entry_is(t.value, i, 0, 31 + i) ||
-        !entry_is(t.value, i, 1, 27 + i))
+    if (t.value.position[i] != 1000 + i || !entry_is(t.value, i, 0, 31 + i) || !entry_is(t.value, i, 1, 27 + i))
       return false;
   return true;
 }
@@ -437,26 +459,22 @@ constexpr bool exact_pair_rows() noexcept {
     for (std::size_t j = 0; j < 2; ++j) {
       const auto w = want<T>(j == 0 ? 2 * m : m);
       const auto e = t.value.data[m * 2 + j];
-      if (t.value.position[m] != m || to_bits(e.sin) != w.sin || to_bits(e.cos) != w.cos)
-        return false;
+      if (t.value.position[m] != m || to_bits(e.sin) != w.sin || to_bits(e.cos) != w.cos) return false;
     }
   return true;
 }
 
-#define POSENC_PROVE_EXACT(T)                                                                      \
-  static_assert(exact_rows<T, layout::half_split>() && exact_rows<T, layout::interleaved>(), #T    \
-                ": rows 0..12 of base 4, d 4 hold RN(cos m), RN(sin m) (pair 0) and RN(cos m/2), " \
-                "RN(sin m/2) (pair 1), MPFR's values, both elements of each pair, both layouts");  \
-  static_assert(                                                                                   \
-      exact_rows_from_1000<T, layout::half_split>() &&                                             \
-          exact_rows_from_1000<T, layout::interleaved>(),                                          \
-      #T ": rows 1000..1003 (start 1000) hold RN(cos, sin) of 1000..1003 and of 500..501.5");      \
-  static_assert(                                                                                   \
-      exact_list_rows<T, layout::half_split>() && exact_list_rows<T, layout::interleaved>(), #T    \
-      ": the rows of the position list {12, 0, 1001, 7, 1003} hold RN(cos, sin) of those "         \
-      "positions and of their halves");                                                            \
-  static_assert(exact_pair_rows<T>(),                                                              \
-                #T ": the compact pair table of rows 0..12 holds {RN(sin), RN(cos)} of m and m/2")
+#define POSENC_PROVE_EXACT(T)                                                                                        \
+  static_assert(exact_rows<T, layout::half_split>() && exact_rows<T, layout::interleaved>(), #T                      \
+                ": rows 0..12 of base 4, d 4 hold RN(cos m), RN(sin m) (pair 0) and RN(cos m/2), "                   \
+                "RN(sin m/2) (pair 1), MPFR's values, both elements of each pair, both layouts");                    \
+  static_assert(exact_rows_from_1000<T, layout::half_split>() && exact_rows_from_1000<T, layout::interleaved>(),     \
+                #T ": rows 1000..1003 (start 1000) hold RN(cos, sin) of 1000..1003 and of 500..501.5");              \
+  static_assert(exact_list_rows<T, layout::half_split>() && exact_list_rows<T, layout::interleaved>(), #T            \
+                ": the rows of the position list {12, 0, 1001, 7, 1003} hold RN(cos, sin) of those "                 \
+                "positions and of their halves");                                                                    \
+  static_assert(exact_pair_rows<T>(), #T ": the compact pair table of rows 0..12 holds {RN(sin), RN(cos)} of m and " \
+                                         "m/2")
 
 POSENC_PROVE_EXACT(double);
 POSENC_PROVE_EXACT(float);
@@ -507,24 +525,20 @@ constexpr bool exact_signs() noexcept {
       const int q = angle_quadrant(static_cast<double>(m) / (j == 0 ? 1.0 : 2.0));
       for (int e = 0; e < 2; ++e) {
         const std::size_t k = m * 4 + rope::pair_index(L, j, e, 4);
-        if (q < 0 || sign_bit(t.value.sin[k]) != (q >= 2) ||
-            sign_bit(t.value.cos[k]) != (q == 1 || q == 2))
+        if (q < 0 || sign_bit(t.value.sin[k]) != (q >= 2) || sign_bit(t.value.cos[k]) != (q == 1 || q == 2))
           return false;
       }
     }
   return true;
 }
-static_assert(
-    exact_signs<double, layout::half_split>() && exact_signs<double, layout::interleaved>(),
-    "double: sin >= 0 in quadrants 0, 1 and <= 0 in 2, 3, cos >= 0 in 0, 3 and <= 0 in 1, 2, "
-    "for every entry of rows 0..12 (angles m, m/2)");
+static_assert(exact_signs<double, layout::half_split>() && exact_signs<double, layout::interleaved>(),
+              "double: sin >= 0 in quadrants 0, 1 and <= 0 in 2, 3, cos >= 0 in 0, 3 and <= 0 in 1, 2, "
+              "for every entry of rows 0..12 (angles m, m/2)");
 static_assert(exact_signs<float, layout::half_split>() && exact_signs<float, layout::interleaved>(),
               "float: the signs of every entry of rows 0..12 are those of its angle's quadrant");
-static_assert(exact_signs<bfloat16, layout::half_split>() &&
-                  exact_signs<bfloat16, layout::interleaved>(),
+static_assert(exact_signs<bfloat16, layout::half_split>() && exact_signs<bfloat16, layout::interleaved>(),
               "bfloat16: the signs of every entry of rows 0..12 are those of its angle's quadrant");
-static_assert(exact_signs<float16, layout::half_split>() &&
-                  exact_signs<float16, layout::interleaved>(),
+static_assert(exact_signs<float16, layout::half_split>() && exact_signs<float16, layout::interleaved>(),
               "float16: the signs of every entry of rows 0..12 are those of its angle's quadrant");
 
 // ===== The attention factor folded in =====
@@ -548,11 +562,9 @@ constexpr bool scaled_by(const Table& f, const Table& u, double s) noexcept {
   for (std::size_t k = 0; k < f.cos.size(); ++k) {
     const double uc = as_double(u.cos[k]), us = as_double(u.sin[k]);
     const double fc = as_double(f.cos[k]), fs = as_double(f.sin[k]);
-    if ((uc == 0 || dabs(uc) >= small) &&
-        std::bit_cast<std::uint64_t>(fc) != std::bit_cast<std::uint64_t>(s * uc))
+    if ((uc == 0 || dabs(uc) >= small) && std::bit_cast<std::uint64_t>(fc) != std::bit_cast<std::uint64_t>(s * uc))
       return false;
-    if ((us == 0 || dabs(us) >= small) &&
-        std::bit_cast<std::uint64_t>(fs) != std::bit_cast<std::uint64_t>(s * us))
+    if ((us == 0 || dabs(us) >= small) && std::bit_cast<std::uint64_t>(fs) != std::bit_cast<std::uint64_t>(s * us))
       return false;
   }
   return true;
@@ -579,8 +591,7 @@ constexpr bool folded_powers_of_two(std::uint64_t start) noexcept {
   const auto u = rope::make_table<T, N, D>(yarn_af2, {.start = start});
   const auto f2 = rope::make_table<T, N, D>(yarn_af2, {.start = start, .fold_attention = true});
   const auto fh = rope::make_table<T, N, D>(yarn_af_half, {.start = start, .fold_attention = true});
-  return u.ok() && f2.ok() && fh.ok() && scaled_by(f2.value, u.value, 2.0) &&
-         scaled_by(fh.value, u.value, 0.5);
+  return u.ok() && f2.ok() && fh.ok() && scaled_by(f2.value, u.value, 2.0) && scaled_by(fh.value, u.value, 0.5);
 }
 template <class T, std::size_t N, std::size_t D>
 constexpr bool folded_one(const rope::config& c) noexcept {
@@ -589,13 +600,11 @@ constexpr bool folded_one(const rope::config& c) noexcept {
   return u.ok() && f.ok() && scaled_by(f.value, u.value, 1.0);
 }
 
-#define POSENC_PROVE_FOLD(T)                                                               \
-  static_assert(                                                                           \
-      folded_powers_of_two<T, 8, 16>(0) && folded_powers_of_two<T, 4, 16>(2000000), #T     \
-      ": with af = 2 (1/2) folded, every entry is exactly 2 (1/2) times the unfolded one " \
-      "(rows 0..7, 2000000..2000003)");                                                    \
-  static_assert(folded_one<T, 8, 16>(dflt),                                                \
-                #T ": with af = 1 folded, the table is the unfolded one")
+#define POSENC_PROVE_FOLD(T)                                                                         \
+  static_assert(folded_powers_of_two<T, 8, 16>(0) && folded_powers_of_two<T, 4, 16>(2000000), #T     \
+                ": with af = 2 (1/2) folded, every entry is exactly 2 (1/2) times the unfolded one " \
+                "(rows 0..7, 2000000..2000003)");                                                    \
+  static_assert(folded_one<T, 8, 16>(dflt), #T ": with af = 1 folded, the table is the unfolded one")
 
 POSENC_PROVE_FOLD(double);
 POSENC_PROVE_FOLD(float);

@@ -16,8 +16,8 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
-#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sincos_result.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"
 
@@ -41,7 +41,8 @@ constexpr double uniform(std::uint64_t& s, double a, double b) { return a + (b -
 // |x| = 1.f * 2^e with e uniform in [lo, hi) (normal doubles only), random sign.
 constexpr double log_uniform(std::uint64_t& s, int lo, int hi) {
   const std::uint64_t r = splitmix(s);
-  const auto e = static_cast<std::uint64_t>(lo + static_cast<int>((r >> 53) % static_cast<std::uint64_t>(hi - lo)) + 1023);
+  const auto e =
+      static_cast<std::uint64_t>(lo + static_cast<int>((r >> 53) % static_cast<std::uint64_t>(hi - lo)) + 1023);
   return std::bit_cast<double>(((r & 1) << 63) | (e << 52) | (splitmix(s) >> 12));
 }
 
@@ -55,10 +56,22 @@ constexpr std::array<T, count> with_curated(const std::array<T, N>& curated, std
 
 // Trig: hard cases (CORE-MATH sin.wc worst cases, the worst-reduction double 6381956970095103 *
 // 2^797, specials), then |x| < 4, |x| < 2^21, huge and tiny magnitudes.
-constexpr std::array<double, 16> trig_curated = {
-    0.0, -0.0, 1.0, -1.0, 0x1.005023d32fee5p+1, 0x1.0102947e7003bp-3, 0x1.184a0aa58191dp-24,
-    6381956970095103.0 * 0x1p797, -6381956970095103.0 * 0x1p797, 1.5707963267948966, 3.141592653589793,
-    0x1p21, 1e22, 0x1p-1074, 0x1.fffffffffffffp+1023, 0x1p-30};
+constexpr std::array<double, 16> trig_curated = {0.0,
+                                                 -0.0,
+                                                 1.0,
+                                                 -1.0,
+                                                 0x1.005023d32fee5p+1,
+                                                 0x1.0102947e7003bp-3,
+                                                 0x1.184a0aa58191dp-24,
+                                                 6381956970095103.0 * 0x1p797,
+                                                 -6381956970095103.0 * 0x1p797,
+                                                 1.5707963267948966,
+                                                 3.141592653589793,
+                                                 0x1p21,
+                                                 1e22,
+                                                 0x1p-1074,
+                                                 0x1.fffffffffffffp+1023,
+                                                 0x1p-30};
 constexpr double trig_gen(std::uint64_t& s, std::size_t i) {
   switch (i % 4) {
     case 0: return uniform(s, -4.0, 4.0);
@@ -69,9 +82,9 @@ constexpr double trig_gen(std::uint64_t& s, std::size_t i) {
 }
 constexpr auto trig_d = with_curated<16, double>(trig_curated, 1, trig_gen);
 
-constexpr std::array<float, 12> trigf_curated = {0.0f, -0.0f, 1.0f, 0x1.33333p+13f, 0x1.75b8a2p-1f, 0x1.4f0654p+0f,
-                                                 0x1.2d97c8p+3f, 0x1.4555p+51f, 0x1.3170fp+63f, 0x1.96344ep+117f,
-                                                 0x1p-149f, 3.4028235e38f};
+constexpr std::array<float, 12> trigf_curated = {
+    0.0f,           -0.0f,         1.0f,           0x1.33333p+13f,   0x1.75b8a2p-1f, 0x1.4f0654p+0f,
+    0x1.2d97c8p+3f, 0x1.4555p+51f, 0x1.3170fp+63f, 0x1.96344ep+117f, 0x1p-149f,      3.4028235e38f};
 constexpr float trigf_gen(std::uint64_t& s, std::size_t i) {
   switch (i % 4) {
     case 0: return static_cast<float>(uniform(s, -4.0, 4.0));
@@ -83,8 +96,18 @@ constexpr float trigf_gen(std::uint64_t& s, std::size_t i) {
 constexpr auto trig_f = with_curated<12, float>(trigf_curated, 2, trigf_gen);
 
 // exp: exact exp(0), thresholds of overflow and underflow, CORE-MATH exp.wc cases, then ranges.
-constexpr std::array<double, 12> exp_curated = {0.0, -0.0, 1.0, -1.0, 709.782712893384, 709.79, -708.3964185322641,
-                                                -745.1332191019411, -745.2, 0x1.0122ef37212ebp-1, 0x1p-54, -0x1p-54};
+constexpr std::array<double, 12> exp_curated = {0.0,
+                                                -0.0,
+                                                1.0,
+                                                -1.0,
+                                                709.782712893384,
+                                                709.79,
+                                                -708.3964185322641,
+                                                -745.1332191019411,
+                                                -745.2,
+                                                0x1.0122ef37212ebp-1,
+                                                0x1p-54,
+                                                -0x1p-54};
 constexpr double exp_gen(std::uint64_t& s, std::size_t i) {
   switch (i % 3) {
     case 0: return uniform(s, -746.0, 710.0);
@@ -93,24 +116,31 @@ constexpr double exp_gen(std::uint64_t& s, std::size_t i) {
   }
 }
 constexpr auto exp_d = with_curated<12, double>(exp_curated, 3, exp_gen);
-constexpr std::array<float, 8> expf_curated = {0.0f, 88.72283f, 88.7229f, -87.33655f, -103.972084f, -104.0f,
-                                               -0x1.d2259ap+3f, 0x1.fdff02p-17f};
+constexpr std::array<float, 8> expf_curated = {0.0f,         88.72283f, 88.7229f,        -87.33655f,
+                                               -103.972084f, -104.0f,   -0x1.d2259ap+3f, 0x1.fdff02p-17f};
 constexpr float expf_gen(std::uint64_t& s, std::size_t i) {
   return i % 2 == 0 ? static_cast<float>(uniform(s, -104.0, 89.0)) : static_cast<float>(uniform(s, -4.0, 4.0));
 }
 constexpr auto exp_f = with_curated<8, float>(expf_curated, 4, expf_gen);
 
 // log: log(1) = 0, powers of two, subnormals, CORE-MATH log.wc cases, then positive ranges.
-constexpr std::array<double, 10> log_curated = {1.0, 2.0, 0.5, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp+1023,
-                                                0x1.a6ae5142326b5p+0, 0x1.15956b273c365p+8, 0x1.0000000000001p+0,
+constexpr std::array<double, 10> log_curated = {1.0,
+                                                2.0,
+                                                0.5,
+                                                0x1p-1074,
+                                                0x1p-1022,
+                                                0x1.fffffffffffffp+1023,
+                                                0x1.a6ae5142326b5p+0,
+                                                0x1.15956b273c365p+8,
+                                                0x1.0000000000001p+0,
                                                 0x1.fffffffffffffp-1};
 constexpr double log_gen(std::uint64_t& s, std::size_t i) {
   const double x = i % 2 == 0 ? log_uniform(s, -1022, 1023) : uniform(s, 0.5, 2.0);
   return x < 0 ? -x : x;
 }
 constexpr auto log_d = with_curated<10, double>(log_curated, 5, log_gen);
-constexpr std::array<float, 6> logf_curated = {1.0f, 0x1p-149f, 0x1.b121a6p+76f, 0x1.bacb4ap+25f, 0x1.000002p+0f,
-                                               3.4028235e38f};
+constexpr std::array<float, 6> logf_curated = {1.0f,           0x1p-149f,    0x1.b121a6p+76f, 0x1.bacb4ap+25f,
+                                               0x1.000002p+0f, 3.4028235e38f};
 constexpr float logf_gen(std::uint64_t& s, std::size_t i) {
   const double x = i % 2 == 0 ? log_uniform(s, -126, 127) : uniform(s, 0.5, 2.0);
   return static_cast<float>(x < 0 ? -x : x);
@@ -119,7 +149,8 @@ constexpr auto log_f = with_curated<6, float>(logf_curated, 6, logf_gen);
 
 // sqrt: squares, powers of two, subnormals, then positive ranges.
 constexpr double sqrt_gen(std::uint64_t& s, std::size_t i) { return log_gen(s, i); }
-constexpr std::array<double, 6> sqrt_curated = {0.0, 4.0, 2.0, 0x1p-1074, 0x1.fffffffffffffp+1023, 152415787532388367504942236884722304.0};
+constexpr std::array<double, 6> sqrt_curated = {
+    0.0, 4.0, 2.0, 0x1p-1074, 0x1.fffffffffffffp+1023, 152415787532388367504942236884722304.0};
 constexpr auto sqrt_d = with_curated<6, double>(sqrt_curated, 7, sqrt_gen);
 constexpr std::array<float, 4> sqrtf_curated = {0.0f, 4.0f, 0x1p-149f, 3.4028235e38f};
 constexpr auto sqrt_f = with_curated<4, float>(sqrtf_curated, 8, logf_gen);
@@ -129,8 +160,14 @@ template <class T>
 struct xy {
   T x, y;
 };
-constexpr std::array<xy<double>, 8> pow_curated = {{{2.0, -1074.0}, {2.0, 1023.0}, {2.0, 0.5}, {4.0, 0.5},
-                                                    {134217729.0, 2.0}, {1.0000001, 1e9}, {10.0, -50.0}, {0.5, 3.0}}};
+constexpr std::array<xy<double>, 8> pow_curated = {{{2.0, -1074.0},
+                                                    {2.0, 1023.0},
+                                                    {2.0, 0.5},
+                                                    {4.0, 0.5},
+                                                    {134217729.0, 2.0},
+                                                    {1.0000001, 1e9},
+                                                    {10.0, -50.0},
+                                                    {0.5, 3.0}}};
 constexpr xy<double> pow_gen(std::uint64_t& s, std::size_t i) {
   if (i % 3 == 2) return {1.0 + uniform(s, -0x1p-20, 0x1p-20), uniform(s, -1e7, 1e7)};
   return {uniform(s, 0x1p-20, 10.0), uniform(s, -50.0, 50.0)};
@@ -172,8 +209,12 @@ constexpr double f_sqrt_d(const double& x) { return pm::sqrt(x); }
 constexpr float f_sqrt_f(const float& x) { return pm::sqrt(x); }
 constexpr double f_pow_d(const xy<double>& a) { return pm::pow(a.x, a.y); }
 constexpr float f_pow_f(const xy<float>& a) { return pm::pow(a.x, a.y); }
-constexpr pm::sincos_result<float> f_rope_f(const rope_arg& a) { return pm::sincos_geometric<float>(a.m, a.base, 2 * a.j, 128).value; }
-constexpr pm::sincos_result<double> f_rope_d(const rope_arg& a) { return pm::sincos_geometric<double>(a.m, a.base, 2 * a.j, 128).value; }
+constexpr pm::sincos_result<float> f_rope_f(const rope_arg& a) {
+  return pm::sincos_geometric<float>(a.m, a.base, 2 * a.j, 128).value;
+}
+constexpr pm::sincos_result<double> f_rope_d(const rope_arg& a) {
+  return pm::sincos_geometric<double>(a.m, a.base, 2 * a.j, 128).value;
+}
 constexpr pm::sincos_result<double> f_product_d(const rope_arg& a) {
   return pm::sincos_product<double>(a.m, pm::double_double{a.base * 1e-6, a.base * 0x1p-80}).value;
 }

@@ -98,7 +98,8 @@ void check_slope_all_types(const al::config& c, int h, tally& t) {
 
 // Press et al. 2022, section 3: for 8 heads the slopes are 1/2, 1/4, ..., 1/256.
 constexpr al::config eight{.heads = 8};
-static_assert(al::slope(eight, 0).value == 0.5 && al::slope(eight, 3).value == 0x1p-4 && al::slope(eight, 7).value == 0x1p-8);
+static_assert(al::slope(eight, 0).value == 0.5 && al::slope(eight, 3).value == 0x1p-4 &&
+              al::slope(eight, 7).value == 0x1p-8);
 // pe-formulas.md section 3 (the reference code's get_slopes for 12 heads): 2^-1 .. 2^-8, then
 // 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5.
 constexpr al::config twelve{.heads = 12};
@@ -109,15 +110,21 @@ static_assert(al::slope(twelve, 8).value == 0x1.6a09e667f3bcdp-1, "RN(2^-0.5) = 
 // Exact biases: a power-of-two slope times a distance.
 static_assert(al::bias(eight, 2, 10, 3).value == -7 * 0x1p-3);
 static_assert(al::bias(eight, 2, 3, 10, al::mask::symmetric).value == -7 * 0x1p-3);
-static_assert(al::bias(eight, 0, 5, 5).value == 0.0 && std::bit_cast<std::uint64_t>(al::bias(eight, 0, 5, 5).value) == 0, "+0 on the diagonal");
-static_assert(al::bias(eight, 2, 3, 10).error == posenc::status::domain_error, "causal: a key after its query is masked");
+static_assert(al::bias(eight, 0, 5, 5).value == 0.0 &&
+                  std::bit_cast<std::uint64_t>(al::bias(eight, 0, 5, 5).value) == 0,
+              "+0 on the diagonal");
+static_assert(al::bias(eight, 2, 3, 10).error == posenc::status::domain_error,
+              "causal: a key after its query is masked");
 // float16's largest finite value is 65504 (ulp 32 there), so -65519.5 rounds to -65504 and the tie
 // -65520 rounds to even, which is -infinity: with m_0 = 1/2, distance 131039 fits, 131040 overflows.
-static_assert(al::bias<float16>(eight, 0, 131039, 0).ok() && al::bias<float16>(eight, 0, 131039, 0).value.bits == 0xFBFF);
-static_assert(al::bias<float16>(eight, 0, 131040, 0).error == posenc::status::overflow, "overflow is reported, never a silent inf");
+static_assert(al::bias<float16>(eight, 0, 131039, 0).ok() &&
+              al::bias<float16>(eight, 0, 131039, 0).value.bits == 0xFBFF);
+static_assert(al::bias<float16>(eight, 0, 131040, 0).error == posenc::status::overflow,
+              "overflow is reported, never a silent inf");
 static_assert(!al::validate({.heads = 0}).ok() && !al::validate({.heads = 4097}).ok());
 static_assert(!al::validate({.heads = 8, .max_bias = 0.0}).ok() && !al::validate({.heads = 8, .max_bias = 0.1}).ok());
-static_assert(al::validate({.heads = 8, .max_bias = 0.5}).ok() && al::validate({.heads = 4096, .max_bias = 960.0}).ok());
+static_assert(al::validate({.heads = 8, .max_bias = 0.5}).ok() &&
+              al::validate({.heads = 4096, .max_bias = 960.0}).ok());
 static_assert(al::slope(eight, 8).error == posenc::status::domain_error, "head outside [0, heads)");
 
 namespace {
@@ -131,7 +138,8 @@ TEST_CASE("alibi: the same bits at compile time and at run time", "[alibi]") {
   for (int h = 0; h < 12; ++h) CHECK(same(al::slope<float>(c, h).value, ct_slopes.value[static_cast<std::size_t>(h)]));
 }
 
-TEST_CASE("alibi: slopes of every head count to 256, four max_bias, correctly rounded in four types", "[alibi][oracle]") {
+TEST_CASE("alibi: slopes of every head count to 256, four max_bias, correctly rounded in four types",
+          "[alibi][oracle]") {
   tally t;
   for (const double max_bias : {8.0, 1.0, 0.5, 16.0, 8.5})
     for (int heads = 1; heads <= 256; ++heads)
@@ -197,7 +205,8 @@ TEST_CASE("alibi: the dense symmetric table equals bias() entry by entry", "[ali
   for (int h = 0; h < 7; ++h)
     for (std::uint64_t i = 0; i < 9; ++i)
       for (std::uint64_t j = 0; j < 13; ++j)
-        if (!same(dense.value[(static_cast<std::size_t>(h) * 9 + i) * 13 + j], al::bias<bfloat16>(seven, h, 100 + i, 95 + j, al::mask::symmetric).value))
+        if (!same(dense.value[(static_cast<std::size_t>(h) * 9 + i) * 13 + j],
+                  al::bias<bfloat16>(seven, h, 100 + i, 95 + j, al::mask::symmetric).value))
           ++differ;
   REQUIRE(differ == 0);
 }

@@ -3,8 +3,8 @@
 // mpfr_set_str at T's precision and exponent range (so the oracle also checks that the tool rounds
 // decimal text once, straight to T), the function is evaluated correctly rounded in T's format,
 // and the result is printed with %a and compared as text.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <catch2/catch.hpp>
 
 #include <fcntl.h>
 #include <spawn.h>
@@ -216,8 +216,10 @@ T check_math(fn f, const std::string& xs, const std::string& ys = "") {
 template <class T>
 std::string text_of(double v, int style) {
   char buf[64];
-  if (style == 0) std::snprintf(buf, sizeof buf, "%a", v);
-  else std::snprintf(buf, sizeof buf, "%.21g", v);
+  if (style == 0)
+    std::snprintf(buf, sizeof buf, "%a", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.21g", v);
   return buf;
 }
 
@@ -254,9 +256,11 @@ TEST_CASE("cli: --version, --help, help <command>", "[cli]") {
   CHECK(v.status == 0);
   CHECK(v.out == std::string("posenc ") + POSENC_VERSION_STRING + "\n");
   CHECK(v.err.empty());
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--help"}, {"help"}, {"help", "math"}, {"math", "--help"},
-        {"math", "sin", "--help"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--help"},
+                                               {"help"},
+                                               {"help", "math"},
+                                               {"math", "--help"},
+                                               {"math", "sin", "--help"}}) {
     const auto h = run(args);
     INFO(describe(args));
     CHECK(h.status == 0);
@@ -273,22 +277,22 @@ TEST_CASE("cli: math matches MPFR at random f64 and f32 arguments", "[cli]") {
 }
 
 TEST_CASE("cli: math special and edge arguments match MPFR", "[cli]") {
-  check_math<double>(fn::sin, "-0");                   // -0: sign kept
-  check_math<double>(fn::sqrt, "-0");                  // sqrt(-0) = -0 (IEEE 754)
-  check_math<double>(fn::pow, "-2.5", "0");            // pow(x, 0) = 1 for every x
+  check_math<double>(fn::sin, "-0");         // -0: sign kept
+  check_math<double>(fn::sqrt, "-0");        // sqrt(-0) = -0 (IEEE 754)
+  check_math<double>(fn::pow, "-2.5", "0");  // pow(x, 0) = 1 for every x
   check_math<double>(fn::pow, "0", "0");
-  check_math<double>(fn::pow, "-2", "3");              // negative base, odd integer exponent
+  check_math<double>(fn::pow, "-2", "3");  // negative base, odd integer exponent
   check_math<float>(fn::pow, "-3", "-2");
-  check_math<double>(fn::exp, "-1000");                // underflows to +0: a correct result
-  check_math<double>(fn::exp, "-745.1");               // smallest subnormal region
-  check_math<double>(fn::exp, "709.78");               // near the overflow threshold, finite
+  check_math<double>(fn::exp, "-1000");   // underflows to +0: a correct result
+  check_math<double>(fn::exp, "-745.1");  // smallest subnormal region
+  check_math<double>(fn::exp, "709.78");  // near the overflow threshold, finite
   check_math<float>(fn::exp, "88.72");
-  check_math<double>(fn::sin, "1e300");                // huge argument
+  check_math<double>(fn::sin, "1e300");  // huge argument
   check_math<double>(fn::cos, "0x1.fffffffffffffp+1023");
   check_math<double>(fn::sqrt, "4.9406564584124654e-324");  // smallest subnormal
   check_math<float>(fn::sqrt, "1e-45");                     // rounds to the f32 subnormal 2^-149
   check_math<double>(fn::log, "0x1p-1074");
-  check_math<double>(fn::sin, "-1.5");                 // negative numbers are not flags
+  check_math<double>(fn::sin, "-1.5");  // negative numbers are not flags
   check_math<double>(fn::exp, "+.5");
   check_math<double>(fn::exp, "0X.8P+1");
   check_math<double>(fn::log, "1E+2");
@@ -342,8 +346,8 @@ TEST_CASE("cli: --decimal prints the shortest decimal that round-trips", "[cli]"
     REQUIRE(r.out.back() == '\n');
     const std::string text = r.out.substr(0, r.out.size() - 1);
     // Round trip: the decimal reads back to exactly the correctly rounded value.
-    const double back = f32 ? static_cast<double>(std::strtof(text.c_str(), nullptr))
-                            : std::strtod(text.c_str(), nullptr);
+    const double back =
+        f32 ? static_cast<double>(std::strtof(text.c_str(), nullptr)) : std::strtod(text.c_str(), nullptr);
     CHECK(hex(back) == hex(expected));
     // Shortest: count significant digits; one fewer (correctly rounded by printf) must not
     // round-trip.
@@ -421,8 +425,7 @@ TEST_CASE("cli: every bad input exits 2 with one error line naming the culprit",
   };
   for (const auto& c : cases) {
     const run_result r = run(c.args);
-    INFO(describe(c.args) << "\n  status " << r.status << "\n  stdout: " << r.out
-                          << "\n  stderr: " << r.err);
+    INFO(describe(c.args) << "\n  status " << r.status << "\n  stdout: " << r.out << "\n  stderr: " << r.err);
     CHECK(r.status == 2);
     CHECK(r.out.empty());
     CHECK(r.err.rfind("posenc: error: ", 0) == 0);

@@ -3,8 +3,8 @@
 // transcription of HF's formulas, rope_oracle.hpp / rope_table_oracle.hpp) for the exact policy,
 // and an MPFR float32 transcription of HF's pipeline (each float32 operation correctly rounded) for
 // --policy hf-float32. Values are compared bit for bit (0 ULP) through their exact double.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <bit>
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include <posenc/numeric/bfloat16.hpp>
-#include <posenc/numeric/float16.hpp>
 #include <posenc/numeric/bits.hpp>
+#include <posenc/numeric/float16.hpp>
 #include <posenc/numeric/format.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/layout.hpp>
@@ -80,8 +80,10 @@ std::vector<std::string> ok_lines(const strings& args) {
 // The exact value of a T as a double, and the bits of a double (compared so that -0 != +0).
 template <class T>
 double exact(T v) {
-  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>) return static_cast<double>(v.to_float());
-  else return static_cast<double>(v);
+  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
+    return static_cast<double>(v.to_float());
+  else
+    return static_cast<double>(v);
 }
 std::uint64_t dbits(double x) { return std::bit_cast<std::uint64_t>(x); }
 
@@ -97,10 +99,14 @@ double parse_hex(const std::string& s) {
 
 template <class T>
 const char* dtype() {
-  if constexpr (std::is_same_v<T, double>) return "f64";
-  else if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, bfloat16>) return "bf16";
-  else return "f16";
+  if constexpr (std::is_same_v<T, double>)
+    return "f64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return "bf16";
+  else
+    return "f16";
 }
 
 // ---- the configs: the flags and the same config as a struct ------------------------------------
@@ -119,33 +125,54 @@ std::vector<named_config> configs() {
       // Llama-3.1-8B.
       {{"--head-dim", "128", "--rope-theta", "500000", "--rope-type", "llama3", "--factor", "8",
         "--original-max-position-embeddings", "8192"},
-       {.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
+       {.head_dim = 128,
+        .rope_theta = 500000.0,
+        .rope_type = scaling::llama3,
+        .factor = 8.0,
         .original_max_position_embeddings = 8192}},
       // Qwen2.5-7B with YaRN factor 4 over 32768 (attention factor 0.1 ln 4 + 1).
       {{"--head-dim", "128", "--rope-theta", "1000000", "--rope-type", "yarn", "--factor", "4",
         "--original-max-position-embeddings", "32768"},
-       {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0,
+       {.head_dim = 128,
+        .rope_theta = 1000000.0,
+        .rope_type = scaling::yarn,
+        .factor = 4.0,
         .original_max_position_embeddings = 32768}},
       // Partial rotary (Pythia's 0.25 of a 128-dim head), default scaling.
       {{"--head-dim", "128", "--partial-rotary-factor", "0.25"}, {.head_dim = 128, .partial_rotary_factor = 0.25}},
       // LongRoPE with derived factor (max / original max) and the long factors (seq_len > L0).
       {{"--head-dim", "8", "--rope-type", "longrope", "--original-max-position-embeddings", "4096",
-        "--max-position-embeddings", "131072", "--seq-len", "8192", "--short-factor", "1,1.25,1.5,2",
-        "--long-factor", "1,2.5,6,12"},
-       {.head_dim = 8, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096,
-        .max_position_embeddings = 131072, .seq_len = 8192, .short_factor = longrope_short,
+        "--max-position-embeddings", "131072", "--seq-len", "8192", "--short-factor", "1,1.25,1.5,2", "--long-factor",
+        "1,2.5,6,12"},
+       {.head_dim = 8,
+        .rope_type = scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .seq_len = 8192,
+        .short_factor = longrope_short,
         .long_factor = longrope_long}},
       // YaRN, DeepSeek style mscale / mscale_all_dim, untruncated, explicit betas.
       {{"--head-dim", "64", "--rope-theta", "10000", "--rope-type", "yarn", "--factor", "40",
         "--original-max-position-embeddings", "4096", "--mscale", "1", "--mscale-all-dim", "1", "--no-truncate",
         "--beta-fast", "32", "--beta-slow", "1"},
-       {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-        .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0, .truncate = false}},
+       {.head_dim = 64,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 40.0,
+        .original_max_position_embeddings = 4096,
+        .mscale = 1.0,
+        .mscale_all_dim = 1.0,
+        .truncate = false}},
       // YaRN with mscale != mscale_all_dim (DeepSeek-V2 style): each flag must reach its own field.
       {{"--head-dim", "64", "--rope-theta", "10000", "--rope-type", "yarn", "--factor", "40",
         "--original-max-position-embeddings", "4096", "--mscale", "0.707", "--mscale-all-dim", "0.5"},
-       {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
-        .original_max_position_embeddings = 4096, .mscale = 0.707, .mscale_all_dim = 0.5}},
+       {.head_dim = 64,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 40.0,
+        .original_max_position_embeddings = 4096,
+        .mscale = 0.707,
+        .mscale_all_dim = 0.5}},
   };
 }
 
@@ -185,8 +212,8 @@ namespace {
 // Every (position, pair) row of a CSV table against the table oracle.
 template <class T>
 void check_rope_csv(const named_config& nc, std::uint64_t start, std::uint64_t n, bool fold) {
-  strings args = cat({"rope", "--dtype", dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)},
-                     nc.flags);
+  strings args = cat(
+      {"rope", "--dtype", dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)}, nc.flags);
   if (fold) args.push_back("--fold-attention");
   const auto lines = ok_lines(args);
   const std::size_t pairs = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
@@ -222,7 +249,8 @@ TEST_CASE("emit rope: CSV cos/sin are MPFR's (0 ULP), folded or not", "[cli][emi
 TEST_CASE("emit: --decimal reads back to the same value of the dtype", "[cli][emit]") {
   const auto cs = configs();
   for (const char* t : {"f64", "f32", "bf16", "f16"}) {
-    const strings base = cat({"rope", "--dtype", t, "--start", "1000", "--positions", "3", "--fold-attention"}, cs[1].flags);
+    const strings base =
+        cat({"rope", "--dtype", t, "--start", "1000", "--positions", "3", "--fold-attention"}, cs[1].flags);
     const auto hex = ok_lines(base);
     const auto dec = ok_lines(cat(base, {"--decimal"}));
     REQUIRE(hex.size() == dec.size());
@@ -237,10 +265,14 @@ TEST_CASE("emit: --decimal reads back to the same value of the dtype", "[cli][em
         posenc::verify::detail::mp x(256);
         REQUIRE(mpfr_set_str(x.get(), d[k].c_str(), 10, MPFR_RNDN) == 0);
         double back = 0;
-        if (ts == "f64") back = posenc::verify::detail::round_into<double>(x.get());
-        else if (ts == "f32") back = posenc::verify::detail::round_into<float>(x.get());
-        else if (ts == "bf16") back = exact(posenc::verify::detail::round_into<bfloat16>(x.get()));
-        else back = exact(posenc::verify::detail::round_into<float16>(x.get()));
+        if (ts == "f64")
+          back = posenc::verify::detail::round_into<double>(x.get());
+        else if (ts == "f32")
+          back = posenc::verify::detail::round_into<float>(x.get());
+        else if (ts == "bf16")
+          back = exact(posenc::verify::detail::round_into<bfloat16>(x.get()));
+        else
+          back = exact(posenc::verify::detail::round_into<float16>(x.get()));
         INFO(t << ": " << hex[i] << " vs " << dec[i]);
         CHECK(dbits(back) == dbits(parse_hex(h[k])));
         CHECK(d[k].find("0x") == std::string::npos);
@@ -282,7 +314,8 @@ TEST_CASE("emit --policy hf-float32 reproduces HF's float32 pipeline", "[cli][em
   const strings cfg = {"--head-dim", "64", "--rope-type", "linear", "--factor", "2", "--policy", "hf-float32"};
   std::vector<float> inv(d / 2);
   for (int j = 0; j < d / 2; ++j)
-    inv[static_cast<std::size_t>(j)] = (1.0f / mp_powf(base, static_cast<float>(2 * j) / static_cast<float>(d))) / factor;
+    inv[static_cast<std::size_t>(j)] =
+        (1.0f / mp_powf(base, static_cast<float>(2 * j) / static_cast<float>(d))) / factor;
   SECTION("rope-freq") {
     const auto lines = ok_lines(cat({"rope-freq", "--dtype", "f32"}, cfg));
     REQUIRE(lines.size() == d / 2 + 2);
@@ -319,8 +352,9 @@ TEST_CASE("emit --policy hf-float32 reproduces HF's float32 pipeline", "[cli][em
 // with a = inv[j] * float(m) (inv from the rope-freq output, itself checked against MPFR in
 // test_rope_policy.cpp). Each step is recomputed here with MPFR.
 TEST_CASE("emit --policy hf-float32 folds HF's YaRN attention factor as a float32 product", "[cli][emit]") {
-  const strings cfg = {"--head-dim", "64", "--rope-type", "yarn", "--factor", "4",
-                       "--original-max-position-embeddings", "4096", "--policy", "hf-float32"};
+  const strings cfg = {
+      "--head-dim", "64",       "--rope-type", "yarn", "--factor", "4", "--original-max-position-embeddings",
+      "4096",       "--policy", "hf-float32"};
   posenc::verify::detail::mp four(53), ln4(53);
   mpfr_set_d(four.get(), 4.0, MPFR_RNDN);
   mpfr_log(ln4.get(), four.get(), MPFR_RNDN);
@@ -329,7 +363,8 @@ TEST_CASE("emit --policy hf-float32 folds HF's YaRN attention factor as a float3
   const auto freq = ok_lines(cat({"rope-freq", "--dtype", "f32"}, cfg));
   REQUIRE(freq.size() == 34);
   CHECK(parse_hex(split(freq.back(), ',')[1]) == static_cast<double>(att));
-  const auto rows = ok_lines(cat({"rope", "--dtype", "f32", "--start", "1000", "--positions", "2", "--fold-attention"}, cfg));
+  const auto rows =
+      ok_lines(cat({"rope", "--dtype", "f32", "--start", "1000", "--positions", "2", "--fold-attention"}, cfg));
   REQUIRE(rows.size() == 2 * 32 + 1);
   for (std::size_t i = 0; i < 2; ++i)
     for (std::size_t j = 0; j < 32; ++j) {
@@ -376,7 +411,8 @@ void check_bin(const named_config& nc, const char* layout, std::uint64_t start, 
   const std::size_t dim = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg));
   const std::size_t size = sizeof(typename posenc::detail::float_format<T>::storage);
   REQUIRE(r.out.size() == n * dim * 2 * size);
-  const auto lay = std::string(layout) == "interleaved" ? posenc::rope::layout::interleaved : posenc::rope::layout::half_split;
+  const auto lay =
+      std::string(layout) == "interleaved" ? posenc::rope::layout::interleaved : posenc::rope::layout::half_split;
   const posenc::verify::rope_table_oracle oracle(nc.cfg);
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < dim / 2; ++j) {
@@ -384,7 +420,7 @@ void check_bin(const named_config& nc, const char* layout, std::uint64_t start, 
       for (int t = 0; t < 2; ++t) {
         // Independent of the library's pair_index: interleaved (2j, 2j+1), half-split (j, j + dim/2).
         const std::size_t k = lay == posenc::rope::layout::interleaved ? 2 * j + static_cast<std::size_t>(t)
-                                                                        : j + static_cast<std::size_t>(t) * dim / 2;
+                                                                       : j + static_cast<std::size_t>(t) * dim / 2;
         const std::size_t at = ((i * dim + k) * 2) * size;
         CHECK(dbits(exact(read_le<T>(r.out, at))) == dbits(exact(want.cos)));
         CHECK(dbits(exact(read_le<T>(r.out, at + size))) == dbits(exact(want.sin)));
@@ -575,8 +611,16 @@ TEST_CASE("emit -o: a write that fails part way leaves no file and exits non-zer
 
 TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file", "[cli][emit]") {
   const strings llama = configs()[0].flags;
-  const strings yarn_af = {"--head-dim", "8", "--rope-type", "yarn", "--factor", "4",
-                           "--original-max-position-embeddings", "4096", "--attention-factor", "70000"};
+  const strings yarn_af = {"--head-dim",
+                           "8",
+                           "--rope-type",
+                           "yarn",
+                           "--factor",
+                           "4",
+                           "--original-max-position-embeddings",
+                           "4096",
+                           "--attention-factor",
+                           "70000"};
   struct bad_case {
     strings args;
     std::string needle;  // part of the message
@@ -603,13 +647,14 @@ TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file"
       {{"rope-freq", "--head-dim", "8", "--rope-type", "llama3", "--factor", "8", "--original-max-position-embeddings",
         "8192", "--low-freq-factor", "4", "--high-freq-factor", "1"},
        "high_freq_factor must exceed low_freq_factor"},
-      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4", "--original-max-position-embeddings",
-        "4096", "--short-factor", "1,2,3", "--long-factor", "1,2,3,4"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4",
+        "--original-max-position-embeddings", "4096", "--short-factor", "1,2,3", "--long-factor", "1,2,3,4"},
        "short_factor must have rotary_dim/2 entries"},
-      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4", "--original-max-position-embeddings",
-        "4096", "--short-factor", "1,2,,4"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4",
+        "--original-max-position-embeddings", "4096", "--short-factor", "1,2,,4"},
        "--short-factor entry 2 is empty"},
-      {{"rope-freq", "--head-dim", "8", "--rope-type", "dynamic", "--factor", "2"}, "dynamic needs max_position_embeddings"},
+      {{"rope-freq", "--head-dim", "8", "--rope-type", "dynamic", "--factor", "2"},
+       "dynamic needs max_position_embeddings"},
       {{"rope-freq", "--head-dim", "8", "--attention-factor", "0"}, "attention_factor must be positive"},
       {{"rope-freq", "--head-dim", "8", "--max-position-embeddings", "-1"}, "position counts must be in [0, 2^53]"},
       // Positions.
@@ -623,7 +668,8 @@ TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file"
       {cat({"rope", "--positions", "4", "--format", "pdf"}, llama), "invalid value 'pdf' for --format"},
       {cat({"rope", "--positions", "4", "--layout", "zigzag"}, llama), "invalid value 'zigzag' for --layout"},
       {cat({"rope", "--positions", "4", "--format", "c", "--name", "1abc"}, llama), "--name must be a C identifier"},
-      {cat({"rope", "--positions", "4", "--format", "bin", "--decimal"}, llama), "--decimal applies to --format csv only"},
+      {cat({"rope", "--positions", "4", "--format", "bin", "--decimal"}, llama),
+       "--decimal applies to --format csv only"},
       // Policy and overflow.
       {cat({"rope-freq", "--policy", "fast"}, llama), "invalid value 'fast' for --policy"},
       {cat({"rope", "--positions", "2", "--dtype", "f16", "--fold-attention"}, yarn_af), "overflows f16"},
@@ -667,9 +713,10 @@ TEST_CASE("emit rope --proportional: HF v5's proportional rope, bit for bit", "[
   // Gemma-4-style full-attention layer, scaled down: exponents over head_dim 64, the first
   // floor(0.25 * 64 / 2) = 8 pairs rotate, pairs 8..31 are the identity.
   using posenc::rope::layout;
-  constexpr posenc::rope::config prop{.head_dim = 64, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25,
-                                      .proportional = true};
-  const strings flags{"--head-dim", "64", "--rope-theta", "1000000", "--partial-rotary-factor", "0.25", "--proportional"};
+  constexpr posenc::rope::config prop{
+      .head_dim = 64, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true};
+  const strings flags{"--head-dim",    "64", "--rope-theta", "1000000", "--partial-rotary-factor", "0.25",
+                      "--proportional"};
   check_preset_table<float, 64, layout::half_split>(prop, flags, 3);
   check_preset_table<float16, 64, layout::interleaved>(prop, flags, 70000);
   // The identity pairs: pair 8 at position 5 is {cos 1, sin 0} in the CSV.

@@ -22,7 +22,7 @@ namespace v = posenc::verify;
 struct term_value {
   std::int64_t nearest;
   std::int64_t ceiling;
-  double gap;        // |t - nearest|, rounded to double (0 when below 2^-1074)
+  double gap;         // |t - nearest|, rounded to double (0 when below 2^-1074)
   long gap_exponent;  // its binary exponent, exact (LONG_MIN when the gap is 0)
 };
 term_value term(std::int64_t a, std::int64_t mid, std::int64_t top, mpfr_prec_t prec) {
@@ -37,8 +37,9 @@ term_value term(std::int64_t a, std::int64_t mid, std::int64_t top, mpfr_prec_t 
   mpfr_div(t.get(), x.get(), y.get(), MPFR_RNDN);
   mpfr_round(n.get(), t.get());
   mpfr_sub(g.get(), t.get(), n.get(), MPFR_RNDN);
-  return {static_cast<std::int64_t>(mpfr_get_sj(n.get(), MPFR_RNDN)), static_cast<std::int64_t>(mpfr_get_sj(t.get(), MPFR_RNDU)),
-          std::fabs(mpfr_get_d(g.get(), MPFR_RNDN)), mpfr_zero_p(g.get()) ? LONG_MIN : static_cast<long>(mpfr_get_exp(g.get()))};
+  return {static_cast<std::int64_t>(mpfr_get_sj(n.get(), MPFR_RNDN)),
+          static_cast<std::int64_t>(mpfr_get_sj(t.get(), MPFR_RNDU)), std::fabs(mpfr_get_d(g.get(), MPFR_RNDN)),
+          mpfr_zero_p(g.get()) ? LONG_MIN : static_cast<long>(mpfr_get_exp(g.get()))};
 }
 
 // The oracle bucket (make_log_bucket_position with the term exact). Within 2^-240 of an integer the
@@ -68,8 +69,10 @@ static_assert(db::bucket(v3, 511).value == 255 && db::bucket(v3, -511).value == 
               "|rel| = M - 1: the term is exactly mid - 1 = 127, bucket 128 + 127");
 static_assert(db::bucket(v3, 128).value == 128 && db::bucket(v3, -128).value == -128 && db::bucket(v3, 7).value == 7,
               "|rel| <= mid: the bucket is rel");
-static_assert(db::bucket(db::hf_float32, v3, 511).value == 255, "float32 agrees at the edge when both logs are rounded alike");
-static_assert(!db::validate({.position_buckets = 1}).ok() && !db::validate({.position_buckets = 256, .max_relative_positions = 129}).ok());
+static_assert(db::bucket(db::hf_float32, v3, 511).value == 255,
+              "float32 agrees at the edge when both logs are rounded alike");
+static_assert(!db::validate({.position_buckets = 1}).ok() &&
+              !db::validate({.position_buckets = 256, .max_relative_positions = 129}).ok());
 static_assert(db::validate({.position_buckets = 256, .max_relative_positions = 130}).ok());
 
 namespace {
@@ -85,7 +88,8 @@ TEST_CASE("deberta: the same buckets at compile time and at run time", "[deberta
   for (std::size_t i = 0; i < rt.size(); ++i) CHECK(rt[i] == ct_table.value[i]);
 }
 
-TEST_CASE("deberta: exact buckets equal the MPFR oracle; float32 parts only at near-integer terms", "[deberta][oracle]") {
+TEST_CASE("deberta: exact buckets equal the MPFR oracle; float32 parts only at near-integer terms",
+          "[deberta][oracle]") {
   std::uint64_t checked = 0, wrong = 0, laws_broken = 0, parted = 0, parted_far = 0;
   for (const int buckets : {6, 10, 24, 64, 100, 256, 384, 512})
     for (const std::int64_t max_position : {64, 100, 512, 513, 1024, 4096}) {
@@ -100,8 +104,9 @@ TEST_CASE("deberta: exact buckets equal the MPFR oracle; float32 parts only at n
           ++checked;
           if (!got.ok() || got.value != want) {
             if (++wrong <= 10)
-              std::printf("  MISS deberta %d/%lld rel %lld: got %lld, want %lld\n", buckets, static_cast<long long>(max_position),
-                          static_cast<long long>(rel), static_cast<long long>(got.value), static_cast<long long>(want));
+              std::printf("  MISS deberta %d/%lld rel %lld: got %lld, want %lld\n", buckets,
+                          static_cast<long long>(max_position), static_cast<long long>(rel),
+                          static_cast<long long>(got.value), static_cast<long long>(want));
           }
           const auto f32 = db::bucket(db::hf_float32, c, rel);
           if (f32.value != got.value) {
@@ -111,9 +116,10 @@ TEST_CASE("deberta: exact buckets equal the MPFR oracle; float32 parts only at n
             const term_value t = term(rel < 0 ? -rel : rel, mid, max_position - 1, 256);
             if (!(t.gap < std::ldexp(std::fabs(static_cast<double>(t.nearest)) + 1, -16))) ++parted_far;
             if (parted <= 8)
-              std::printf("  [deberta] float32 parts: %d/%lld rel %lld exact %lld float32 %lld (term %lld + %.3g)\n", buckets,
-                          static_cast<long long>(max_position), static_cast<long long>(rel), static_cast<long long>(got.value),
-                          static_cast<long long>(f32.value), static_cast<long long>(t.nearest), t.gap);
+              std::printf("  [deberta] float32 parts: %d/%lld rel %lld exact %lld float32 %lld (term %lld + %.3g)\n",
+                          buckets, static_cast<long long>(max_position), static_cast<long long>(rel),
+                          static_cast<long long>(got.value), static_cast<long long>(f32.value),
+                          static_cast<long long>(t.nearest), t.gap);
           }
         }
         // Laws: odd in rel; the identity up to mid; strictly beyond mid never decreasing in |rel|.
@@ -122,10 +128,12 @@ TEST_CASE("deberta: exact buckets equal the MPFR oracle; float32 parts only at n
         previous = b;
       }
     }
-  std::printf("[deberta] %llu buckets, %llu differ from the oracle, %llu law violations; float32 parts at %llu (%llu away from a near-integer term)\n",
-              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(wrong),
-              static_cast<unsigned long long>(laws_broken), static_cast<unsigned long long>(parted),
-              static_cast<unsigned long long>(parted_far));
+  std::printf(
+      "[deberta] %llu buckets, %llu differ from the oracle, %llu law violations; float32 parts at %llu (%llu away from "
+      "a near-integer term)\n",
+      static_cast<unsigned long long>(checked), static_cast<unsigned long long>(wrong),
+      static_cast<unsigned long long>(laws_broken), static_cast<unsigned long long>(parted),
+      static_cast<unsigned long long>(parted_far));
   REQUIRE(wrong == 0);
   REQUIRE(laws_broken == 0);
   REQUIRE(parted_far == 0);

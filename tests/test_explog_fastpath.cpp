@@ -2,8 +2,8 @@
 // on >= 10^5 arguments (the measured maximum is printed as a fraction of the bound); whenever
 // Ziv's test accepts, the result equals MPFR's correctly rounded one; C17 Annex F special values;
 // rope_theta's relative error against its stated bound.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -14,8 +14,8 @@
 #include <type_traits>
 
 #include "posenc/math/exp_log.hpp"
-#include "posenc/math/pow.hpp"
 #include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/pow.hpp"
 
 namespace {
 
@@ -163,7 +163,7 @@ TEST_CASE("log double-double kernels: dd_log below 2^-101, log_dd_mant below 2^-
         std::memcpy(&x, &b, 8);
         break;
       }
-      case 1: x = 1.0 + std::ldexp(u(g) - 0.5, -static_cast<int>(u(g) * 50)); break;          // near 1
+      case 1: x = 1.0 + std::ldexp(u(g) - 0.5, -static_cast<int>(u(g) * 50)); break;  // near 1
       case 2: x = 0.5 + 1.5 * u(g); break;
       default: x = log_uniform(g, -1074, 1024); break;
     }
@@ -176,7 +176,7 @@ TEST_CASE("log double-double kernels: dd_log below 2^-101, log_dd_mant below 2^-
     const d::log_parts p = d::log_dd_mant(x);
     mpfr_const_log2(lm.v, MPFR_RNDN);
     mpfr_mul_si(lm.v, lm.v, p.E, MPFR_RNDN);
-    mpfr_sub(lm.v, ref.v, lm.v, MPFR_RNDN);  // log x - E ln2, exact to ~1190 bits
+    mpfr_sub(lm.v, ref.v, lm.v, MPFR_RNDN);             // log x - E ln2, exact to ~1190 bits
     if (!(p.Lm.hi == 0 && mpfr_get_exp(lm.v) < -1000))  // x a power of two: Lm exactly 0
       worst_mant = std::max(worst_mant, rel_err(p.Lm.hi, p.Lm.lo, 0, lm) / std::ldexp(std::sqrt(0.5), -103));
     double out = 0;
@@ -240,8 +240,14 @@ TEST_CASE("pow kernels: error below the returned err, Ziv-accepted results corre
   long fails = 0, fails_f = 0, bad = 0, used = 0, used_f = 0;
   for (long n = 0; n < kArgs; ++n) {
     double x = log_uniform(g, -30, 30), y = (u(g) - 0.5) * 60;
-    if (n % 4 == 1) { x = log_uniform(g, -1000, 1000); y = (u(g) - 0.5) * 2; }
-    if (n % 4 == 2) { x = 1.0 + std::ldexp(u(g) - 0.5, -20); y = (u(g) - 0.5) * 1e9; }
+    if (n % 4 == 1) {
+      x = log_uniform(g, -1000, 1000);
+      y = (u(g) - 0.5) * 2;
+    }
+    if (n % 4 == 2) {
+      x = 1.0 + std::ldexp(u(g) - 0.5, -20);
+      y = (u(g) - 0.5) * 1e9;
+    }
     if (n % 4 == 3) y = std::round(y);  // integer exponents: exact results must pass
     if (x == 1.0 || y == 0) continue;
     big xx, yy, ref;
@@ -261,7 +267,8 @@ TEST_CASE("pow kernels: error below the returned err, Ziv-accepted results corre
     }
     // float arguments
     const float xf = static_cast<float>(n % 4 == 1 ? log_uniform(g, -120, 120) : log_uniform(g, -10, 10));
-    const float yf = static_cast<float>(n % 4 == 3 ? std::round((u(g) - 0.5) * 40) : (u(g) - 0.5) * (n % 4 == 1 ? 1.5 : 40));
+    const float yf =
+        static_cast<float>(n % 4 == 3 ? std::round((u(g) - 0.5) * 40) : (u(g) - 0.5) * (n % 4 == 1 ? 1.5 : 40));
     if (xf == 1.0f || yf == 0) continue;
     mpfr_set_d(xx.v, xf, MPFR_RNDN);
     mpfr_set_d(yy.v, yf, MPFR_RNDN);
@@ -405,9 +412,9 @@ TEST_CASE("pow: C17 Annex F.10.4.4 special values", "[explog][annexf]") {
   CHECK(is(m::pow(-2.0, 3.0), -8.0));
   CHECK(is(m::pow(-2.0, 2.0), 4.0));
   CHECK(is(m::pow(-2.0, -3.0), -0.125));
-  CHECK(is(m::pow(-2.0, 0x1p60), inf));   // a huge y is an even integer
+  CHECK(is(m::pow(-2.0, 0x1p60), inf));  // a huge y is an even integer
   CHECK(is(m::pow(-0.5, 0x1p60), 0.0));
-  CHECK(is(m::pow(-2.0, 1025.0), -inf));  // overflow keeps the sign
+  CHECK(is(m::pow(-2.0, 1025.0), -inf));   // overflow keeps the sign
   CHECK(is(m::pow(-2.0, -1081.0), -0.0));  // underflow keeps the sign (odd y)
   CHECK(is(m::pow(-2.0, -1080.0), 0.0));
   // Exact results pass the rounding test.

@@ -144,13 +144,16 @@ static_assert(pm::geometric_value<double>(2.0, 960, 1).value == 0x1p-960, "down 
 static_assert(pm::geometric_value<double>(2.0, 961, 1).error == posenc::status::domain_error, "not below");
 static_assert(pm::geometric_value<float>(10.0, -1, 2).error == posenc::status::domain_error, "exponent at least 0");
 static_assert(pm::geometric_value<float>(10.0, 1, 0).error == posenc::status::domain_error, "den positive");
-static_assert(pm::geometric_value<float>(10.0, 1, pm::geometric_exponent_max_den + 1).error == posenc::status::domain_error,
+static_assert(pm::geometric_value<float>(10.0, 1, pm::geometric_exponent_max_den + 1).error ==
+                  posenc::status::domain_error,
               "den at most 2^31");
 
 namespace {
 constexpr double ct_values[] = {
-    pm::geometric_value<double>(10000.0, 2, 128).value, pm::geometric_value<double>(10000.0, 7, 63).value,
-    pm::geometric_value<double>(500000.0, 126, 128).value, pm::geometric_value<double>(256.0, 5, 12).value,
+    pm::geometric_value<double>(10000.0, 2, 128).value,
+    pm::geometric_value<double>(10000.0, 7, 63).value,
+    pm::geometric_value<double>(500000.0, 126, 128).value,
+    pm::geometric_value<double>(256.0, 5, 12).value,
     pm::geometric_value<double>(0x1.fffffffffffffp959, 1, 3).value,
 };
 }  // namespace
@@ -207,7 +210,8 @@ TEST_CASE("geometric_value: random bases and rational exponents, correctly round
   REQUIRE(t.wrong == 0);
 }
 
-TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded in four types", "[geometric][oracle]") {
+TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded in four types",
+          "[geometric][oracle]") {
   v::rng g(v::seed_for("sincos_geometric"));
   std::uint64_t checked = 0, wrong = 0;
   const auto check = [&](std::uint64_t m, double base, std::int64_t num, std::int64_t den) {
@@ -219,8 +223,8 @@ TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded
       ++checked;
       if (!r.ok() || !same(r.value.cos, want_cos) || !same(r.value.sin, want_sin)) {
         if (++wrong <= 10)
-          std::printf("  MISS sincos_geometric(%llu, %a, %lld, %lld) in %d bytes\n", static_cast<unsigned long long>(m), base,
-                      static_cast<long long>(num), static_cast<long long>(den), static_cast<int>(sizeof(T)));
+          std::printf("  MISS sincos_geometric(%llu, %a, %lld, %lld) in %d bytes\n", static_cast<unsigned long long>(m),
+                      base, static_cast<long long>(num), static_cast<long long>(den), static_cast<int>(sizeof(T)));
       }
     };
     one(double{});
@@ -231,7 +235,8 @@ TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded
   // fairseq / tensor2tensor sinusoids: 10000^(-i/(d/2 - 1)) at positions across the ranges used.
   for (const int d : {64, 512})
     for (int i = 0; i < d / 2; i += 3)
-      for (const std::uint64_t p : {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{1000}, std::uint64_t{65535}, std::uint64_t{1} << 20})
+      for (const std::uint64_t p :
+           {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{1000}, std::uint64_t{65535}, std::uint64_t{1} << 20})
         check(p, 10000.0, i, d / 2 - 1);
   for (int i = 0; i < 3000; ++i) {  // random bases, rational exponents and positions up to 2^40
     const double base = 1.0 + std::fabs(g.log_uniform<double>(-20, 30));
@@ -239,8 +244,8 @@ TEST_CASE("sincos_geometric: cos and sin of m base^(-num/den), correctly rounded
     const auto num = static_cast<std::int64_t>(g.below(static_cast<std::uint64_t>(den) + 1));
     check(g.below(std::uint64_t{1} << (1 + g.below(40))), base, num, den);
   }
-  std::printf("[geometric] sincos_geometric: %llu pairs, %llu not correctly rounded\n", static_cast<unsigned long long>(checked),
-              static_cast<unsigned long long>(wrong));
+  std::printf("[geometric] sincos_geometric: %llu pairs, %llu not correctly rounded\n",
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(wrong));
   REQUIRE(wrong == 0);
   static_assert(pm::sincos_geometric<float>(5, 1.0, 1, 2).error == posenc::status::domain_error, "base must exceed 1");
 }

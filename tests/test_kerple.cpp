@@ -33,8 +33,10 @@ auto log_oracle(double p, double a, std::uint64_t k) {
     mpfr_neg(y[0], y[0], MPFR_RNDN);
     if (k == 0) mpfr_set_zero(y[0], 1);  // the real 0 has no sign: +0, posenc's convention
     mpfr_set_prec(err[0], 64);
-    if (k == 0) mpfr_set_zero(err[0], 1);
-    else mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
+    if (k == 0)
+      mpfr_set_zero(err[0], 1);
+    else
+      mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
   });
 }
 
@@ -52,8 +54,10 @@ auto power_oracle(double a, double p, std::uint64_t k) {
     mpfr_neg(y[0], y[0], MPFR_RNDN);
     if (k == 0) mpfr_set_zero(y[0], 1);  // the real 0 has no sign: +0, posenc's convention
     mpfr_set_prec(err[0], 64);
-    if (t1 == 0 && t2 == 0) mpfr_set_zero(err[0], 1);
-    else mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
+    if (t1 == 0 && t2 == 0)
+      mpfr_set_zero(err[0], 1);
+    else
+      mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
   });
 }
 
@@ -74,8 +78,9 @@ void compare(Oracle& o, const Got& got, tally& t, const char* what, double x, do
   if (overflow) ++t.overflows;
   const bool ok = overflow ? got.error == posenc::status::overflow : got.ok() && same(got.value, want);
   if (!ok && ++t.wrong <= 10)
-    std::printf("  MISS %s(%a, %a, %llu) in %d bytes: got %a (%s), want %a\n", what, x, y, static_cast<unsigned long long>(k),
-                static_cast<int>(sizeof(T)), v::detail::to_double(got.value), posenc::to_string(got.error), v::detail::to_double(want));
+    std::printf("  MISS %s(%a, %a, %llu) in %d bytes: got %a (%s), want %a\n", what, x, y,
+                static_cast<unsigned long long>(k), static_cast<int>(sizeof(T)), v::detail::to_double(got.value),
+                posenc::to_string(got.error), v::detail::to_double(want));
 }
 
 template <class T>
@@ -92,7 +97,8 @@ void check_power(double a, double p, std::uint64_t k, tally& t) {
 }  // namespace
 
 static_assert(kp::power_bias<double>(0.5, 1.0, 10).value == -5.0, "p = 1: ALiBi's linear bias");
-static_assert(kp::power_bias<double>(0.5, 0.5, 16).value == -2.0 && kp::power_bias<double>(0.25, 1.5, 16).value == -16.0,
+static_assert(kp::power_bias<double>(0.5, 0.5, 16).value == -2.0 &&
+                  kp::power_bias<double>(0.25, 1.5, 16).value == -16.0,
               "perfect powers: exact");
 static_assert(kp::log_bias<float>(1.0, 0.5, 0).value == 0.0f, "distance 0: +0");
 static_assert(kp::power_bias<double>(0.5, 2.5, 3).error == posenc::status::domain_error, "p at most 2");

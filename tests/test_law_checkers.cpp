@@ -153,16 +153,20 @@ TEST_CASE("norm preservation: a block of norm 1 + 2 ulp fails, 1 + 1 ulp passes"
   // storage and table the bound is kr + u_t = 2.28e-7: c = 1 + 2^-22 (2.38e-7) is just past it,
   // c = 1 + 2^-23 (1.19e-7) inside. Double: bound 4.25e-16, c = 1 + 2^-51 past, 1 + 2^-52 inside.
   const std::vector<float> xf{1.0f, 0.0f};
-  const auto f_past = laws::check_norm_preservation_of_row<float, float>({{0.0f, 1.0f + 0x1p-22f}}, xf, 1, 2, rope::layout::half_split, 7);
-  const auto f_in = laws::check_norm_preservation_of_row<float, float>({{0.0f, 1.0f + 0x1p-23f}}, xf, 1, 2, rope::layout::half_split, 7);
+  const auto f_past = laws::check_norm_preservation_of_row<float, float>({{0.0f, 1.0f + 0x1p-22f}}, xf, 1, 2,
+                                                                         rope::layout::half_split, 7);
+  const auto f_in = laws::check_norm_preservation_of_row<float, float>({{0.0f, 1.0f + 0x1p-23f}}, xf, 1, 2,
+                                                                       rope::layout::half_split, 7);
   INFO(f_past.summary() << " / " << f_in.summary());
   CHECK(!f_past.passed);
   CHECK(f_past.worst_ratio < 1.1);
   CHECK(f_past.counterexample.find("m=7 head 0") != std::string::npos);
   CHECK(f_in.passed);
   const std::vector<double> xd{1.0, 0.0};
-  const auto d_past = laws::check_norm_preservation_of_row<double, double>({{0.0, 1.0 + 0x1p-51}}, xd, 1, 2, rope::layout::interleaved, 7);
-  const auto d_in = laws::check_norm_preservation_of_row<double, double>({{0.0, 1.0 + 0x1p-52}}, xd, 1, 2, rope::layout::interleaved, 7);
+  const auto d_past = laws::check_norm_preservation_of_row<double, double>({{0.0, 1.0 + 0x1p-51}}, xd, 1, 2,
+                                                                           rope::layout::interleaved, 7);
+  const auto d_in = laws::check_norm_preservation_of_row<double, double>({{0.0, 1.0 + 0x1p-52}}, xd, 1, 2,
+                                                                         rope::layout::interleaved, 7);
   INFO(d_past.summary() << " / " << d_in.summary());
   CHECK(!d_past.passed);
   CHECK(d_past.worst_ratio < 1.1);
@@ -190,8 +194,8 @@ TEST_CASE("composition and relative dot: rows at bound (1 -+ 2^-20)", "[laws][bo
     for (const double side : {-1.0, 1.0}) {
       // ||R_m R_n q - R_{m+n} q|| = delta with R_m = R_n = I and R_{m+n} = diag(1 + delta).
       const exact_real delta = exact_real(b.bound) * (1 + side * exact_real(0x1p-20));
-      laws::law_report r = laws::check_composition_rows("composition", b.exact ? "exact rotation" : "rounded table", q, one,
-                                                        one, block(1 + delta), b.bound, 3, 4);
+      laws::law_report r = laws::check_composition_rows("composition", b.exact ? "exact rotation" : "rounded table", q,
+                                                        one, one, block(1 + delta), b.bound, 3, 4);
       INFO(b.name << " side " << side << ": " << r.summary());
       CHECK(r.passed == (side < 0));
       CHECK(std::fabs(r.worst_ratio - (1 + side * 0x1p-20)) < 1e-9);
@@ -207,7 +211,8 @@ TEST_CASE("composition and relative dot: rows at bound (1 -+ 2^-20)", "[laws][bo
     for (const double side : {-1.0, 1.0}) {
       // <R_m q, R_n k> - <q, R_{n-m} k> = (1 + delta) - 1 with R_m = R_{n-m} = I, R_n = diag(1 + delta).
       const exact_real delta = exact_real(bound) * (1 + side * exact_real(0x1p-20));
-      const auto r = laws::check_relative_dot_rows("relative dot", "rounded table", q, q, one, block(1 + delta), one, bound, 5, 9);
+      const auto r =
+          laws::check_relative_dot_rows("relative dot", "rounded table", q, q, one, block(1 + delta), one, bound, 5, 9);
       INFO("bound " << bound << " side " << side << ": " << r.summary());
       CHECK(r.passed == (side < 0));
       CHECK(std::fabs(r.worst_ratio - (1 + side * 0x1p-20)) < 1e-9);
@@ -253,8 +258,13 @@ TEST_CASE("bit-for-bit laws fail on one bit; the strict order fails on equality"
   // inv_freq = 16^(-j/4) / ext[j] = (1, 1, 1/4, 1/8): pairs 0 and 1 equal, the least violation;
   // with ext[1] one float ulp above 1/2, inv_freq[1] < 1 and the law holds.
   static constexpr float ext_equal[4] = {1.0f, 0.5f, 1.0f, 1.0f}, ext_below[4] = {1.0f, 0x1.000002p-1f, 1.0f, 1.0f};
-  rope::config lr{.head_dim = 8, .rope_theta = 16.0, .rope_type = rope::scaling::longrope, .factor = 1.0,
-                  .original_max_position_embeddings = 4096, .short_factor = ext_equal, .long_factor = ext_equal};
+  rope::config lr{.head_dim = 8,
+                  .rope_theta = 16.0,
+                  .rope_type = rope::scaling::longrope,
+                  .factor = 1.0,
+                  .original_max_position_embeddings = 4096,
+                  .short_factor = ext_equal,
+                  .long_factor = ext_equal};
   REQUIRE(rope::validate(lr).ok());
   CHECK(rope::inv_freq<double>(lr, 1).value == 1.0);
   const auto dec = laws::check_inv_freq_decreasing(lr);
@@ -268,8 +278,13 @@ TEST_CASE("bit-for-bit laws fail on one bit; the strict order fails on equality"
 TEST_CASE("YaRN ramp law at low == high == 0 (issue 11's missed boundary)", "[laws][rope]") {
   // d = 8, L0 = 64, betas 32/16: the correction range is [0, 0] (tests/test_rope_boundaries.cpp
   // derives it), so pair 0 is extrapolated (inv_freq 1) and pairs 1..3 interpolated.
-  constexpr rope::config c{.head_dim = 8, .rope_theta = 10000.0, .rope_type = rope::scaling::yarn, .factor = 4.0,
-                           .original_max_position_embeddings = 64, .beta_fast = 32.0, .beta_slow = 16.0};
+  constexpr rope::config c{.head_dim = 8,
+                           .rope_theta = 10000.0,
+                           .rope_type = rope::scaling::yarn,
+                           .factor = 4.0,
+                           .original_max_position_embeddings = 64,
+                           .beta_fast = 32.0,
+                           .beta_slow = 16.0};
   laws::yarn_regions g{};
   const auto r = laws::check_yarn_ramp(c, false, &g);
   INFO(r.summary());

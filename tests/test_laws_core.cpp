@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 
@@ -54,7 +54,8 @@ constexpr T next_up(T x) {
 template <class T>
 constexpr T negate(T x) {
   using F = posenc::detail::float_format<T>;
-  return F::from_bits(static_cast<typename F::storage>(F::to_bits(x) ^ (typename F::storage{1} << (8 * sizeof(typename F::storage) - 1))));
+  return F::from_bits(static_cast<typename F::storage>(
+      F::to_bits(x) ^ (typename F::storage{1} << (8 * sizeof(typename F::storage) - 1))));
 }
 
 // The five laws on one half-split table (and its interleaved twin built from the same config).
@@ -88,7 +89,10 @@ static_assert(all_hold<bfloat16>(), "posenc's bfloat16 table: every law holds");
 static_assert(all_hold<float16>(), "posenc's float16 table: every law holds");
 
 // posenc's own table type, and a scaled config from position 1000.
-constexpr rope::config yarn{.head_dim = 16, .rope_theta = 10000.0, .rope_type = rope::scaling::yarn, .factor = 4.0,
+constexpr rope::config yarn{.head_dim = 16,
+                            .rope_theta = 10000.0,
+                            .rope_type = rope::scaling::yarn,
+                            .factor = 4.0,
                             .original_max_position_embeddings = 64};
 constexpr auto yarn_table = rope::make_table<float, N, D, layout::interleaved>(yarn, {.start = 1000});
 static_assert(yarn_table.ok());
@@ -107,9 +111,11 @@ constexpr verdict wrong_entry() {
   return judge(hs, cfg);
 }
 constexpr verdict d1 = wrong_entry<float>();
-static_assert(at(d1.exact, 3, 5, 5) && d1.exact.failures == 2 && d1.exact.deviation == 1.0, "wrong entry: exactness at position 3 pair 5, 1 ulp");
+static_assert(at(d1.exact, 3, 5, 5) && d1.exact.failures == 2 && d1.exact.deviation == 1.0,
+              "wrong entry: exactness at position 3 pair 5, 1 ulp");
 static_assert(at(d1.layout_eq, 3, 5), "wrong entry: layouts disagree at position 3 pair 5");
-static_assert(d1.unit.holds && d1.copies.holds && d1.zero.holds, "wrong entry: the magnitude and shape laws still hold");
+static_assert(d1.unit.holds && d1.copies.holds && d1.zero.holds,
+              "wrong entry: the magnitude and shape laws still hold");
 
 // 2. A swapped layout: a half-split table read as interleaved.
 template <class T>
@@ -121,7 +127,8 @@ constexpr verdict swapped_layout() {
 constexpr verdict d2 = swapped_layout<float>();
 static_assert(at(d2.copies, 1, 0, 1), "swapped layout: pair copies fail at position 1 pair 0 element 1");
 static_assert(at(d2.exact, 1, 0, 1), "swapped layout: exactness fails at position 1, element 1");
-static_assert(d2.unit.holds && d2.zero.holds, "swapped layout: every entry is still a rotation, position 0 the identity");
+static_assert(d2.unit.holds && d2.zero.holds,
+              "swapped layout: every entry is still a rotation, position 0 the identity");
 
 // 3. A flipped sign: sin of pair 2 at position 7, both copies.
 template <class T>
@@ -188,14 +195,16 @@ constexpr verdict one_sin_copy() {
   return judge(hs, cfg);
 }
 constexpr verdict d8 = one_sin_copy<float>();
-static_assert(at(d8.copies, 5, 3, 3 + D / 2) && d8.copies.failures == 1, "one sin copy: pair copies fails at position 5 pair 3");
+static_assert(at(d8.copies, 5, 3, 3 + D / 2) && d8.copies.failures == 1,
+              "one sin copy: pair copies fails at position 5 pair 3");
 static_assert(d8.unit.holds, "one sin copy: component 0 is still a rotation");
 
 // 9. A table with the attention factor folded in (YaRN, af = 0.1 ln 4 + 1) is exact only when
 // described as folded.
 constexpr auto folded = rope::make_table<float, N, D, layout::half_split>(yarn, {.start = 3, .fold_attention = true});
 static_assert(folded.ok());
-static_assert(laws::exactness(laws::view(folded.value), yarn, {.fold_attention = true}).holds, "folded table, described folded: exact");
+static_assert(laws::exactness(laws::view(folded.value), yarn, {.fold_attention = true}).holds,
+              "folded table, described folded: exact");
 static_assert(!laws::exactness(laws::view(folded.value), yarn).holds, "folded table, described plain: not exact");
 
 // The ulp distance itself.
@@ -232,7 +241,7 @@ TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws
   CHECK(laws::exactness(v, cfg).holds);
   CHECK(laws::unit_norm(v).holds);
   CHECK(laws::pair_copies(v).holds);
-  std::array<float, N * D> cos = t.value.cos;
+  std::array<float, N* D> cos = t.value.cos;
   cos[5 * D + 3] = -cos[5 * D + 3];
   v.cos = cos;
   const auto r = laws::exactness(v, cfg);
@@ -263,7 +272,8 @@ constexpr laws::law_result tall_with_defect() {
 }
 static_assert(tall.ok() && laws::exactness(laws::view(tall.value), cfg).holds, "300 rows from 5: exact, every block");
 static_assert(laws::exactness(laws::view(tall.value), cfg).checked == 300 * D, "every element checked once");
-static_assert(at(tall_with_defect(), 295, 3, 7) && tall_with_defect().failures == 1, "defect at row 290 = position 295, pair 3, element 7");
+static_assert(at(tall_with_defect(), 295, 3, 7) && tall_with_defect().failures == 1,
+              "defect at row 290 = position 295, pair 3, element 7");
 
 }  // namespace
 
@@ -320,8 +330,12 @@ TEST_CASE("exactness on run-time spans: several engine blocks, and the per-entry
 
   // A folded entry that overflows float16: no exact value in T, so the law fails at the first such
   // position (the engine's overflow status sends the block to the per-entry path, which says where).
-  constexpr rope::config loud{.head_dim = 16, .rope_theta = 10000.0, .rope_type = rope::scaling::yarn, .factor = 4.0,
-                              .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  constexpr rope::config loud{.head_dim = 16,
+                              .rope_theta = 10000.0,
+                              .rope_type = rope::scaling::yarn,
+                              .factor = 4.0,
+                              .original_max_position_embeddings = 4096,
+                              .attention_factor = 70000.0};
   std::array<posenc::float16, 2 * D> fc{}, fs{};
   const laws::span_table<posenc::float16> fv{fc, fs, D, layout::half_split, 0};
   const auto o = laws::exactness(fv, loud, {.fold_attention = true});

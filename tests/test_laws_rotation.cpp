@@ -40,7 +40,8 @@ constexpr rope::table<T, N, D, L> table(std::uint64_t start = 0) {
 template <class T>
 constexpr T negate(T x) {
   using F = posenc::detail::float_format<T>;
-  return F::from_bits(static_cast<typename F::storage>(F::to_bits(x) ^ (typename F::storage{1} << (8 * sizeof(typename F::storage) - 1))));
+  return F::from_bits(static_cast<typename F::storage>(
+      F::to_bits(x) ^ (typename F::storage{1} << (8 * sizeof(typename F::storage) - 1))));
 }
 template <class T>
 constexpr T next_up(T x) {  // the next value away from zero, for x > 0
@@ -98,7 +99,8 @@ constexpr bool all_hold() {
   const auto m = mirrored<T, L>();
   const auto sv = laws::signed_view(m.cos, m.sin, L, -static_cast<std::int64_t>(H));
   const auto par = laws::parity(sv);
-  return r.rel.holds && r.comp.holds && r.norm.holds && r.pass.holds && rel_wide.holds && comp_wide.holds && par.holds &&
+  return r.rel.holds && r.comp.holds && r.norm.holds && r.pass.holds && rel_wide.holds && comp_wide.holds &&
+         par.holds &&
          // every case counted: N - 2 row pairs (the reference pair is not compared with itself)
          r.rel.checked == (N - 2) * D / 2 && r.comp.checked == (N - 1) * D / 2 && r.norm.checked == N &&
          r.pass.checked == N * (head_dim - D) &&
@@ -107,7 +109,8 @@ constexpr bool all_hold() {
          par.checked == (H - 1) * D && laws::relative_dot(sv).holds && laws::composition(sv).holds &&
          laws::norm_preservation(sv).holds;
 }
-static_assert(all_hold<double, layout::half_split>(), "double, half-split: relative dot, composition, norm, pass-through, parity");
+static_assert(all_hold<double, layout::half_split>(),
+              "double, half-split: relative dot, composition, norm, pass-through, parity");
 static_assert(all_hold<double, layout::interleaved>(), "double, interleaved: every rotation law holds");
 static_assert(all_hold<float, layout::half_split>(), "float, half-split: every rotation law holds");
 static_assert(all_hold<float, layout::interleaved>(), "float, interleaved: every rotation law holds");
@@ -118,7 +121,10 @@ static_assert(all_hold<float16, layout::interleaved>(), "float16, interleaved: e
 
 // A scaled config from position 1000: composition needs rows at n and m + n (none here: vacuous),
 // relative dot does not care where the table starts.
-constexpr rope::config yarn{.head_dim = 16, .rope_theta = 10000.0, .rope_type = rope::scaling::yarn, .factor = 4.0,
+constexpr rope::config yarn{.head_dim = 16,
+                            .rope_theta = 10000.0,
+                            .rope_type = rope::scaling::yarn,
+                            .factor = 4.0,
                             .original_max_position_embeddings = 64};
 constexpr auto yarn_table = rope::make_table<float, N, D, layout::interleaved>(yarn, {.start = 1000});
 static_assert(laws::relative_dot(laws::view(yarn_table.value)).holds, "YaRN from 1000: relative dot");
@@ -127,9 +133,13 @@ static_assert(laws::norm_preservation(laws::view(yarn_table.value)).holds, "YaRN
 static_assert(laws::parity(laws::view(yarn_table.value)).checked == 0, "no negative rows: parity vacuous");
 
 // The frequencies: every monotone scaling holds, from the config and from arrays.
-constexpr rope::config llama3{.head_dim = 128, .rope_theta = 500000.0, .rope_type = rope::scaling::llama3, .factor = 8.0,
+constexpr rope::config llama3{.head_dim = 128,
+                              .rope_theta = 500000.0,
+                              .rope_type = rope::scaling::llama3,
+                              .factor = 8.0,
                               .original_max_position_embeddings = 8192};
-static_assert(laws::monotone_frequencies(cfg).holds && laws::monotone_frequencies(cfg).checked == 7, "default: 7 steps");
+static_assert(laws::monotone_frequencies(cfg).holds && laws::monotone_frequencies(cfg).checked == 7,
+              "default: 7 steps");
 static_assert(laws::monotone_frequencies(yarn).holds, "YaRN: decreasing");
 static_assert(laws::monotone_frequencies(llama3).holds, "Llama-3: decreasing");
 constexpr double freq_ok[4] = {1.0, 0.1, 0.01, 0.001};
@@ -172,14 +182,16 @@ constexpr verdict off_circle(double scale = 1 + 0x1p-8) {
   return judge(laws::view(t));
 }
 constexpr verdict d3 = off_circle<float, layout::interleaved>();
-static_assert(at(d3.norm, 6, -1, -1) && d3.norm.failures == 1, "off the circle: norm preservation fails at position 6 only");
+static_assert(at(d3.norm, 6, -1, -1) && d3.norm.failures == 1,
+              "off the circle: norm preservation fails at position 6 only");
 static_assert(at(d3.rel, 6, 2, -1, 5), "off the circle: relative dot at n = 6, pair 2");
 static_assert(at(d3.comp, 6, 2, -1, 1), "off the circle: composition at m + n = 6, pair 2");
 static_assert(d3.pass.holds, "off the circle: the tail still passes through");
 // bfloat16 storage rounds the rotated vector to 8 bits (bound about 2^-7): a larger defect.
 constexpr verdict d3h = off_circle<bfloat16, layout::half_split>(1.25);
 static_assert(at(d3h.norm, 6, -1, -1), "bfloat16, cos x 1.25: norm preservation fails at position 6");
-static_assert(off_circle<bfloat16, layout::half_split>().norm.holds, "bfloat16, cos x (1 + 2^-8): within the kernel's bound");
+static_assert(off_circle<bfloat16, layout::half_split>().norm.holds,
+              "bfloat16, cos x (1 + 2^-8): within the kernel's bound");
 
 // 4. A kernel that writes the pass-through part. (a) Partial rotary written as a full-width
 // rotation with a table padded by cos = 1, sin = 0: x 1 - y 0 turns -0 into +0 when y < 0, and at
@@ -192,7 +204,8 @@ constexpr laws::law_result padded_kernel(bool specials) {
   const auto v = laws::view(t);
   auto x = laws::detail::default_head<T>(D);
   if (!specials)
-    for (std::size_t k = D; k < head_dim; ++k) x[k] = posenc::math::round_to<T>(k == D ? -0.0 : k == D + 1 ? -1.5 : double(k)).value;
+    for (std::size_t k = D; k < head_dim; ++k)
+      x[k] = posenc::math::round_to<T>(k == D ? -0.0 : k == D + 1 ? -1.5 : double(k)).value;
   if (!specials) x[D] = negate(posenc::math::round_to<T>(0.0).value);  // -0 (round_to of -0.0 gives +0)
   using C = rope::compute_t<T>;
   auto kernel = [&](std::size_t row, const T* in, T* out) {
@@ -212,8 +225,10 @@ constexpr laws::law_result padded_kernel(bool specials) {
   };
   return laws::pass_through(v, head_dim, std::span<const T>(x.data(), head_dim), kernel);
 }
-static_assert(at(padded_kernel<float, layout::half_split>(false), 0, -1, 16), "padded kernel: pass-through fails at position 0 element 16");
-static_assert(at(padded_kernel<bfloat16, layout::interleaved>(false), 0, -1, 16), "padded kernel, bfloat16: element 16");
+static_assert(at(padded_kernel<float, layout::half_split>(false), 0, -1, 16),
+              "padded kernel: pass-through fails at position 0 element 16");
+static_assert(at(padded_kernel<bfloat16, layout::interleaved>(false), 0, -1, 16),
+              "padded kernel, bfloat16: element 16");
 
 template <class T, layout L>
 constexpr laws::law_result kernel_writes_tail() {
@@ -222,29 +237,39 @@ constexpr laws::law_result kernel_writes_tail() {
   const auto x = laws::detail::default_head<T>(D);
   auto kernel = [&](std::size_t row, const T* in, T* out) {
     std::array<posenc::math::sincos_result<T>, D / 2> cs{};
-    for (std::size_t j = 0; j < D / 2; ++j) cs[j] = {t.sin_row(row)[rope::pair_index(L, j, 0, D)], t.cos_row(row)[rope::pair_index(L, j, 0, D)]};
-    (void)rope::rotate_copy(in, out, rope::apply_shape{.heads = 1, .head_dim = head_dim, .rotary_dim = D, .lay = L}, cs.data());
+    for (std::size_t j = 0; j < D / 2; ++j)
+      cs[j] = {t.sin_row(row)[rope::pair_index(L, j, 0, D)], t.cos_row(row)[rope::pair_index(L, j, 0, D)]};
+    (void)rope::rotate_copy(in, out, rope::apply_shape{.heads = 1, .head_dim = head_dim, .rotary_dim = D, .lay = L},
+                            cs.data());
     if (v.position(row) == 3) out[20] = posenc::math::round_to<T>(2.0).value;
   };
   return laws::pass_through(v, head_dim, std::span<const T>(x.data(), head_dim), kernel);
 }
 constexpr laws::law_result d4b = kernel_writes_tail<float16, layout::half_split>();
-static_assert(at(d4b, 3, -1, 20) && d4b.failures == 1, "a kernel writing element 20 at position 3: pass-through names it");
+static_assert(at(d4b, 3, -1, 20) && d4b.failures == 1,
+              "a kernel writing element 20 at position 3: pass-through names it");
 
 // 5. Frequencies: a repeated value, an increase in float, LongRoPE factors that tie two pairs.
 constexpr double freq_repeat[5] = {1.0, 0.5, 0.25, 0.25, 0.125};
 constexpr float freq_up[6] = {1.0f, 0.5f, 0.25f, 0.125f, 0.0625f, 0.07f};
-static_assert(at(laws::monotone_frequencies(freq_repeat), -1, 3, -1) && laws::monotone_frequencies(freq_repeat).deviation == 1.0,
+static_assert(at(laws::monotone_frequencies(freq_repeat), -1, 3, -1) &&
+                  laws::monotone_frequencies(freq_repeat).deviation == 1.0,
               "repeated frequency: fails at pair 3, ratio exactly 1");
 static_assert(at(laws::monotone_frequencies(freq_up), -1, 5, -1), "an increase: fails at pair 5");
 constexpr double freq_zero[3] = {1.0, 0.0, 0.0};
 static_assert(at(laws::monotone_frequencies(freq_zero), -1, 1, -1), "a zero frequency fails");
 // base 16, d = 8, LongRoPE factors (1, 1/2, 1, 1): inv_freq = 16^(-j/4) / ext[j] = (1, 1, 1/4, 1/8)
 constexpr float ext_equal[4] = {1.0f, 0.5f, 1.0f, 1.0f};
-constexpr rope::config longrope{.head_dim = 8, .rope_theta = 16.0, .rope_type = rope::scaling::longrope, .factor = 1.0,
-                                .original_max_position_embeddings = 4096, .short_factor = ext_equal, .long_factor = ext_equal};
+constexpr rope::config longrope{.head_dim = 8,
+                                .rope_theta = 16.0,
+                                .rope_type = rope::scaling::longrope,
+                                .factor = 1.0,
+                                .original_max_position_embeddings = 4096,
+                                .short_factor = ext_equal,
+                                .long_factor = ext_equal};
 static_assert(at(laws::monotone_frequencies(longrope), -1, 1, -1), "LongRoPE factors can tie pairs 0 and 1");
-static_assert(!laws::monotone_frequencies(rope::config{.head_dim = 16, .rope_theta = 1.0}).holds, "invalid config: the table");
+static_assert(!laws::monotone_frequencies(rope::config{.head_dim = 16, .rope_theta = 1.0}).holds,
+              "invalid config: the table");
 
 // 6. Parity on a table covering [-12, 12): (a) sin of pair 2 at +5 negated, one copy: parity names
 // position 5 (partner -5), element 2, and the rotation laws see a wrong angle; (b) cos of pair 3 at
@@ -277,7 +302,8 @@ constexpr laws::law_result parity_one_ulp(verdict* rest = nullptr) {
   return laws::parity(sv);
 }
 constexpr laws::law_result d6b = parity_one_ulp<double, layout::interleaved>();
-static_assert(at(d6b, 7, 3, 6, -7) && d6b.failures == 2, "one ulp at -7: parity fails at position 7, pair 3, elements 6 and 7");
+static_assert(at(d6b, 7, 3, 6, -7) && d6b.failures == 2,
+              "one ulp at -7: parity fails at position 7, pair 3, elements 6 and 7");
 constexpr bool d6b_only_parity() {
   verdict r{};
   (void)parity_one_ulp<double, layout::interleaved>(&r);
@@ -299,7 +325,8 @@ static_assert(laws::relative_dot_bound<float>() == 2 * (2 * u32 + u32 * u32) * (
 static_assert(laws::relative_dot_bound<double>() == 2 * (2 * u64 + u64 * u64) * (1 + 0x1p-40));
 static_assert(laws::composition_bound<float>() == (3 * u32 + u32 * u32) * (1 + 0x1p-40) + 0x1p-52);
 static_assert(laws::norm_preservation_bound<float, float>(16) ==
-              laws::apply_kernel_bounds<float, float>().norm * (1 + 0x1p-40) + 18 * 0x1p-53 * (1 + laws::apply_kernel_bounds<float, float>().norm));
+              laws::apply_kernel_bounds<float, float>().norm * (1 + 0x1p-40) +
+                  18 * 0x1p-53 * (1 + laws::apply_kernel_bounds<float, float>().norm));
 static_assert(laws::decreasing_ratio_bound == 0x1.fffffffffffffp-1);
 
 }  // namespace
@@ -376,7 +403,7 @@ TEST_CASE("rotation laws on run-time spans and caller vectors", "[laws][rotation
   CHECK(laws::pass_through(v, 32, std::span<const float>(head)).holds);
   CHECK(!laws::pass_through(v, D).holds);  // head_dim must exceed rotary_dim
   // A defect at run time: one row's sin flipped (row 11, pair 4).
-  std::array<float, N * D> sin = t.value.sin;
+  std::array<float, N* D> sin = t.value.sin;
   sin[11 * D + 4] = -sin[11 * D + 4];
   sin[11 * D + 4 + D / 2] = -sin[11 * D + 4 + D / 2];
   v.sin = sin;
@@ -386,8 +413,9 @@ TEST_CASE("rotation laws on run-time spans and caller vectors", "[laws][rotation
   CHECK(laws::norm_preservation(v).holds);
   // Signed spans: parity of a table covering [-12, 12).
   const auto m = mirrored<float, layout::interleaved>();
-  laws::signed_span_table<float> sv{std::span<const float>(&m.cos[0][0], 2 * H * D), std::span<const float>(&m.sin[0][0], 2 * H * D), D,
-                                    layout::interleaved, -static_cast<std::int64_t>(H)};
+  laws::signed_span_table<float> sv{std::span<const float>(&m.cos[0][0], 2 * H * D),
+                                    std::span<const float>(&m.sin[0][0], 2 * H * D), D, layout::interleaved,
+                                    -static_cast<std::int64_t>(H)};
   CHECK(laws::parity(sv).holds);
   CHECK(laws::parity(sv).checked == (H - 1) * D);
   CHECK(!laws::exactness(sv, cfg).holds);  // negative rows have no exact value in exactness

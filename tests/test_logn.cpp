@@ -45,8 +45,10 @@ auto log_ratio_oracle(std::int64_t n, std::int64_t b) {
       const int t2 = mpfr_pow_ui(rhs.get(), bb.get(), static_cast<unsigned long>(c), MPFR_RNDN);
       if (t1 == 0 && t2 == 0 && mpfr_equal_p(lhs.get(), rhs.get())) {
         const int t = mpfr_set_si(y[0], c, MPFR_RNDN) | mpfr_div_si(y[0], y[0], a, MPFR_RNDN);
-        if (t == 0) mpfr_set_zero(err[0], 1);
-        else mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) - prec, MPFR_RNDU);
+        if (t == 0)
+          mpfr_set_zero(err[0], 1);
+        else
+          mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) - prec, MPFR_RNDU);
         return;
       }
     }
@@ -103,13 +105,14 @@ TEST_CASE("log_ratio: log_base(n), correctly rounded in four types", "[logn][ora
     one(float16{});
   };
   for (std::int64_t n = 1; n <= 40000; n += (n < 4096 ? 1 : 37)) check(n, 512);  // Su's factors
-  for (std::int64_t n = 2049; n <= 32767; n += 101) check(n, 2048);            // Qwen-7B's logn_list
+  for (std::int64_t n = 2049; n <= 32767; n += 101) check(n, 2048);              // Qwen-7B's logn_list
   for (const std::int64_t b : {2, 3, 4, 8, 9, 27, 36, 1000, 4096})               // exact rationals and near them
     for (const std::int64_t n : {1, 2, 3, 4, 6, 8, 9, 16, 27, 64, 81, 216, 243, 1296, 4096, 6561, 1000000, 16777216})
       check(n, b);
   v::rng g(v::seed_for("log_ratio"));
   for (int i = 0; i < 2000; ++i)
-    check(static_cast<std::int64_t>(1 + g.below(std::uint64_t{1} << 52)), static_cast<std::int64_t>(2 + g.below(1u << 20)));
+    check(static_cast<std::int64_t>(1 + g.below(std::uint64_t{1} << 52)),
+          static_cast<std::int64_t>(2 + g.below(1u << 20)));
   std::printf("[logn] %llu values, %llu not correctly rounded\n", static_cast<unsigned long long>(checked),
               static_cast<unsigned long long>(wrong));
   REQUIRE(wrong == 0);
@@ -119,8 +122,9 @@ TEST_CASE("log_ratio: the accurate path agrees with the oracle where the fast pa
   // The 1024-bit path alone, rounded, for a spread of arguments.
   std::uint64_t wrong = 0;
   for (std::int64_t n = 2; n < 3000; n += 13) {
-    const double got = posenc::detail::mp::ziv_loop<double>(
-        [n](auto lv) { return posenc::detail::mp::log_ratio_approx<decltype(lv)::value>(static_cast<std::uint64_t>(n), 512u); });
+    const double got = posenc::detail::mp::ziv_loop<double>([n](auto lv) {
+      return posenc::detail::mp::log_ratio_approx<decltype(lv)::value>(static_cast<std::uint64_t>(n), 512u);
+    });
     auto o = log_ratio_oracle(n, 512);
     if (!same(got, o.round<double>())) ++wrong;
   }

@@ -65,12 +65,15 @@ TEST_CASE("exp: overflow, subnormal and path thresholds", "[math][boundary]") {
   // accurate-path switches -707 and 709 (exp_log.hpp).
   for (const double t : {0x1.62e42fefa39efp+9, -708.3964185322641, -744.4400719213812, -745.1332191019411, 709.79,
                          -745.2, -707.0, 709.0}) {
-    n += check_unary<double>("exp", t, [](double x) { return m::exp(x); }, [](double x) { return v::cr_exp<double>(x); });
+    n += check_unary<double>(
+        "exp", t, [](double x) { return m::exp(x); }, [](double x) { return v::cr_exp<double>(x); });
   }
   // float: ln(FLT_MAX + ulp/2) ~ 88.7228, ln(2^-126) ~ -87.34, ln(2^-149) ~ -103.28,
   // ln(2^-150) ~ -103.97; the cut-offs 89 and -104 (exp_narrow).
-  for (const double t : {88.72283935546875, -87.33654475055310, -103.27892990343184, -103.97207708399179, 89.0, -104.0}) {
-    n += check_unary<float>("expf", t, [](float x) { return m::exp(x); }, [](double x) { return v::cr_exp<float>(x); });
+  for (const double t :
+       {88.72283935546875, -87.33654475055310, -103.27892990343184, -103.97207708399179, 89.0, -104.0}) {
+    n += check_unary<float>(
+        "expf", t, [](float x) { return m::exp(x); }, [](double x) { return v::cr_exp<float>(x); });
   }
   WARN("exp boundary values checked: " << n);
 }
@@ -78,10 +81,12 @@ TEST_CASE("exp: overflow, subnormal and path thresholds", "[math][boundary]") {
 TEST_CASE("log: around 1, the smallest normal and the largest finite", "[math][boundary]") {
   int n = 0;
   for (const double t : {1.0, 0x1p-1022, 0x1.fffffffffffffp+1023 / (1 + 0x1p-20), 2.0, 0.5}) {
-    n += check_unary<double>("log", t, [](double x) { return m::log(x); }, [](double x) { return v::cr_log<double>(x); });
+    n += check_unary<double>(
+        "log", t, [](double x) { return m::log(x); }, [](double x) { return v::cr_log<double>(x); });
   }
   for (const double t : {1.0, 0x1p-126, 0x1p-149 * 4096, 2.0}) {
-    n += check_unary<float>("logf", t, [](float x) { return m::log(x); }, [](double x) { return v::cr_log<float>(x); });
+    n += check_unary<float>(
+        "logf", t, [](float x) { return m::log(x); }, [](double x) { return v::cr_log<float>(x); });
   }
   CHECK(m::log(1.0) == 0.0);  // exact: log 1 = 0, the only finite exact case
   WARN("log boundary values checked: " << n);
@@ -97,10 +102,14 @@ TEST_CASE("sin and cos: the tiny-argument switch, every quadrant edge, the reduc
   ts.push_back(0x1.8p30);  // reduce_max: past it, the Payne-Hanek path
   ts.push_back(-0x1.8p30);
   for (const double t : ts) {
-    n += check_unary<double>("sin", t, [](double x) { return m::sin(x); }, [](double x) { return v::cr_sin<double>(x); });
-    n += check_unary<double>("cos", t, [](double x) { return m::cos(x); }, [](double x) { return v::cr_cos<double>(x); });
-    n += check_unary<float>("sinf", t, [](float x) { return m::sin(x); }, [](double x) { return v::cr_sin<float>(x); });
-    n += check_unary<float>("cosf", t, [](float x) { return m::cos(x); }, [](double x) { return v::cr_cos<float>(x); });
+    n += check_unary<double>(
+        "sin", t, [](double x) { return m::sin(x); }, [](double x) { return v::cr_sin<double>(x); });
+    n += check_unary<double>(
+        "cos", t, [](double x) { return m::cos(x); }, [](double x) { return v::cr_cos<double>(x); });
+    n += check_unary<float>(
+        "sinf", t, [](float x) { return m::sin(x); }, [](double x) { return v::cr_sin<float>(x); });
+    n += check_unary<float>(
+        "cosf", t, [](float x) { return m::cos(x); }, [](double x) { return v::cr_cos<float>(x); });
   }
   // Signs by quadrant, for x well inside each (a derivation, not the oracle): x = (q + 1/2) pi/2.
   for (int q = 0; q < 8; ++q) {
@@ -147,9 +156,11 @@ TEST_CASE("pow: the overflow and underflow exponents and the path switches", "[m
 TEST_CASE("sqrt: around perfect squares, 4 and the clamp of the estimate", "[math][boundary]") {
   int n = 0;
   for (const double t : {1.0, 4.0, 2.0, 9.0, 0x1p-1022, 0x1p-1074 * 1024, 0x1.fffffffffffffp+1023 / (1 + 0x1p-20)}) {
-    n += check_unary<double>("sqrt", t, [](double x) { return m::sqrt(x); }, [](double x) { return v::cr_sqrt<double>(x); });
-    n += check_unary<float>("sqrtf", t > 0x1p127 || t < 0x1p-149 ? 2.0 : t, [](float x) { return m::sqrt(x); },
-                            [](double x) { return v::cr_sqrt<float>(x); });
+    n += check_unary<double>(
+        "sqrt", t, [](double x) { return m::sqrt(x); }, [](double x) { return v::cr_sqrt<double>(x); });
+    n += check_unary<float>(
+        "sqrtf", t > 0x1p127 || t < 0x1p-149 ? 2.0 : t, [](float x) { return m::sqrt(x); },
+        [](double x) { return v::cr_sqrt<float>(x); });
   }
   WARN("sqrt boundary values checked: " << n);
 }

@@ -5,8 +5,8 @@
 // mpfr_subnormalize. MPFR's own result is correctly rounded at that precision, so the only way the
 // reference could be wrong is an exact value within 2^-400 of a midpoint of T: the exact pow cases
 // (where MPFR returns the exact value, ternary 0) are the only ones that close, and they are exact.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -68,9 +68,12 @@ std::uint64_t round_ref(mpfr_srcptr y) {
     const float f = mpfr_get_flt(r, MPFR_RNDN);  // exact: r has at most 24 bits, float's range
     std::uint32_t u;
     std::memcpy(&u, &f, 4);
-    if constexpr (F::precision == 24) out = u;
-    else if constexpr (F::precision == 8) out = u >> 16;
-    else out = half_bits_of_exact_float(f);
+    if constexpr (F::precision == 24)
+      out = u;
+    else if constexpr (F::precision == 8)
+      out = u >> 16;
+    else
+      out = half_bits_of_exact_float(f);
   }
   mpfr_clear(r);
   return out;
@@ -109,13 +112,13 @@ T lib1(fn f, double x) {
 template <class T>
 std::uint64_t ref_pow(double x, double y) {
   mpfr_t a, b, r;
-  mpfr_inits2(64, a, b, (mpfr_ptr)nullptr);
+  mpfr_inits2(64, a, b, (mpfr_ptr) nullptr);
   mpfr_init2(r, 400);
   mpfr_set_d(a, x, MPFR_RNDN);
   mpfr_set_d(b, y, MPFR_RNDN);
   mpfr_pow(r, a, b, MPFR_RNDN);
   const std::uint64_t v = round_ref<T>(r);
-  mpfr_clears(a, b, r, (mpfr_ptr)nullptr);
+  mpfr_clears(a, b, r, (mpfr_ptr) nullptr);
   return v;
 }
 
@@ -123,11 +126,11 @@ std::uint64_t ref_pow(double x, double y) {
 template <class T>
 void ref_sincos_of(mpfr_srcptr x, std::uint64_t& s, std::uint64_t& c) {
   mpfr_t sn, cs;
-  mpfr_inits2(500, sn, cs, (mpfr_ptr)nullptr);
+  mpfr_inits2(500, sn, cs, (mpfr_ptr) nullptr);
   mpfr_sin_cos(sn, cs, x, MPFR_RNDN);
   s = round_ref<T>(sn);
   c = round_ref<T>(cs);
-  mpfr_clears(sn, cs, (mpfr_ptr)nullptr);
+  mpfr_clears(sn, cs, (mpfr_ptr) nullptr);
 }
 
 // m * base^(-2j/d) at 800 bits: log, times -2j, over d, exp, times m: relative error ~2^-795,
@@ -150,13 +153,13 @@ void ref_rope(std::uint64_t m, double base, int j, int d, std::uint64_t& s, std:
 template <class T>
 void ref_product(std::uint64_t m, double hi, double lo, std::uint64_t& s, std::uint64_t& c) {
   mpfr_t x, t;
-  mpfr_inits2(3000, x, t, (mpfr_ptr)nullptr);
+  mpfr_inits2(3000, x, t, (mpfr_ptr) nullptr);
   mpfr_set_d(x, hi, MPFR_RNDN);
   mpfr_set_d(t, lo, MPFR_RNDN);
   mpfr_add(x, x, t, MPFR_RNDN);
   mpfr_mul_ui(x, x, m, MPFR_RNDN);
   ref_sincos_of<T>(x, s, c);
-  mpfr_clears(x, t, (mpfr_ptr)nullptr);
+  mpfr_clears(x, t, (mpfr_ptr) nullptr);
 }
 
 double log_uniform(std::mt19937_64& g, double lo2, double hi2, bool random_sign) {
@@ -194,9 +197,20 @@ std::vector<double> trig_args(std::uint64_t seed, int n) {
 
 // The doubles nearest to k pi/2 (k < 2000) and their neighbours, plus the classic hard cases.
 std::vector<double> trig_hard_args() {
-  std::vector<double> xs = {0x1.6ac5b262ca1ffp+849, std::ldexp(6381956970095103.0, 797), 5.319372648326541e+255,
-                            1e22, 1e300, 0x1.fffffffffffffp1023, 0x1p-1074, 0x1p-1022, 2.0, 355.0, 103993.0,
-                            0x1.921fb54442d18p0, 0x1.921fb54442d18p1, 0x1.921fb54442d18p2};
+  std::vector<double> xs = {0x1.6ac5b262ca1ffp+849,
+                            std::ldexp(6381956970095103.0, 797),
+                            5.319372648326541e+255,
+                            1e22,
+                            1e300,
+                            0x1.fffffffffffffp1023,
+                            0x1p-1074,
+                            0x1p-1022,
+                            2.0,
+                            355.0,
+                            103993.0,
+                            0x1.921fb54442d18p0,
+                            0x1.921fb54442d18p1,
+                            0x1.921fb54442d18p2};
   mpfr_t p;
   mpfr_init2(p, 200);
   for (int k = 1; k < 2000; ++k) {
@@ -278,7 +292,7 @@ TEST_CASE("mp: exp including overflow and subnormal results, 0 ULP", "[mp]") {
     switch (i % 4) {
       case 0: xs.push_back(std::uniform_real_distribution<double>(-760, 720)(g)); break;
       case 1: xs.push_back(std::uniform_real_distribution<double>(-745.2, -708)(g)); break;  // subnormal
-      case 2: xs.push_back(std::uniform_real_distribution<double>(-110, 95)(g)); break;     // float range
+      case 2: xs.push_back(std::uniform_real_distribution<double>(-110, 95)(g)); break;      // float range
       default: xs.push_back(log_uniform(g, -80, 3, true)); break;
     }
   }
@@ -297,9 +311,12 @@ TEST_CASE("mp: log, 0 ULP", "[mp]") {
   std::mt19937_64 g(5);
   std::vector<double> xs;
   for (int i = 0; i < 20000; ++i) {
-    if (i % 3 == 0) xs.push_back(log_uniform(g, -1074, 1024, false));
-    else if (i % 3 == 1) xs.push_back(std::uniform_real_distribution<double>(0.25, 4)(g));
-    else xs.push_back(1.0 + std::ldexp(std::uniform_real_distribution<double>(-1, 1)(g), -static_cast<int>(g() % 53)));
+    if (i % 3 == 0)
+      xs.push_back(log_uniform(g, -1074, 1024, false));
+    else if (i % 3 == 1)
+      xs.push_back(std::uniform_real_distribution<double>(0.25, 4)(g));
+    else
+      xs.push_back(1.0 + std::ldexp(std::uniform_real_distribution<double>(-1, 1)(g), -static_cast<int>(g() % 53)));
   }
   for (double x : {0x1p-1074, 0x1.fffffffffffffp1023, 0x1.0000000000001p0, 0x1.fffffffffffffp-1, 2.0, 10.0})
     xs.push_back(x);
@@ -352,21 +369,49 @@ TEST_CASE("mp: pow, random, exact and midpoint cases, 0 ULP", "[mp]") {
   std::vector<std::pair<double, double>> args;
   for (int i = 0; i < 20000; ++i) {
     switch (i % 4) {
-      case 0: args.emplace_back(std::uniform_real_distribution<double>(0.01, 10)(g), std::uniform_real_distribution<double>(-40, 40)(g)); break;
-      case 1: args.emplace_back(log_uniform(g, -1074, 1024, false), std::uniform_real_distribution<double>(-1.5, 1.5)(g)); break;
-      case 2: args.emplace_back(1.0 + std::uniform_real_distribution<double>(-1e-9, 1e-9)(g), log_uniform(g, 0, 50, true)); break;
-      default: args.emplace_back(static_cast<double>(g() % 100000 + 1), std::ldexp(static_cast<double>(static_cast<int>(g() % 200) - 100), -static_cast<int>(g() % 4))); break;
+      case 0:
+        args.emplace_back(std::uniform_real_distribution<double>(0.01, 10)(g),
+                          std::uniform_real_distribution<double>(-40, 40)(g));
+        break;
+      case 1:
+        args.emplace_back(log_uniform(g, -1074, 1024, false), std::uniform_real_distribution<double>(-1.5, 1.5)(g));
+        break;
+      case 2:
+        args.emplace_back(1.0 + std::uniform_real_distribution<double>(-1e-9, 1e-9)(g), log_uniform(g, 0, 50, true));
+        break;
+      default:
+        args.emplace_back(
+            static_cast<double>(g() % 100000 + 1),
+            std::ldexp(static_cast<double>(static_cast<int>(g() % 200) - 100), -static_cast<int>(g() % 4)));
+        break;
     }
   }
   const std::vector<std::pair<double, double>> exact = pow_exact_args(g, 20000);
   const std::vector<std::pair<double, double>> named = {
-      {9.0, 0.5}, {0x1p-537, 2.0}, {3 * 0x1p-540, 2.0}, {2.0, -1074.0}, {2.0, -1075.0}, {2.0, -1076.0}, {0.5, 1075.0},
+      {9.0, 0.5},
+      {0x1p-537, 2.0},
+      {3 * 0x1p-540, 2.0},
+      {2.0, -1074.0},
+      {2.0, -1075.0},
+      {2.0, -1076.0},
+      {0.5, 1075.0},
       {134217727.0, 2.0},          // (2^27 - 1)^2 = 2^54 - 2^28 + 1: a midpoint of doubles
       {4097.0, 2.0},               // 4097^2 = 2^24 + 2^13 + 1: a midpoint of floats
       {262143.0, 3.0},             // (2^18 - 1)^3: 54 bits
       {18014398509481984.0, 0.5},  // 2^54
-      {0x1.0000000000001p0, 2.0}, {2.0, 1024.0}, {2.0, 1023.5}, {4.0, 0.25}, {16.0, -0.75}, {1e300, 1e300},
-      {1e-300, 1e300}, {0.5, -1e10}, {3.0, -1.0}, {6.25, 0.5}, {6.25, 1.5}, {1.0, 1e308}, {2.0, 0.5}};
+      {0x1.0000000000001p0, 2.0},
+      {2.0, 1024.0},
+      {2.0, 1023.5},
+      {4.0, 0.25},
+      {16.0, -0.75},
+      {1e300, 1e300},
+      {1e-300, 1e300},
+      {0.5, -1e10},
+      {3.0, -1.0},
+      {6.25, 0.5},
+      {6.25, 1.5},
+      {1.0, 1e308},
+      {2.0, 0.5}};
   CHECK(check_pow<double>(args) == 0);
   CHECK(check_pow<float>(args) == 0);
   CHECK(check_pow<double>(exact) == 0);
@@ -390,7 +435,8 @@ int check_rope(int count, std::uint64_t seed) {
   const double bases[] = {1e4, 5e5, 1e6};
   int bad = 0;
   for (int i = 0; i < count; ++i) {
-    const std::uint64_t m = i < 64 * 3 ? (std::uint64_t{1} << 21) - static_cast<std::uint64_t>(i % 7) : g() % ((std::uint64_t{1} << 21) + 1);
+    const std::uint64_t m = i < 64 * 3 ? (std::uint64_t{1} << 21) - static_cast<std::uint64_t>(i % 7)
+                                       : g() % ((std::uint64_t{1} << 21) + 1);
     const int j = i < 64 * 3 ? i / 3 : static_cast<int>(g() % 64);
     const double base = bases[i % 3];
     const auto r = mp::sincos_geometric<T>(m, base, 2 * static_cast<std::uint64_t>(j), 128);

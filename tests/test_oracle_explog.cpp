@@ -28,42 +28,38 @@ namespace pm = posenc::math;
 // src/binary64/log/log.wc (V. Lefevre's hrcases-explog, "up to 64 identical bits after the round
 // bit"). Samples of the lists; the expected values come from the oracle.
 constexpr std::array<double, 32> exp_worst_cases = {
-    0x1.0122ef37212ebp-1, 0x1.00d48a707b93ep-1, 0x1.00e0e33c8c3fdp-1, 0x1.00bcc31ebded7p-1,
-    0x1.012c061237773p-1, 0x1.0303c5638675fp-1, 0x1.0420cae31f66ep-1, 0x1.0582220d9645ep-1,
-    0x1.091b18c62db66p-1, 0x1.0cf99b01aecb7p-1, 0x1.1058a8cd8e069p-1, 0x1.16810fa140f05p-1,
-    0x1.1adc759a06e51p-1, 0x1.239f703242df4p-1, 0x1.2d7d360eb28e8p-1, 0x1.3465da83dd1acp-1,
-    0x1.4095d4fb5304p-1,  0x1.5395840919637p-1, 0x1.62e062da73194p-1, 0x1.74654e8d79dfp-1,
-    0x1.8a8f202149fb4p-1, 0x1.9c2a5deab0309p-1, 0x1.b4fd6b7f58181p-1, 0x1.cc1ef5bcd9ec6p-1,
-    0x1.e53c61fc4fbep-1,  0x1.fedc746ddf8fap-1, 0x1.008eb56314daap+0, 0x1.0f67c115ce1dep+0,
-    0x1.2cf4f31c708bp+0,  0x1.4feb43840b5e8p+0, 0x1.634475bcb1429p+0, 0x1.6fbce05407de8p+0,
+    0x1.0122ef37212ebp-1, 0x1.00d48a707b93ep-1, 0x1.00e0e33c8c3fdp-1, 0x1.00bcc31ebded7p-1, 0x1.012c061237773p-1,
+    0x1.0303c5638675fp-1, 0x1.0420cae31f66ep-1, 0x1.0582220d9645ep-1, 0x1.091b18c62db66p-1, 0x1.0cf99b01aecb7p-1,
+    0x1.1058a8cd8e069p-1, 0x1.16810fa140f05p-1, 0x1.1adc759a06e51p-1, 0x1.239f703242df4p-1, 0x1.2d7d360eb28e8p-1,
+    0x1.3465da83dd1acp-1, 0x1.4095d4fb5304p-1,  0x1.5395840919637p-1, 0x1.62e062da73194p-1, 0x1.74654e8d79dfp-1,
+    0x1.8a8f202149fb4p-1, 0x1.9c2a5deab0309p-1, 0x1.b4fd6b7f58181p-1, 0x1.cc1ef5bcd9ec6p-1, 0x1.e53c61fc4fbep-1,
+    0x1.fedc746ddf8fap-1, 0x1.008eb56314daap+0, 0x1.0f67c115ce1dep+0, 0x1.2cf4f31c708bp+0,  0x1.4feb43840b5e8p+0,
+    0x1.634475bcb1429p+0, 0x1.6fbce05407de8p+0,
 };
 constexpr std::array<double, 32> log_worst_cases = {
-    0x1.a6ae5142326b5p+0, 0x1.a6ba95b1520f9p+0, 0x1.c877cba59d0acp+0, 0x1.1e852e6951306p+1,
-    0x1.efcbe699decc2p+0, 0x1.000976581ce4ep+1, 0x1.24dea21900258p+1, 0x1.3fa2991e8c0c2p+1,
-    0x1.4c51a4a379a23p+1, 0x1.967e2d739876bp+1, 0x1.ffcd1f1e0c16fp+1, 0x1.2d26e1ebebee6p+2,
-    0x1.45ac1494a8454p+2, 0x1.94a11eb4a79dfp+2, 0x1.39e3e05fe5f35p+3, 0x1.0af4fba7063b8p+4,
-    0x1.84a5538257275p+4, 0x1.0bb1747d46314p+5, 0x1.186e96b6dca56p+6, 0x1.15956b273c365p+8,
-    0x1.38a3dbb5a6a4fp+10, 0x1.6f6cc943605c5p+11, 0x1.a455a70c31d8p+13, 0x1.467cb238723a1p+15,
-    0x1.9926786ab547fp+17, 0x1.7d822b508bb3bp+20, 0x1.5106c15d1fc3fp+22, 0x1.8992bd496d364p+25,
-    0x1.187473f1019f6p+31, 0x1.c20cb1c736ec7p+36, 0x1.b890ca8637ae2p+40, 0x1.a6004162f2b8cp+45,
+    0x1.a6ae5142326b5p+0,  0x1.a6ba95b1520f9p+0,  0x1.c877cba59d0acp+0,  0x1.1e852e6951306p+1,  0x1.efcbe699decc2p+0,
+    0x1.000976581ce4ep+1,  0x1.24dea21900258p+1,  0x1.3fa2991e8c0c2p+1,  0x1.4c51a4a379a23p+1,  0x1.967e2d739876bp+1,
+    0x1.ffcd1f1e0c16fp+1,  0x1.2d26e1ebebee6p+2,  0x1.45ac1494a8454p+2,  0x1.94a11eb4a79dfp+2,  0x1.39e3e05fe5f35p+3,
+    0x1.0af4fba7063b8p+4,  0x1.84a5538257275p+4,  0x1.0bb1747d46314p+5,  0x1.186e96b6dca56p+6,  0x1.15956b273c365p+8,
+    0x1.38a3dbb5a6a4fp+10, 0x1.6f6cc943605c5p+11, 0x1.a455a70c31d8p+13,  0x1.467cb238723a1p+15, 0x1.9926786ab547fp+17,
+    0x1.7d822b508bb3bp+20, 0x1.5106c15d1fc3fp+22, 0x1.8992bd496d364p+25, 0x1.187473f1019f6p+31, 0x1.c20cb1c736ec7p+36,
+    0x1.b890ca8637ae2p+40, 0x1.a6004162f2b8cp+45,
 };
 
 // Derived here: the binary32 inputs whose expf / logf are closest to a rounding midpoint, from an
 // exhaustive scan of all floats in the non-trivial domain (double libm as a filter at 2^-19 ulp,
 // then MPFR at 320 bits to rank); distances 2^-28 to 2^-34 float ulp.
 constexpr std::array<float, 24> derived_expf_cases = {
-    -0x1.d2259ap+3f, -0x1.e1dbe2p-8f, -0x1.65cf3p+6f,  0x1.fdff02p-17f, -0x1.c1c4b8p-10f,
-    -0x1p-25f,       0x1.8d7cb6p-12f, 0x1.cd3982p-14f, 0x1.747de2p-15f, 0x1.344e9cp-5f,
-    0x1.62b666p+1f,  0x1.036492p+1f,  0x1.cb763ap-12f, 0x1.fbff82p-18f, 0x1.112856p+6f,
-    0x1.f7ffc2p-19f, 0x1.efffe2p-20f, 0x1.dffff2p-21f, 0x1.bffffap-22f, 0x1.7ffffep-23f,
-    0x1p-24f,        0x1.fffffep-25f, -0x1.548c34p-7f, 0x1.cce332p+0f,
+    -0x1.d2259ap+3f, -0x1.e1dbe2p-8f, -0x1.65cf3p+6f,  0x1.fdff02p-17f, -0x1.c1c4b8p-10f, -0x1p-25f,
+    0x1.8d7cb6p-12f, 0x1.cd3982p-14f, 0x1.747de2p-15f, 0x1.344e9cp-5f,  0x1.62b666p+1f,   0x1.036492p+1f,
+    0x1.cb763ap-12f, 0x1.fbff82p-18f, 0x1.112856p+6f,  0x1.f7ffc2p-19f, 0x1.efffe2p-20f,  0x1.dffff2p-21f,
+    0x1.bffffap-22f, 0x1.7ffffep-23f, 0x1p-24f,        0x1.fffffep-25f, -0x1.548c34p-7f,  0x1.cce332p+0f,
 };
 constexpr std::array<float, 24> derived_logf_cases = {
-    0x1.b121a6p+76f, 0x1.bacb4ap+25f, 0x1.c09d7cp+27f, 0x1.2f1fd6p+3f,   0x1.22d57p-65f,
-    0x1.5190cp+78f,  0x1.827a74p-7f,  0x1.6351d8p+95f, 0x1.b97c7p-14f,   0x1.cb534cp+13f,
-    0x1.d1309cp+62f, 0x1.f0ddep-8f,   0x1.cfd86ep+116f, 0x1.917748p-100f, 0x1.98496ep-39f,
-    0x1.390ffp-93f,  0x1.088d96p-74f, 0x1.9ab656p+13f, 0x1.577ac6p+78f,  0x1.925308p-35f,
-    0x1.0be824p+30f, 0x1.fa45fp-44f,  0x1.c7f44cp-46f, 0x1.cc24d6p-44f,
+    0x1.b121a6p+76f,  0x1.bacb4ap+25f,  0x1.c09d7cp+27f, 0x1.2f1fd6p+3f,  0x1.22d57p-65f,  0x1.5190cp+78f,
+    0x1.827a74p-7f,   0x1.6351d8p+95f,  0x1.b97c7p-14f,  0x1.cb534cp+13f, 0x1.d1309cp+62f, 0x1.f0ddep-8f,
+    0x1.cfd86ep+116f, 0x1.917748p-100f, 0x1.98496ep-39f, 0x1.390ffp-93f,  0x1.088d96p-74f, 0x1.9ab656p+13f,
+    0x1.577ac6p+78f,  0x1.925308p-35f,  0x1.0be824p+30f, 0x1.fa45fp-44f,  0x1.c7f44cp-46f, 0x1.cc24d6p-44f,
 };
 
 const char* type_name(double) { return "double"; }
@@ -109,8 +105,8 @@ std::array<double, 4> exp_thresholds() {
   const double sub = v::cr_log<double>(static_cast<double>(L::denorm_min()));
   // log(denorm_min / 2) = log(denorm_min) - log 2, within a few ulps (2^-1075 is no double); the
   // callers scan +-40 ulps around it, which covers the exact threshold's nearest double.
-  return {v::cr_log<double>(static_cast<double>(L::max())), v::cr_log<double>(static_cast<double>(L::min())),
-          sub, sub - 0x1.62e42fefa39efp-1};
+  return {v::cr_log<double>(static_cast<double>(L::max())), v::cr_log<double>(static_cast<double>(L::min())), sub,
+          sub - 0x1.62e42fefa39efp-1};
 }
 
 template <class T>
@@ -247,11 +243,11 @@ TEST_CASE("oracle: log curated hard cases", "[oracle][log]") {
   // Special values (C Annex F): log(+-0) = -inf, log(x<0) = NaN, log(+inf) = +inf, log(NaN) = NaN.
   using LD = std::numeric_limits<double>;
   using LF = std::numeric_limits<float>;
-  for (double s : {0.0, -0.0, -1.0, -LD::denorm_min(), LD::infinity(), -LD::infinity(), LD::quiet_NaN(),
-                   LD::max(), LD::min(), LD::denorm_min()})
+  for (double s : {0.0, -0.0, -1.0, -LD::denorm_min(), LD::infinity(), -LD::infinity(), LD::quiet_NaN(), LD::max(),
+                   LD::min(), LD::denorm_min()})
     d(s);
-  for (float s : {0.0f, -0.0f, -1.0f, -LF::denorm_min(), LF::infinity(), -LF::infinity(), LF::quiet_NaN(),
-                  LF::max(), LF::min(), LF::denorm_min()})
+  for (float s : {0.0f, -0.0f, -1.0f, -LF::denorm_min(), LF::infinity(), -LF::infinity(), LF::quiet_NaN(), LF::max(),
+                  LF::min(), LF::denorm_min()})
     f(s);
   v::oracle_config.cross_check = false;
   d.report();
@@ -334,7 +330,7 @@ TEST_CASE("oracle self-check: one rounding into double, float, bfloat16, float16
   CHECK(v::cr_pow<float>(2.0, -150.0) == 0.0f);
   CHECK(v::cr_pow<posenc::float16>(2.0, -25.0).bits == 0);
   CHECK(v::cr_pow<posenc::float16>(2.0, -24.0).bits == 1);
-  CHECK(v::cr_pow<posenc::float16>(2.0, 16.0).bits == 0x7C00);  // 65536 overflows binary16
+  CHECK(v::cr_pow<posenc::float16>(2.0, 16.0).bits == 0x7C00);     // 65536 overflows binary16
   CHECK(v::cr_pow<posenc::float16>(65520.0, 1.0).bits == 0x7C00);  // the binary16 overflow tie
   CHECK(v::cr_pow<posenc::float16>(65519.0, 1.0).bits == 0x7BFF);
   CHECK(v::cr_pow<posenc::bfloat16>(257.0, 1.0).bits == 0x4380);  // 257 ties to 256 (even)

@@ -107,7 +107,8 @@ void random_sqrt(const char* name) {
   sqrt_check<T> bits("random positive bits"), sub("subnormal"), unit("uniform (0, 10]"), squares("perfect squares"),
       near_sq("perfect squares +- 1 ulp");
   for (int i = 0; i < 400000; ++i) bits(positive(g.template finite<T>()));
-  for (int i = 0; i < 100000; ++i) sub(positive(g.template log_uniform<T>(L::min_exponent - L::digits, L::min_exponent - 1)));
+  for (int i = 0; i < 100000; ++i)
+    sub(positive(g.template log_uniform<T>(L::min_exponent - L::digits, L::min_exponent - 1)));
   for (int i = 0; i < 300000; ++i) unit(static_cast<T>(g.uniform(0.0, 10.0)));
   for (int i = 0; i < 100000; ++i) {
     const auto n = static_cast<double>(g.below(std::uint64_t{1} << half) + 1);
@@ -125,14 +126,17 @@ void random_sqrt(const char* name) {
 
 TEST_CASE("oracle: pow(double) on 10^6 random arguments", "[oracle][pow]") { random_pow<double>("pow double random"); }
 TEST_CASE("oracle: pow(float) on 10^6 random arguments", "[oracle][pow]") { random_pow<float>("pow float random"); }
-TEST_CASE("oracle: sqrt(double) on 10^6 random arguments", "[oracle][sqrt]") { random_sqrt<double>("sqrt double random"); }
+TEST_CASE("oracle: sqrt(double) on 10^6 random arguments", "[oracle][sqrt]") {
+  random_sqrt<double>("sqrt double random");
+}
 TEST_CASE("oracle: sqrt(float) on 10^6 random arguments", "[oracle][sqrt]") { random_sqrt<float>("sqrt float random"); }
 
 TEST_CASE("oracle: pow exact and midpoint cases", "[oracle][pow]") {
   const std::uint64_t seed = v::seed_for("pow exact cases");
   print_seed("pow exact cases", seed);
   v::rng g(seed);
-  pow_check<double> p2("2^k, k in [-1080, 1030]"), sq("sqrt of squares"), mid("midpoints x^2"), small("small integer powers");
+  pow_check<double> p2("2^k, k in [-1080, 1030]"), sq("sqrt of squares"), mid("midpoints x^2"),
+      small("small integer powers");
   pow_check<float> p2f("2^k, k in [-155, 130]"), sqf("sqrt of squares"), midf("midpoints x^2");
   // pow(2, k) = 2^k exactly, every k (subnormals included), and just beyond the range (0, inf).
   for (int k = -1080; k <= 1030; ++k) p2(2.0, k);
@@ -168,10 +172,25 @@ TEST_CASE("oracle: pow special values (C Annex F)", "[oracle][pow]") {
   // ISO C99 Annex F for special values).
   using L = std::numeric_limits<double>;
   pow_check<double> d("special values");
-  const double vals[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.0, 3.0, -3.0, L::infinity(), -L::infinity(),
-                         L::quiet_NaN(), L::denorm_min(), L::max(), 0x1p-1022};
-  const double exps[] = {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.5, -0.5, L::infinity(), -L::infinity(),
-                         L::quiet_NaN(), 1e300, -1e300, 0x1p53, 0x1p53 + 2};
+  const double vals[] = {0.0,
+                         -0.0,
+                         1.0,
+                         -1.0,
+                         0.5,
+                         -0.5,
+                         2.0,
+                         -2.0,
+                         3.0,
+                         -3.0,
+                         L::infinity(),
+                         -L::infinity(),
+                         L::quiet_NaN(),
+                         L::denorm_min(),
+                         L::max(),
+                         0x1p-1022};
+  const double exps[] = {
+      0.0,   -0.0,   1.0,    -1.0,      2.0, -2.0, 3.0, -3.0, 0.5, -0.5, L::infinity(), -L::infinity(), L::quiet_NaN(),
+      1e300, -1e300, 0x1p53, 0x1p53 + 2};
   for (double x : vals)
     for (double y : exps) d(x, y);
   pow_check<float> f("special values");
@@ -200,8 +219,10 @@ TEST_CASE("oracle: sqrt curated cases", "[oracle][sqrt]") {
     f(std::nextafter(p, 3e38f));
   }
   // sqrt(-0) = -0, sqrt(x < 0) = NaN, sqrt(+inf) = +inf, sqrt(NaN) = NaN (IEEE 754 5.4.1).
-  for (double s : {0.0, -0.0, -1.0, -LD::denorm_min(), LD::infinity(), -LD::infinity(), LD::quiet_NaN(), LD::max()}) d(s);
-  for (float s : {0.0f, -0.0f, -1.0f, -LF::denorm_min(), LF::infinity(), -LF::infinity(), LF::quiet_NaN(), LF::max()}) f(s);
+  for (double s : {0.0, -0.0, -1.0, -LD::denorm_min(), LD::infinity(), -LD::infinity(), LD::quiet_NaN(), LD::max()})
+    d(s);
+  for (float s : {0.0f, -0.0f, -1.0f, -LF::denorm_min(), LF::infinity(), -LF::infinity(), LF::quiet_NaN(), LF::max()})
+    f(s);
   v::oracle_config.cross_check = false;
   d.report();
   f.report();

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/verify/mpfr.hpp"
@@ -185,10 +185,11 @@ TEST_CASE("oracle: rope_theta within its stated relative error", "[oracle][rope]
     const double base = 1.0 + std::fabs(g.log_uniform<double>(-20, 40));
     check(base, static_cast<int>(g.below(static_cast<std::uint64_t>(dim / 2))), dim);
   }
-  std::printf("[oracle] rope_theta: count=%llu, max relative error %.3g (2^%.2f), stated bound 2^-100, "
-              "out of bound %llu, unnormalised %llu\n",
-              static_cast<unsigned long long>(count), worst, worst > 0 ? std::log2(worst) : -INFINITY,
-              static_cast<unsigned long long>(bad), static_cast<unsigned long long>(unnormalised));
+  std::printf(
+      "[oracle] rope_theta: count=%llu, max relative error %.3g (2^%.2f), stated bound 2^-100, "
+      "out of bound %llu, unnormalised %llu\n",
+      static_cast<unsigned long long>(count), worst, worst > 0 ? std::log2(worst) : -INFINITY,
+      static_cast<unsigned long long>(bad), static_cast<unsigned long long>(unnormalised));
   CHECK(unnormalised == 0);
   REQUIRE(bad == 0);
 }

@@ -48,9 +48,12 @@ std::vector<std::int64_t> framework_positions(const xl::config& c) {
 }  // namespace
 
 static_assert(sh::relative_index(sh::config{}, 5, 3).value == 18, "clip(3 - 5, -20, 20) + 20");
-static_assert(sh::relative_index(sh::config{}, 0, 1000).value == 40 && sh::relative_index(sh::config{}, 1000, 0).value == 0);
-static_assert(!sh::validate({.max_relative_position = 0}).ok(), "a bad config is a value for validate, a compile error for a generator");
-static_assert(xl::position({.d_model = 8, .klen = 6, .qlen = 3, .clamp_len = 4}, 0).value == 4, "Transformer-XL clamps");
+static_assert(sh::relative_index(sh::config{}, 0, 1000).value == 40 &&
+              sh::relative_index(sh::config{}, 1000, 0).value == 0);
+static_assert(!sh::validate({.max_relative_position = 0}).ok(),
+              "a bad config is a value for validate, a compile error for a generator");
+static_assert(xl::position({.d_model = 8, .klen = 6, .qlen = 3, .clamp_len = 4}, 0).value == 4,
+              "Transformer-XL clamps");
 
 TEST_CASE("shaw: the clipped relative index and its laws", "[shaw]") {
   std::uint64_t broken = 0;
@@ -75,7 +78,12 @@ TEST_CASE("transformer_xl / xlnet: the relative positions, as the frameworks bui
         for (const std::int64_t clamp : {std::int64_t{-1}, std::int64_t{3}, std::int64_t{100}})
           for (const std::int64_t klen : {1, 5, 64})
             for (const std::int64_t qlen : {std::int64_t{0}, std::int64_t{1}, klen}) {
-              const xl::config c{.d_model = 4, .klen = klen, .qlen = qlen, .clamp_len = clamp, .model = m, .attn_type = at,
+              const xl::config c{.d_model = 4,
+                                 .klen = klen,
+                                 .qlen = qlen,
+                                 .clamp_len = clamp,
+                                 .model = m,
+                                 .attn_type = at,
                                  .bi_data = bi_data};
               const std::vector<std::int64_t> want = framework_positions(c);
               ++checked;
@@ -84,12 +92,13 @@ TEST_CASE("transformer_xl / xlnet: the relative positions, as the frameworks bui
                 same = xl::position(c, static_cast<std::int64_t>(r)).value == want[r];
               if (!same) ++wrong;
             }
-  std::printf("[transformer_xl] %llu configs, %llu position sequences differ\n", static_cast<unsigned long long>(checked),
-              static_cast<unsigned long long>(wrong));
+  std::printf("[transformer_xl] %llu configs, %llu position sequences differ\n",
+              static_cast<unsigned long long>(checked), static_cast<unsigned long long>(wrong));
   REQUIRE(wrong == 0);
 }
 
-TEST_CASE("transformer_xl: the table is [sin | cos] of position * 10000^(-2i/d), correctly rounded", "[transformer_xl][oracle]") {
+TEST_CASE("transformer_xl: the table is [sin | cos] of position * 10000^(-2i/d), correctly rounded",
+          "[transformer_xl][oracle]") {
   const xl::config c{.d_model = 16, .klen = 12, .qlen = 4, .clamp_len = 9, .model = xl::model::xlnet, .bi_data = true};
   std::vector<float> table(static_cast<std::size_t>(xl::rows(c)) * 16);
   REQUIRE(xl::fill_table<float>(c, table) == posenc::status::ok);
@@ -104,8 +113,10 @@ TEST_CASE("transformer_xl: the table is [sin | cos] of position * 10000^(-2i/d),
       mpfr_rootn_ui(x.get(), x.get(), 8, MPFR_RNDN);
       mpfr_pow_si(x.get(), x.get(), -i, MPFR_RNDN);
       mpfr_mul_si(x.get(), x.get(), static_cast<long>(p), MPFR_RNDN);
-      if (k < 8) mpfr_sin(t.get(), x.get(), MPFR_RNDN);
-      else mpfr_cos(t.get(), x.get(), MPFR_RNDN);
+      if (k < 8)
+        mpfr_sin(t.get(), x.get(), MPFR_RNDN);
+      else
+        mpfr_cos(t.get(), x.get(), MPFR_RNDN);
       // The 300-bit value is within about 2^-290 of the exact one, so rounding it to float differs
       // from rounding the exact value only if that lies within 2^-290 of a float midpoint, which an
       // irrational sine of these small arguments does not (the scalar path proves each entry anyway).

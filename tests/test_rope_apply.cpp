@@ -25,13 +25,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "posenc/verify/catch2.hpp"
-#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/round.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/verify/catch2.hpp"
 #include "posenc/verify/laws/detail/exact.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
@@ -45,20 +45,29 @@ using mp = posenc::verify::exact_real;  // about 333 bits
 
 using posenc::verify::seeds;  // Catch2 seed generator (posenc/verify/catch2.hpp)
 
-double uniform(v::rng& r, double lo, double hi) { return lo + (hi - lo) * static_cast<double>(r.next() >> 11) * 0x1p-53; }
+double uniform(v::rng& r, double lo, double hi) {
+  return lo + (hi - lo) * static_cast<double>(r.next() >> 11) * 0x1p-53;
+}
 // Random element: sign-mixed magnitude in [2^-4, 2^4] (no underflow anywhere in the kernel).
 template <class S>
 S random_elem(v::rng& r) {
   const double mag = std::exp2(uniform(r, -4, 4));
   const double x = (r.next() & 1) != 0 ? -mag : mag;
-  if constexpr (std::is_same_v<S, double>) return x;
-  else if constexpr (std::is_same_v<S, float>) return static_cast<float>(x);
-  else return pm::round_to<S>(x).value;
+  if constexpr (std::is_same_v<S, double>)
+    return x;
+  else if constexpr (std::is_same_v<S, float>)
+    return static_cast<float>(x);
+  else
+    return pm::round_to<S>(x).value;
 }
 template <class S>
-std::uint64_t bits_of(S x) { return static_cast<std::uint64_t>(posenc::detail::float_format<S>::to_bits(x)); }
+std::uint64_t bits_of(S x) {
+  return static_cast<std::uint64_t>(posenc::detail::float_format<S>::to_bits(x));
+}
 template <class S>
-double to_d(S x) { return static_cast<double>(posenc::detail::apply_traits<S>::load(x)); }
+double to_d(S x) {
+  return static_cast<double>(posenc::detail::apply_traits<S>::load(x));
+}
 
 template <class TT>
 std::vector<pm::sincos_result<TT>> row_at(std::uint64_t m, double base, int d) {
@@ -82,9 +91,9 @@ exact_cs exact_at(std::int64_t m, double base, int j, int d) {
 TEST_CASE("bfloat16 store is round_to<bfloat16> of the float result", "[rope][apply]") {
   const std::uint64_t s = GENERATE(take(4, seeds("bf16_store")));
   v::rng r(s);
-  std::vector<std::uint32_t> cases = {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u, 0xFFC12345u,
-                                      0x7F7FFFFFu, 0x7F7F8000u, 0x7F7F7FFFu, 0x00008000u, 0x00018000u, 0x00000001u,
-                                      0x3F808000u, 0x3F818000u, 0x3F807FFFu, 0xBF808001u};
+  std::vector<std::uint32_t> cases = {0u,          0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FC00000u, 0x7F800001u,
+                                      0xFFC12345u, 0x7F7FFFFFu, 0x7F7F8000u, 0x7F7F7FFFu, 0x00008000u, 0x00018000u,
+                                      0x00000001u, 0x3F808000u, 0x3F818000u, 0x3F807FFFu, 0xBF808001u};
   for (int i = 0; i < 250000; ++i) cases.push_back(static_cast<std::uint32_t>(r.next()));
   for (std::uint32_t b : cases) {
     const float f = std::bit_cast<float>(b);
@@ -130,7 +139,8 @@ template <class S, class TT>
 void check_layout_commutes(std::uint64_t seed, std::size_t head_dim, std::size_t rotary_dim) {
   v::rng r(seed);
   const std::size_t heads = 32;
-  const pr::apply_shape si{.heads = heads, .head_dim = head_dim, .rotary_dim = rotary_dim, .lay = pr::layout::interleaved};
+  const pr::apply_shape si{
+      .heads = heads, .head_dim = head_dim, .rotary_dim = rotary_dim, .lay = pr::layout::interleaved};
   pr::apply_shape sh = si;
   sh.lay = pr::layout::half_split;
   std::vector<S> vi(heads * head_dim), vh(vi.size()), ri(vi.size()), rh(vi.size());
@@ -156,8 +166,8 @@ TEST_CASE("rotate in either layout then permute: identical bits", "[rope][layout
   check_layout_commutes<posenc::bfloat16, float>(s, 128, 128);
   check_layout_commutes<posenc::bfloat16, posenc::bfloat16>(s, 128, 128);
   check_layout_commutes<posenc::float16, float>(s, 64, 64);
-  check_layout_commutes<float, float>(s, 128, 32);   // Pythia: 0.25 of 128
-  check_layout_commutes<float, float>(s, 256, 64);   // GPT-J: 64 of 256
+  check_layout_commutes<float, float>(s, 128, 32);  // Pythia: 0.25 of 128
+  check_layout_commutes<float, float>(s, 256, 64);  // GPT-J: 64 of 256
 }
 
 // HF convert_llama_weights_to_hf.py:
@@ -240,8 +250,10 @@ void check_pass_through(std::uint64_t seed, std::size_t head_dim, std::size_t ro
   const float specials[] = {-0.0f, L::quiet_NaN(), L::infinity(), -L::infinity(), L::denorm_min()};
   for (std::size_t i = 0; i < 5; ++i) {
     const std::size_t k = (r.next() % sh.heads) * head_dim + rotary_dim + r.next() % (head_dim - rotary_dim);
-    if constexpr (std::is_same_v<S, float>) x[k] = specials[i];
-    else x[k] = pm::round_to<S>(static_cast<double>(specials[i])).value;
+    if constexpr (std::is_same_v<S, float>)
+      x[k] = specials[i];
+    else
+      x[k] = pm::round_to<S>(static_cast<double>(specials[i])).value;
   }
   const std::uint64_t m = 1 + r.next() % 100000;
   const auto row = row_at<pr::compute_t<S>>(m, 1e4, static_cast<int>(rotary_dim));
@@ -276,10 +288,14 @@ TEST_CASE("partial rotary passes the rest through bit for bit", "[rope][apply]")
 TEST_CASE("bad shapes and bases are reported", "[rope][apply]") {
   std::array<float, 16> x{};
   const std::array<pm::sincos_result<float>, 8> row{};
-  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 7}, row.data()) == posenc::status::domain_error);
-  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 0}, row.data()) == posenc::status::domain_error);
-  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 8, .rotary_dim = 16}, row.data()) == posenc::status::domain_error);
-  CHECK(pr::rotate_at(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 16}, 5, 1.0) == posenc::status::domain_error);
+  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 7}, row.data()) ==
+        posenc::status::domain_error);
+  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 0}, row.data()) ==
+        posenc::status::domain_error);
+  CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 8, .rotary_dim = 16}, row.data()) ==
+        posenc::status::domain_error);
+  CHECK(pr::rotate_at(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 16}, 5, 1.0) ==
+        posenc::status::domain_error);
   CHECK(pr::rotate(x.data(), {.heads = 1, .head_dim = 16, .rotary_dim = 16}, row.data()) == posenc::status::ok);
 }
 
@@ -332,7 +348,8 @@ TEST_CASE("exact rotation laws hold in MPFR: R_m R_n = R_{m+n}, <R_m q, R_n k> =
   v::rng r(s);
   constexpr int d = 128;
   const double base = (s & 1) != 0 ? 1e4 : 5e5;
-  const std::int64_t m = static_cast<std::int64_t>(r.next() % (1u << 20)), n = static_cast<std::int64_t>(r.next() % (1u << 20));
+  const std::int64_t m = static_cast<std::int64_t>(r.next() % (1u << 20)),
+                     n = static_cast<std::int64_t>(r.next() % (1u << 20));
   const mvec q = to_mp(random_vec<double>(r, d)), k = to_mp(random_vec<double>(r, d));
   const cs_row rm = exact_row(m, base, d), rn = exact_row(n, base, d);
   const mp tol = boost::multiprecision::ldexp(mp(1), -280);  // 332-bit evaluation of angles < 2^21
@@ -396,11 +413,13 @@ void check_rounded_laws(std::uint64_t seed, double& worst) {
   };
   for (std::size_t h = 0; h < heads; ++h) {
     const auto head = [h](const std::vector<S>& x) {
-      return to_mp(std::vector<S>(x.begin() + static_cast<std::ptrdiff_t>(h * d), x.begin() + static_cast<std::ptrdiff_t>((h + 1) * d)));
+      return to_mp(std::vector<S>(x.begin() + static_cast<std::ptrdiff_t>(h * d),
+                                  x.begin() + static_cast<std::ptrdiff_t>((h + 1) * d)));
     };
     const mvec Q = head(q), K = head(k);
     const cs_row tm = table_row<TT>(m, base, d), tn = table_row<TT>(n, base, d);
-    const cs_row em = exact_row(static_cast<std::int64_t>(m), base, d), en = exact_row(static_cast<std::int64_t>(n), base, d);
+    const cs_row em = exact_row(static_cast<std::int64_t>(m), base, d),
+                 en = exact_row(static_cast<std::int64_t>(n), base, d);
     const cs_row emn = exact_row(static_cast<std::int64_t>(m + n), base, d);
     const cs_row tmn = table_row<TT>(m + n, base, d), tnm = table_row<TT>(n - m, base, d);
     const cs_row enm = exact_row(static_cast<std::int64_t>(n - m), base, d);

@@ -55,10 +55,10 @@ float special_float(v::rng& r) {
     case 0: return std::bit_cast<float>(u);
     case 1: return (u & 1) != 0 ? -0.0f : 0.0f;
     case 2: return (u & 1) != 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
-    case 3: return std::bit_cast<float>((u & 0x803FFFFFu) | 0x7FC00000u);        // quiet NaN, payload, sign
-    case 4: return std::bit_cast<float>((u & 0x801FFFFFu) | 0x7F800001u);        // signalling pattern
-    case 5: return std::bit_cast<float>(u & 0x807FFFFFu);                        // subnormal (or 0)
-    case 6: return std::bit_cast<float>((u & 0x80FFFFFFu) | 0x00800000u);        // near the normal boundary
+    case 3: return std::bit_cast<float>((u & 0x803FFFFFu) | 0x7FC00000u);                   // quiet NaN, payload, sign
+    case 4: return std::bit_cast<float>((u & 0x801FFFFFu) | 0x7F800001u);                   // signalling pattern
+    case 5: return std::bit_cast<float>(u & 0x807FFFFFu);                                   // subnormal (or 0)
+    case 6: return std::bit_cast<float>((u & 0x80FFFFFFu) | 0x00800000u);                   // near the normal boundary
     default: return std::bit_cast<float>((u & 0x807FFFFFu) | ((0x70u + (u >> 27)) << 23));  // ~[2^-15, 2^16]
   }
 }
@@ -77,10 +77,14 @@ pm::sincos_result<float> table_entry(v::rng& r) {
 
 template <class S>
 S from_float(float f) {
-  if constexpr (std::is_same_v<S, float>) return f;
-  else if constexpr (std::is_same_v<S, double>) return static_cast<double>(f);
-  else if constexpr (std::is_same_v<S, posenc::bfloat16>) return posenc::bfloat16::from_bits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(f) >> 16));
-  else return pd::apply_traits<posenc::float16>::store(f);
+  if constexpr (std::is_same_v<S, float>)
+    return f;
+  else if constexpr (std::is_same_v<S, double>)
+    return static_cast<double>(f);
+  else if constexpr (std::is_same_v<S, posenc::bfloat16>)
+    return posenc::bfloat16::from_bits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(f) >> 16));
+  else
+    return pd::apply_traits<posenc::float16>::store(f);
 }
 
 // The table type for storage S (must load exactly into S's compute type).
@@ -98,7 +102,9 @@ void compare_paths(std::uint64_t seed, const char* name) {
       for (int lay = 0; lay < 2; ++lay)
         for (int inv = 0; inv < 2; ++inv)
           for (int copy = 0; copy < 2; ++copy) {
-            const pr::apply_shape sh{.heads = 1 + r.next() % 4, .head_dim = rd + extra, .rotary_dim = rd,
+            const pr::apply_shape sh{.heads = 1 + r.next() % 4,
+                                     .head_dim = rd + extra,
+                                     .rotary_dim = rd,
                                      .lay = lay != 0 ? pr::layout::interleaved : pr::layout::half_split};
             const std::size_t n = sh.heads * sh.head_dim;
             std::vector<S> in(n), a(n), b(n);
@@ -186,15 +192,18 @@ constexpr std::size_t ct_heads = 3, ct_dim = 40, ct_rot = 36, ct_n = ct_heads * 
 template <class S>
 constexpr std::array<S, ct_n> ct_input() {
   std::array<S, ct_n> x{};
-  constexpr float specials[] = {-0.0f, 0.0f, 0x1p-126f, -0x1p-127f, 0x1p-130f, -0x1p-149f, 1.0f + 0x1p-8f,
-                                -(1.0f + 0x1p-7f + 0x1p-8f), 3.0f, -0.375f};
+  constexpr float specials[] = {-0.0f,     0.0f,       0x1p-126f,      -0x1p-127f,
+                                0x1p-130f, -0x1p-149f, 1.0f + 0x1p-8f, -(1.0f + 0x1p-7f + 0x1p-8f),
+                                3.0f,      -0.375f};
   std::uint32_t st = 0x12345u;
   for (std::size_t i = 0; i < ct_n; ++i) {
     st = st * 1664525u + 1013904223u;
     float f = (i % 3 == 0) ? specials[(st >> 8) % 10]
                            : static_cast<float>(static_cast<std::int32_t>(st >> 12) - (1 << 19)) * 0x1p-12f;
-    if constexpr (std::is_same_v<S, float>) x[i] = f;
-    else x[i] = posenc::bfloat16::from_bits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(f) >> 16));
+    if constexpr (std::is_same_v<S, float>)
+      x[i] = f;
+    else
+      x[i] = posenc::bfloat16::from_bits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(f) >> 16));
   }
   return x;
 }
@@ -202,7 +211,8 @@ constexpr std::array<pm::sincos_result<float>, ct_rot / 2> ct_row() {
   std::array<pm::sincos_result<float>, ct_rot / 2> r{};
   for (std::size_t j = 0; j < r.size(); ++j) {
     const float t = static_cast<float>(j) * 0.0625f - 0.5f;
-    r[j] = j % 4 == 0 ? pm::sincos_result<float>{0.0f, 1.0f + 0x1p-8f} : pm::sincos_result<float>{t, 1.0f - t * t * 0.5f};
+    r[j] =
+        j % 4 == 0 ? pm::sincos_result<float>{0.0f, 1.0f + 0x1p-8f} : pm::sincos_result<float>{t, 1.0f - t * t * 0.5f};
   }
   return r;
 }
@@ -221,7 +231,8 @@ void compare_ct_rt() {
   std::array<S, ct_n> rt = ct_input<S>();
   const auto row = ct_row();
   const pr::apply_shape sh{.heads = ct_heads, .head_dim = ct_dim, .rotary_dim = ct_rot, .lay = L};
-  REQUIRE(pr::rotate(rt.data(), sh, row.data(), Inv ? pr::direction::inverse : pr::direction::forward) == posenc::status::ok);
+  REQUIRE(pr::rotate(rt.data(), sh, row.data(), Inv ? pr::direction::inverse : pr::direction::forward) ==
+          posenc::status::ok);
   std::size_t changed = 0;
   const std::array<S, ct_n> in = ct_input<S>();
   for (std::size_t i = 0; i < ct_n; ++i) {

@@ -37,9 +37,9 @@
 namespace {
 
 namespace rope = posenc::rope;
-using rope::scaling;
 using posenc::bfloat16;
 using posenc::float16;
+using rope::scaling;
 using M = posenc::verify::detail::mp;
 
 template <class T>
@@ -91,9 +91,13 @@ std::vector<yarn_case> yarn_search() {
     for (const double base : {10000.0, 1000000.0, 1e8})
       for (const auto& bb : betas)
         for (double l0 = 1; l0 < 0x1p31; l0 = std::ceil(l0 * 1.07)) {
-          rope::config c{.head_dim = d, .rope_theta = base, .rope_type = scaling::yarn, .factor = 4.0,
+          rope::config c{.head_dim = d,
+                         .rope_theta = base,
+                         .rope_type = scaling::yarn,
+                         .factor = 4.0,
                          .original_max_position_embeddings = static_cast<std::int64_t>(l0),
-                         .beta_fast = bb[0], .beta_slow = bb[1]};
+                         .beta_fast = bb[0],
+                         .beta_slow = bb[1]};
           double lo = 0, hi = 0;
           posenc::verify::exact_yarn_range(c, lo, hi);
           out.push_back({c, static_cast<long>(lo), static_cast<long>(hi)});
@@ -125,7 +129,8 @@ TEST_CASE("YaRN ramp: low == high at pair 0, at d/2 and past it; low < high; low
     }
     if (seen[s] >= 3) continue;
     ++seen[s];
-    const std::string what = std::string(names[s]) + " (" + std::to_string(y.lo) + ", " + std::to_string(y.hi) + "), " + describe(y.cfg);
+    const std::string what =
+        std::string(names[s]) + " (" + std::to_string(y.lo) + ", " + std::to_string(y.hi) + "), " + describe(y.cfg);
     // The library's range is the oracle's.
     const auto r = rope::yarn_correction_range(y.cfg);
     INFO(what);
@@ -162,12 +167,18 @@ TEST_CASE("YaRN: the issue-11 config, low == high == 0 at d = 8, L0 = 64, betas 
   // fcd(n) = d ln(L0 / (2 pi n)) / (2 ln b): fcd(32) = 8 ln(64 / 201.06) / 18.42 = -0.497 -> floor -1
   // -> max(., 0) = 0; fcd(16) = 8 ln(64 / 100.53) / 18.42 = -0.196 -> ceil 0. So low = high = 0 and
   // HF's ramp at pair 0 is 0 / 0.001 = 0: inv_freq[0] = 1 (extrapolation), the rest / 4.
-  constexpr rope::config c{.head_dim = 8, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                           .original_max_position_embeddings = 64, .beta_fast = 32.0, .beta_slow = 16.0};
+  constexpr rope::config c{.head_dim = 8,
+                           .rope_theta = 10000.0,
+                           .rope_type = scaling::yarn,
+                           .factor = 4.0,
+                           .original_max_position_embeddings = 64,
+                           .beta_fast = 32.0,
+                           .beta_slow = 16.0};
   static_assert(rope::yarn_correction_range(c).low == 0.0 && rope::yarn_correction_range(c).high == 0.0,
                 "the config sits on low == high == 0");
   static_assert(rope::inv_freq<double>(c, 0).value == 1.0, "YaRN, low == high == 0: inv_freq[0] = 1 exactly");
-  static_assert(rope::inv_freq<double>(c, 1).value == 0.025, "YaRN, low == high == 0: inv_freq[1] = 10000^(-1/4) / 4 = 0.025");
+  static_assert(rope::inv_freq<double>(c, 1).value == 0.025,
+                "YaRN, low == high == 0: inv_freq[1] = 10000^(-1/4) / 4 = 0.025");
   CHECK(rope::inv_freq<double>(c, 0).value == 1.0);
   check_against_oracle(c, "issue-11 config");
 }
@@ -209,7 +220,10 @@ int sign_l0_theta_minus_2pi_f(const rope::config& c, int j, double f) {
 TEST_CASE("Llama-3 bands: each threshold one ulp either side of and at the wavelength", "[rope][boundary]") {
   int flips_high = 0, flips_low = 0;
   for (const int j : {3, 17, 40}) {
-    rope::config c{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0,
+    rope::config c{.head_dim = 128,
+                   .rope_theta = 500000.0,
+                   .rope_type = scaling::llama3,
+                   .factor = 8.0,
                    .original_max_position_embeddings = 8192};
     const double tie = tie_factor(c, j);
     for (const double hff : {std::nextafter(tie, 0.0), tie, std::nextafter(tie, 1e300)}) {
@@ -271,7 +285,10 @@ TEST_CASE("LongRoPE: short factors up to seq_len = L0, long factors from L0 + 1"
 }
 
 TEST_CASE("dynamic NTK: the base changes only past max_position_embeddings", "[rope][boundary]") {
-  rope::config c{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0,
+  rope::config c{.head_dim = 128,
+                 .rope_theta = 10000.0,
+                 .rope_type = scaling::dynamic,
+                 .factor = 2.0,
                  .max_position_embeddings = 4096};
   const rope::config plain{.head_dim = 128, .rope_theta = 10000.0};
   for (const std::int64_t seq : {std::int64_t{0}, std::int64_t{4095}, std::int64_t{4096}, std::int64_t{4097}}) {
@@ -281,8 +298,10 @@ TEST_CASE("dynamic NTK: the base changes only past max_position_embeddings", "[r
     // base is unchanged up to M; at M + 1, q = 1 + s / M and inv_freq[j] = theta_j q^(-2j/(d-2)).
     for (int j = 0; j < 64; ++j) {
       const double got = rope::inv_freq<double>(c, j).value, def = rope::inv_freq<double>(plain, j).value;
-      if (seq <= 4096) CHECK(got == def);
-      else if (j > 0) CHECK(got < def);
+      if (seq <= 4096)
+        CHECK(got == def);
+      else if (j > 0)
+        CHECK(got < def);
     }
     check_against_oracle(c, "dynamic seq_len=" + std::to_string(seq));
   }
@@ -312,10 +331,21 @@ TEST_CASE("partial rotary: floor(head_dim * factor) at and one ulp below whole n
     int head_dim;
     double prf;
   };
-  const std::vector<edge> edges{
-      {128, 0.25}, {128, std::nextafter(0.25, 0.0)}, {128, std::nextafter(0.25, 1.0)}, {80, 0.4}, {10, 0.3},
-      {64, 1.0},   {64, std::nextafter(1.0, 0.0)},   {64, 0.03125},  {64, std::nextafter(0.03125, 0.0)},
-      {2, 1.0},    {1, 1.0},                         {96, 0.5},      {100, 0.02}, {256, 0.25}, {2048, 1.0 / 3.0}};
+  const std::vector<edge> edges{{128, 0.25},
+                                {128, std::nextafter(0.25, 0.0)},
+                                {128, std::nextafter(0.25, 1.0)},
+                                {80, 0.4},
+                                {10, 0.3},
+                                {64, 1.0},
+                                {64, std::nextafter(1.0, 0.0)},
+                                {64, 0.03125},
+                                {64, std::nextafter(0.03125, 0.0)},
+                                {2, 1.0},
+                                {1, 1.0},
+                                {96, 0.5},
+                                {100, 0.02},
+                                {256, 0.25},
+                                {2048, 1.0 / 3.0}};
   for (const edge& e : edges) {
     const rope::config c{.head_dim = e.head_dim, .partial_rotary_factor = e.prf};
     const std::int64_t want = exact_floor_product(e.head_dim, e.prf);
@@ -387,7 +417,8 @@ TEST_CASE("preconditions: each limit accepted at its edge, refused one step past
   CHECK(msg(with([](rope::config& c) { c.rope_theta = 0x1p960; })) == "rope_theta (the base) must be below 2^960");
   // partial_rotary_factor in (0, 1]; rotary dim even, nonzero, at most 65536
   CHECK(msg(with([](rope::config& c) { c.partial_rotary_factor = 1.0; })) == "ok");
-  CHECK(msg(with([](rope::config& c) { c.partial_rotary_factor = std::nextafter(1.0, 2.0); })) == "partial_rotary_factor must be in (0, 1]");
+  CHECK(msg(with([](rope::config& c) { c.partial_rotary_factor = std::nextafter(1.0, 2.0); })) ==
+        "partial_rotary_factor must be in (0, 1]");
   CHECK(msg(with([](rope::config& c) { c.partial_rotary_factor = 0x1p-1074; })) == "rotary dim is zero");
   CHECK(msg(rope::config{.head_dim = 65536}) == "ok");
   CHECK(msg(rope::config{.head_dim = 65538}) == "rotary dim above 65536");
@@ -395,7 +426,8 @@ TEST_CASE("preconditions: each limit accepted at its edge, refused one step past
   CHECK(msg(rope::config{.head_dim = 128, .rotary_dim = 130}) == "rotary_dim exceeds head_dim");
   CHECK(msg(rope::config{.head_dim = 128, .rotary_dim = 2}) == "ok");
   // ntk / dynamic: rotary dim above 2
-  CHECK(msg(rope::config{.head_dim = 2, .rope_type = scaling::ntk, .factor = 2.0}) == "ntk and dynamic need a rotary dim above 2 (exponent d/(d-2))");
+  CHECK(msg(rope::config{.head_dim = 2, .rope_type = scaling::ntk, .factor = 2.0}) ==
+        "ntk and dynamic need a rotary dim above 2 (exponent d/(d-2))");
   CHECK(msg(rope::config{.head_dim = 4, .rope_type = scaling::ntk, .factor = 2.0}) == "ok");
   // dynamic: seq_len >= 0
   const rope::config dyn{.head_dim = 64, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096};

@@ -33,24 +33,45 @@ constexpr rope::config gptj = rope::models::gpt_j;
 // Variants without a curated model: linear (PI), static NTK, dynamic NTK, a plain YaRN, proportional.
 constexpr rope::config linear4{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
 constexpr rope::config ntk4{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
-constexpr rope::config dynamic2{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0,
-                                .max_position_embeddings = 4096, .seq_len = 10000};
-constexpr rope::config yarn_llama2{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+constexpr rope::config dynamic2{.head_dim = 128,
+                                .rope_theta = 10000.0,
+                                .rope_type = scaling::dynamic,
+                                .factor = 2.0,
+                                .max_position_embeddings = 4096,
+                                .seq_len = 10000};
+constexpr rope::config yarn_llama2{.head_dim = 128,
+                                   .rope_theta = 10000.0,
+                                   .rope_type = scaling::yarn,
+                                   .factor = 4.0,
                                    .original_max_position_embeddings = 4096};
-constexpr rope::config yarn_40{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0,
+constexpr rope::config yarn_40{.head_dim = 64,
+                               .rope_theta = 10000.0,
+                               .rope_type = scaling::yarn,
+                               .factor = 40.0,
                                .original_max_position_embeddings = 4096};
-constexpr rope::config gemma_prop{.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25,
-                                  .proportional = true};
+constexpr rope::config gemma_prop{
+    .head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true};
 
 struct named {
   const char* name;
   rope::config cfg;
 };
-const std::vector<named> curated{
-    {"Llama-2-7B", llama2},   {"Llama-3.1-8B", llama31},  {"Llama-3.2-1B", llama32},    {"Qwen2.5-7B yarn", qwen25},
-    {"DeepSeek-V3", deepseek_v3}, {"Phi-3 short", phi3_short_cfg}, {"Phi-3 long", phi3_long_cfg}, {"gpt-oss", gpt_oss},
-    {"Pythia", pythia},       {"GPT-J", gptj},            {"linear 4", linear4},         {"ntk 4", ntk4},
-    {"dynamic 2", dynamic2},  {"yarn llama2", yarn_llama2}, {"yarn 40", yarn_40},        {"proportional", gemma_prop}};
+const std::vector<named> curated{{"Llama-2-7B", llama2},
+                                 {"Llama-3.1-8B", llama31},
+                                 {"Llama-3.2-1B", llama32},
+                                 {"Qwen2.5-7B yarn", qwen25},
+                                 {"DeepSeek-V3", deepseek_v3},
+                                 {"Phi-3 short", phi3_short_cfg},
+                                 {"Phi-3 long", phi3_long_cfg},
+                                 {"gpt-oss", gpt_oss},
+                                 {"Pythia", pythia},
+                                 {"GPT-J", gptj},
+                                 {"linear 4", linear4},
+                                 {"ntk 4", ntk4},
+                                 {"dynamic 2", dynamic2},
+                                 {"yarn llama2", yarn_llama2},
+                                 {"yarn 40", yarn_40},
+                                 {"proportional", gemma_prop}};
 
 template <class T>
 std::uint64_t bits(T x) {
@@ -147,14 +168,18 @@ TEST_CASE("Llama-3.1 bands: 0..28 keep, 29..34 smoothed, 35..63 divided", "[rope
   for (int j = 0; j < 64; ++j) {
     const auto b = rope::llama3_band_of(llama31, j);
     REQUIRE(b.ok());
-    const auto want = j <= 28 ? rope::llama3_band::keep : j <= 34 ? rope::llama3_band::smoothed : rope::llama3_band::divided;
+    const auto want = j <= 28   ? rope::llama3_band::keep
+                      : j <= 34 ? rope::llama3_band::smoothed
+                                : rope::llama3_band::divided;
     INFO("j=" << j);
     CHECK(b.value == want);
     // keep = the default frequency; divided = the linear (factor 8) frequency; smoothed strictly between.
     const double f = rope::inv_freq(llama31, j).value;
     const double ext = rope::inv_freq(rope::config{.head_dim = 128, .rope_theta = 500000.0}, j).value;
-    const double itp = rope::inv_freq(rope::config{.head_dim = 128, .rope_theta = 500000.0,
-                                                   .rope_type = scaling::linear, .factor = 8.0}, j).value;
+    const double itp =
+        rope::inv_freq(
+            rope::config{.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::linear, .factor = 8.0}, j)
+            .value;
     if (j <= 28) CHECK(f == ext);
     if (j >= 35) CHECK(f == itp);
     if (j > 28 && j < 35) CHECK((itp < f && f < ext));
@@ -202,7 +227,8 @@ TEST_CASE("laws: decreasing frequencies, YaRN between its two ends", "[rope][law
   CHECK(rope::inv_freq(pythia, 8).value == rope::inv_freq(rope::config{.head_dim = 32}, 8).value);
   // Proportional: exponent over head_dim, zero past rope_angles = 32.
   CHECK(rope::rotary_dim(gemma_prop) == 256);
-  CHECK(rope::inv_freq(gemma_prop, 31).value == rope::inv_freq(rope::config{.head_dim = 256, .rope_theta = 1e6}, 31).value);
+  CHECK(rope::inv_freq(gemma_prop, 31).value ==
+        rope::inv_freq(rope::config{.head_dim = 256, .rope_theta = 1e6}, 31).value);
   CHECK(rope::inv_freq(gemma_prop, 32).value == 0.0);
   CHECK(rope::inv_freq(gemma_prop, 127).ok());
   // LongRoPE picks the long factors only past L0.
@@ -220,7 +246,8 @@ TEST_CASE("bad input: each precondition names itself", "[rope][validate]") {
   CHECK(msg(rope::config{.head_dim = 128, .rope_theta = 1.0}) == "rope_theta (the base) must be finite and > 1");
   CHECK(msg(rope::config{.head_dim = 128, .rope_theta = 0.5}) == "rope_theta (the base) must be finite and > 1");
   CHECK(msg(rope::config{.head_dim = 128, .rope_type = scaling::linear}) == "factor must be positive and finite");
-  CHECK(msg(rope::config{.head_dim = 128, .rope_type = scaling::linear, .factor = -2.0}) == "factor must be positive and finite");
+  CHECK(msg(rope::config{.head_dim = 128, .rope_type = scaling::linear, .factor = -2.0}) ==
+        "factor must be positive and finite");
   rope::config y = qwen25;
   y.beta_fast = 1.0;
   CHECK(msg(y) == "beta_fast must exceed beta_slow");
@@ -255,7 +282,8 @@ TEST_CASE("frequency providers agree with the rounded frequency", "[rope]") {
       REQUIRE(f.ok());
       INFO(m.name << " j=" << j);
       CHECK(f.rel_err <= 0x1p-60);
-      CHECK(posenc::detail::round_dd<double>(f.value.hi, f.value.lo) == posenc::verify::cr_rope_inv_freq<double>(m.cfg, j));
+      CHECK(posenc::detail::round_dd<double>(f.value.hi, f.value.lo) ==
+            posenc::verify::cr_rope_inv_freq<double>(m.cfg, j));
       if (j < posenc::detail::ropef::rotating_pairs(m.cfg)) {
         const auto a = rope::frequency_mp<4>(m.cfg, j);
         double out = 0;

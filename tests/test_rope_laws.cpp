@@ -19,11 +19,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "posenc/verify/catch2.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/table.hpp"
+#include "posenc/verify/catch2.hpp"
 #include "posenc/verify/laws/composition.hpp"
 #include "posenc/verify/laws/decreasing.hpp"
 #include "posenc/verify/laws/layout.hpp"
@@ -87,9 +87,12 @@ template <class S>
 S random_elem(v::rng& r) {
   const double mag = std::exp2(r.uniform(-4, 4));
   const double x = (r.next() & 1) != 0 ? -mag : mag;
-  if constexpr (std::is_same_v<S, double>) return x;
-  else if constexpr (std::is_same_v<S, float>) return static_cast<float>(x);
-  else return posenc::math::round_to<S>(x).value;
+  if constexpr (std::is_same_v<S, double>)
+    return x;
+  else if constexpr (std::is_same_v<S, float>)
+    return static_cast<float>(x);
+  else
+    return posenc::math::round_to<S>(x).value;
 }
 template <class S>
 std::vector<S> random_vec(v::rng& r, std::size_t n) {
@@ -100,10 +103,14 @@ std::vector<S> random_vec(v::rng& r, std::size_t n) {
 
 template <class T>
 std::string type_name() {
-  if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else if constexpr (std::is_same_v<T, bfloat16>) return "bfloat16";
-  else return "float16";
+  if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return "bfloat16";
+  else
+    return "float16";
 }
 
 constexpr std::size_t rows = 16;
@@ -142,8 +149,10 @@ void kernel_laws(const char* name, const rope::config& c, v::rng& r, bool partia
   const float specials[] = {-0.0f, L::quiet_NaN(), L::infinity(), -L::infinity(), L::denorm_min()};
   for (const float sp : specials) {
     const std::size_t k = r.below(heads) * head_dim + d + r.below(head_dim - d);
-    if constexpr (std::is_same_v<S, float>) x[k] = sp;
-    else x[k] = posenc::math::round_to<S>(static_cast<double>(sp)).value;
+    if constexpr (std::is_same_v<S, float>)
+      x[k] = sp;
+    else
+      x[k] = posenc::math::round_to<S>(static_cast<double>(sp)).value;
   }
   record(name, laws::check_pass_through<S>(c, x, heads, head_dim, lay, m));
 }
@@ -355,7 +364,8 @@ TEST_CASE("the checkers report violations", "[rope][laws]") {
 }
 
 TEST_CASE("law figures: worst value / bound over all configs", "[rope][laws]") {
-  for (const auto& [config, ran] : ran_matrix()) std::printf("[rope_laws] core laws run on %s: %s\n", config.c_str(), ran.c_str());
+  for (const auto& [config, ran] : ran_matrix())
+    std::printf("[rope_laws] core laws run on %s: %s\n", config.c_str(), ran.c_str());
   CHECK(ran_matrix().size() == decltype(hana::length(reg::all))::value);
   for (const auto& [law, rep] : totals()) std::printf("[rope_laws] %s\n", rep.summary().c_str());
   CHECK(!totals().empty());

@@ -76,24 +76,24 @@ float ggml_ref(double base, int d, std::uint64_t m, int j, double factor) {
 
 struct case_t {
   pr::config cfg;
-  int d;           // expected rotary dim
-  double factor;   // 0 for default
+  int d;          // expected rotary dim
+  double factor;  // 0 for default
 };
 
 std::vector<case_t> cases() {
   return {
-      {{.head_dim = 128, .rope_theta = 10000.0}, 128, 0},                                      // Llama-2
-      {{.head_dim = 128, .rope_theta = 500000.0}, 128, 0},                                     // Llama-3
-      {{.head_dim = 128, .rope_theta = 1000000.0}, 128, 0},                                    // Qwen2
-      {{.head_dim = 96, .rope_theta = 10000.0}, 96, 0},                                        // Phi-3: 2j/96 rounds
-      {{.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4}, 32, 0},          // partial rotary
+      {{.head_dim = 128, .rope_theta = 10000.0}, 128, 0},                              // Llama-2
+      {{.head_dim = 128, .rope_theta = 500000.0}, 128, 0},                             // Llama-3
+      {{.head_dim = 128, .rope_theta = 1000000.0}, 128, 0},                            // Qwen2
+      {{.head_dim = 96, .rope_theta = 10000.0}, 96, 0},                                // Phi-3: 2j/96 rounds
+      {{.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4}, 32, 0},  // partial rotary
       {{.head_dim = 128, .rope_theta = 10000.0, .rope_type = pr::scaling::linear, .factor = 4.0}, 128, 4.0},
       {{.head_dim = 96, .rope_theta = 10000.0, .rope_type = pr::scaling::linear, .factor = 3.0}, 96, 3.0},
   };
 }
 
-const std::uint64_t positions[] = {0, 1, 2, 3, 7, 100, 4095, 4096, 32767, 65537, 131071, 1000003, (1u << 24) + 1,
-                                   (std::uint64_t{1} << 31) - 1};
+const std::uint64_t positions[] = {
+    0, 1, 2, 3, 7, 100, 4095, 4096, 32767, 65537, 131071, 1000003, (1u << 24) + 1, (std::uint64_t{1} << 31) - 1};
 
 // max over j of |angle_f - m base^(-2j/128)| (MPFR, 256 bits).
 template <class Policy>
@@ -134,7 +134,8 @@ TEST_CASE("hf_float32 inv_freq equals the float32 re-derivation", "[rope][policy
     REQUIRE(pr::rotary_dim(c.cfg) == c.d);
     std::vector<float> row(static_cast<std::size_t>(c.d / 2));
     REQUIRE(pr::inv_freq_row(pr::hf_float32, c.cfg, row) == posenc::status::ok);
-    for (int j = 0; j < c.d / 2; ++j) CHECK(row[static_cast<std::size_t>(j)] == hf_inv_ref(c.cfg.rope_theta, c.d, j, c.factor));
+    for (int j = 0; j < c.d / 2; ++j)
+      CHECK(row[static_cast<std::size_t>(j)] == hf_inv_ref(c.cfg.rope_theta, c.d, j, c.factor));
     for (int j = 0; j < c.d / 2; ++j) {
       const auto r = pr::inv_freq(pr::hf_float32, c.cfg, j);
       REQUIRE(r.ok());
@@ -212,7 +213,10 @@ TEST_CASE("exact policy is rope_sincos bit for bit, and correctly rounded", "[ro
 }
 
 TEST_CASE("policies reject what they do not model", "[rope][policy]") {
-  const pr::config yarn{.head_dim = 128, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 4.0,
+  const pr::config yarn{.head_dim = 128,
+                        .rope_theta = 10000.0,
+                        .rope_type = pr::scaling::yarn,
+                        .factor = 4.0,
                         .original_max_position_embeddings = 4096};
   CHECK(pr::inv_freq(pr::hf_float32, yarn, 0).ok());  // every rope_type since issue 3
   const pr::config bad{.head_dim = 128, .rope_type = pr::scaling::yarn, .factor = 4.0};  // no L0
@@ -290,9 +294,12 @@ double d_fn(int which, double x, double y = 0) {  // math.log, x ** y (C pow), m
   mpnum a(53), b(53), r(53);
   mpfr_set_d(a.v, x, MPFR_RNDN);
   mpfr_set_d(b.v, y, MPFR_RNDN);
-  if (which == 0) mpfr_log(r.v, a.v, MPFR_RNDN);
-  else if (which == 1) mpfr_pow(r.v, a.v, b.v, MPFR_RNDN);
-  else mpfr_sqrt(r.v, a.v, MPFR_RNDN);
+  if (which == 0)
+    mpfr_log(r.v, a.v, MPFR_RNDN);
+  else if (which == 1)
+    mpfr_pow(r.v, a.v, b.v, MPFR_RNDN);
+  else
+    mpfr_sqrt(r.v, a.v, MPFR_RNDN);
   return mpfr_get_d(r.v, MPFR_RNDN);
 }
 double d_log(double x) { return d_fn(0, x); }
@@ -312,7 +319,8 @@ struct hf_ref {
 // inv_freq = 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).to(dtype=torch.float) / dim))
 std::vector<float> default_inv(float base, int dim, int n) {
   std::vector<float> v;
-  for (int j = 0; j < n; ++j) v.push_back(div(1.0f, powf_(base, div(static_cast<float>(2 * j), static_cast<float>(dim)))));
+  for (int j = 0; j < n; ++j)
+    v.push_back(div(1.0f, powf_(base, div(static_cast<float>(2 * j), static_cast<float>(dim)))));
   return v;
 }
 
@@ -325,10 +333,10 @@ hf_ref hf_reference(const pr::config& c, int dim) {
     case pr::scaling::linear: {
       if (c.proportional) {  // _compute_proportional_rope_parameters
         const int rope_angles = static_cast<int>(std::floor(c.partial_rotary_factor * c.head_dim / 2));
-        r.inv = default_inv(f32(base), c.head_dim, rope_angles);  // exponent over head_dim
+        r.inv = default_inv(f32(base), c.head_dim, rope_angles);       // exponent over head_dim
         r.inv.resize(static_cast<std::size_t>(c.head_dim / 2), 0.0f);  // torch.zeros(nope_angles)
-        const double factor = c.factor == 0 ? 1.0 : c.factor;  // get("factor", 1.0)
-        for (float& x : r.inv) x = div(x, f32(factor));  // inv_freq /= factor
+        const double factor = c.factor == 0 ? 1.0 : c.factor;          // get("factor", 1.0)
+        for (float& x : r.inv) x = div(x, f32(factor));                // inv_freq /= factor
         return r;
       }
       r.inv = default_inv(f32(base), dim, half);
@@ -342,12 +350,12 @@ hf_ref hf_reference(const pr::config& c, int dim) {
     case pr::scaling::dynamic: {
       const double e = static_cast<double>(dim) / (dim - 2), mp = static_cast<double>(c.max_position_embeddings);
       float b = 0;
-      if (c.seq_len > c.max_position_embeddings) {  // forward: seq_len is an int64 tensor
+      if (c.seq_len > c.max_position_embeddings) {                          // forward: seq_len is an int64 tensor
         float x = mul(f32(c.factor), f32(static_cast<double>(c.seq_len)));  // factor * seq_len
-        x = div(x, f32(mp));                                                  // / max_position_embeddings
-        x = sub(x, f32(c.factor - 1));                                        // - (factor - 1)
-        const float y = e == 2.0 ? mul(x, x) : f32(d_pow(x, e));              // std::pow(float, double)
-        b = mul(f32(base), y);                                                // base * (...)
+        x = div(x, f32(mp));                                                // / max_position_embeddings
+        x = sub(x, f32(c.factor - 1));                                      // - (factor - 1)
+        const float y = e == 2.0 ? mul(x, x) : f32(d_pow(x, e));            // std::pow(float, double)
+        b = mul(f32(base), y);                                              // base * (...)
       } else {  // __init__: seq_len = max_position_embeddings, Python floats
         b = f32(base * d_pow(c.factor * mp / mp - (c.factor - 1), e));
       }
@@ -356,11 +364,15 @@ hf_ref hf_reference(const pr::config& c, int dim) {
     }
     case pr::scaling::yarn: {
       const double factor = c.factor != 0 ? c.factor
-                                          : static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
+                                          : static_cast<double>(c.max_position_embeddings) /
+                                                static_cast<double>(c.original_max_position_embeddings);
       auto get_mscale = [](double scale, double m) { return scale <= 1 ? 1.0 : 0.1 * m * d_log(scale) + 1.0; };
-      if (c.attention_factor) r.attention = *c.attention_factor;
-      else if (c.mscale != 0 && c.mscale_all_dim != 0) r.attention = get_mscale(factor, c.mscale) / get_mscale(factor, c.mscale_all_dim);
-      else r.attention = get_mscale(factor, 1);
+      if (c.attention_factor)
+        r.attention = *c.attention_factor;
+      else if (c.mscale != 0 && c.mscale_all_dim != 0)
+        r.attention = get_mscale(factor, c.mscale) / get_mscale(factor, c.mscale_all_dim);
+      else
+        r.attention = get_mscale(factor, 1);
       const double L0 = static_cast<double>(c.original_max_position_embeddings);
       auto fcd = [&](double nrot) { return (dim * d_log(L0 / (nrot * 2 * M_PI))) / (2 * d_log(base)); };
       double low = fcd(c.beta_fast), high = fcd(c.beta_slow);
@@ -368,10 +380,11 @@ hf_ref hf_reference(const pr::config& c, int dim) {
       low = std::max(low, 0.0), high = std::min(high, dim - 1.0);
       if (low == high) high += 0.001;
       std::vector<float> pos_freqs;
-      for (int j = 0; j < half; ++j) pos_freqs.push_back(powf_(f32(base), div(static_cast<float>(2 * j), static_cast<float>(dim))));
+      for (int j = 0; j < half; ++j)
+        pos_freqs.push_back(powf_(f32(base), div(static_cast<float>(2 * j), static_cast<float>(dim))));
       for (int j = 0; j < half; ++j) {
         const float pf = pos_freqs[static_cast<std::size_t>(j)];
-        const float extrap = div(1.0f, pf);                  // 1.0 / pos_freqs
+        const float extrap = div(1.0f, pf);                    // 1.0 / pos_freqs
         const float interp = div(1.0f, mul(f32(factor), pf));  // 1.0 / (factor * pos_freqs)
         float ramp = div(sub(static_cast<float>(j), f32(low)), f32(high - low));
         ramp = std::clamp(ramp, 0.0f, 1.0f);
@@ -382,9 +395,14 @@ hf_ref hf_reference(const pr::config& c, int dim) {
     }
     case pr::scaling::longrope: {
       const double factor = c.factor != 0 ? c.factor
-                                          : static_cast<double>(c.max_position_embeddings) / static_cast<double>(c.original_max_position_embeddings);
-      if (c.attention_factor) r.attention = *c.attention_factor;
-      else r.attention = factor <= 1 ? 1.0 : d_fn(2, 1 + d_log(factor) / d_log(static_cast<double>(c.original_max_position_embeddings)));
+                                          : static_cast<double>(c.max_position_embeddings) /
+                                                static_cast<double>(c.original_max_position_embeddings);
+      if (c.attention_factor)
+        r.attention = *c.attention_factor;
+      else
+        r.attention = factor <= 1
+                          ? 1.0
+                          : d_fn(2, 1 + d_log(factor) / d_log(static_cast<double>(c.original_max_position_embeddings)));
       const auto ext = c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
       for (int j = 0; j < half; ++j) {
         const float shape = div(static_cast<float>(2 * j), static_cast<float>(dim));
@@ -399,7 +417,8 @@ hf_ref hf_reference(const pr::config& c, int dim) {
       for (const float x : inv) {
         const float wl = mul(div(1.0f, x), f32(2 * M_PI));  // 2 * math.pi / inv_freq = reciprocal() * 2pi
         const float llama = wl > f32(low_wl) ? div(x, f32(c.factor)) : x;
-        const float sf = div(sub(mul(div(1.0f, wl), f32(L0)), f32(c.low_freq_factor)), f32(c.high_freq_factor - c.low_freq_factor));
+        const float sf =
+            div(sub(mul(div(1.0f, wl), f32(L0)), f32(c.low_freq_factor)), f32(c.high_freq_factor - c.low_freq_factor));
         const float smoothed = add(div(mul(sub(1.0f, sf), llama), f32(c.factor)), mul(sf, llama));
         const bool medium = !(wl < f32(high_wl)) && !(wl > f32(low_wl));
         r.inv.push_back(medium ? smoothed : llama);
@@ -413,7 +432,8 @@ hf_ref hf_reference(const pr::config& c, int dim) {
 // Plausible LongRoPE factors (Phi-3-mini-128k has 48 per list, rising from ~1 to ~60).
 std::vector<float> make_factors(int n, double top) {
   std::vector<float> v;
-  for (int j = 0; j < n; ++j) v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
+  for (int j = 0; j < n; ++j)
+    v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
   return v;
 }
 const std::vector<float> phi_short = make_factors(48, 3.0), phi_long = make_factors(48, 60.0);
@@ -431,61 +451,239 @@ named_cfg llama3_float32_tie(int j, bool high_edge) {
   const float x = default_inv(f32(500000.0), 128, 64)[static_cast<std::size_t>(j)];
   const float wl = mul(div(1.0f, x), f32(2 * M_PI));
   const double tie = l0 / static_cast<double>(wl);
-  pr::config c{.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0,
-               .original_max_position_embeddings = 8192, .low_freq_factor = high_edge ? 1.0 : tie,
+  pr::config c{.head_dim = 128,
+               .rope_theta = 500000.0,
+               .rope_type = pr::scaling::llama3,
+               .factor = 8.0,
+               .original_max_position_embeddings = 8192,
+               .low_freq_factor = high_edge ? 1.0 : tie,
                .high_freq_factor = high_edge ? tie : 4.0};
-  return {high_edge ? "llama3 float32 wavelen == L0 / high_freq_factor" : "llama3 float32 wavelen == L0 / low_freq_factor", c};
+  return {
+      high_edge ? "llama3 float32 wavelen == L0 / high_freq_factor" : "llama3 float32 wavelen == L0 / low_freq_factor",
+      c};
 }
 
 std::vector<named_cfg> all_types() {
   using pr::scaling;
   return {
-      {"llama3.1-8B", {.head_dim = 128, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
-      {"llama3.2 s=32", {.head_dim = 64, .rope_theta = 500000.0, .rope_type = scaling::llama3, .factor = 32.0, .original_max_position_embeddings = 8192}},
+      {"llama3.1-8B",
+       {.head_dim = 128,
+        .rope_theta = 500000.0,
+        .rope_type = scaling::llama3,
+        .factor = 8.0,
+        .original_max_position_embeddings = 8192}},
+      {"llama3.2 s=32",
+       {.head_dim = 64,
+        .rope_theta = 500000.0,
+        .rope_type = scaling::llama3,
+        .factor = 32.0,
+        .original_max_position_embeddings = 8192}},
       // base 1e4, d = 96: three pairs where 2pi / inv_freq (division) and HF's inv_freq.reciprocal() * 2pi
       // classify or smooth differently, so the __rtruediv__ rule is tested.
-      {"llama3 base 1e4 d 96", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
-      {"qwen2.5 yarn 4", {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 32768}},
-      {"deepseek-v3 yarn 40", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0}},
-      {"deepseek-v2 mscale 0.707", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 0.707, .mscale_all_dim = 0.5}},
-      {"gpt-oss yarn untruncated", {.head_dim = 64, .rope_theta = 150000.0, .rope_type = scaling::yarn, .factor = 32.0, .original_max_position_embeddings = 4096, .truncate = false}},
-      {"yarn explicit attention_factor", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 16.0, .original_max_position_embeddings = 4096, .beta_fast = 16.0, .beta_slow = 2.0, .attention_factor = 0.75}},
-      {"yarn factor unset", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .original_max_position_embeddings = 4096, .max_position_embeddings = 20480}},
-      {"yarn low == high", {.head_dim = 8, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 3000000000}},
-      {"yarn partial rotary", {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 2048}},
-      {"phi-3 longrope short", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .short_factor = phi_short, .long_factor = phi_long}},
-      {"phi-3 longrope long", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4097, .short_factor = phi_short, .long_factor = phi_long}},
-      {"longrope explicit", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .factor = 8.0, .original_max_position_embeddings = 4096, .seq_len = 100000, .attention_factor = 1.25, .short_factor = phi_short, .long_factor = phi_long}},
-      {"dynamic init", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096}},
-      {"dynamic seq 10000", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 10000}},
-      {"dynamic seq 77777 s=3.5", {.head_dim = 96, .rope_theta = 500000.0, .rope_type = scaling::dynamic, .factor = 3.5, .max_position_embeddings = 8192, .seq_len = 77777}},
-      {"dynamic d=4 (x*x)", {.head_dim = 4, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 9999}},
+      {"llama3 base 1e4 d 96",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::llama3,
+        .factor = 8.0,
+        .original_max_position_embeddings = 8192}},
+      {"qwen2.5 yarn 4",
+       {.head_dim = 128,
+        .rope_theta = 1000000.0,
+        .rope_type = scaling::yarn,
+        .factor = 4.0,
+        .original_max_position_embeddings = 32768}},
+      {"deepseek-v3 yarn 40",
+       {.head_dim = 64,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 40.0,
+        .original_max_position_embeddings = 4096,
+        .mscale = 1.0,
+        .mscale_all_dim = 1.0}},
+      {"deepseek-v2 mscale 0.707",
+       {.head_dim = 64,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 40.0,
+        .original_max_position_embeddings = 4096,
+        .mscale = 0.707,
+        .mscale_all_dim = 0.5}},
+      {"gpt-oss yarn untruncated",
+       {.head_dim = 64,
+        .rope_theta = 150000.0,
+        .rope_type = scaling::yarn,
+        .factor = 32.0,
+        .original_max_position_embeddings = 4096,
+        .truncate = false}},
+      {"yarn explicit attention_factor",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 16.0,
+        .original_max_position_embeddings = 4096,
+        .beta_fast = 16.0,
+        .beta_slow = 2.0,
+        .attention_factor = 0.75}},
+      {"yarn factor unset",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 20480}},
+      {"yarn low == high",
+       {.head_dim = 8,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::yarn,
+        .factor = 4.0,
+        .original_max_position_embeddings = 3000000000}},
+      {"yarn partial rotary",
+       {.head_dim = 80,
+        .rope_theta = 10000.0,
+        .partial_rotary_factor = 0.4,
+        .rope_type = scaling::yarn,
+        .factor = 4.0,
+        .original_max_position_embeddings = 2048}},
+      {"phi-3 longrope short",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .short_factor = phi_short,
+        .long_factor = phi_long}},
+      {"phi-3 longrope long",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .seq_len = 4097,
+        .short_factor = phi_short,
+        .long_factor = phi_long}},
+      {"longrope explicit",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::longrope,
+        .factor = 8.0,
+        .original_max_position_embeddings = 4096,
+        .seq_len = 100000,
+        .attention_factor = 1.25,
+        .short_factor = phi_short,
+        .long_factor = phi_long}},
+      {"dynamic init",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096}},
+      {"dynamic seq 10000",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096,
+        .seq_len = 10000}},
+      {"dynamic seq 77777 s=3.5",
+       {.head_dim = 96,
+        .rope_theta = 500000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 3.5,
+        .max_position_embeddings = 8192,
+        .seq_len = 77777}},
+      {"dynamic d=4 (x*x)",
+       {.head_dim = 4,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096,
+        .seq_len = 9999}},
       {"ntk static", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0}},
-      {"proportional gemma-4", {.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true}},
-      {"proportional linear 2", {.head_dim = 256, .rope_theta = 10000.0, .partial_rotary_factor = 0.3, .rope_type = scaling::linear, .factor = 2.0, .proportional = true}},
+      {"proportional gemma-4",
+       {.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true}},
+      {"proportional linear 2",
+       {.head_dim = 256,
+        .rope_theta = 10000.0,
+        .partial_rotary_factor = 0.3,
+        .rope_type = scaling::linear,
+        .factor = 2.0,
+        .proportional = true}},
       {"default partial", {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.4}},
       {"linear 3", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 3.0}},
       // Boundaries on both sides and at equality (issue 11): LongRoPE switches to the long factors
       // only when seq_len > L0; dynamic NTK recomputes only when seq_len > max_position_embeddings.
-      {"phi-3 longrope seq == L0 - 1", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4095, .short_factor = phi_short, .long_factor = phi_long}},
-      {"phi-3 longrope seq == L0", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .seq_len = 4096, .short_factor = phi_short, .long_factor = phi_long}},
-      {"dynamic seq == max - 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4095}},
-      {"dynamic seq == max", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4096}},
-      {"dynamic seq == max + 1", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 4097}},
+      {"phi-3 longrope seq == L0 - 1",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .seq_len = 4095,
+        .short_factor = phi_short,
+        .long_factor = phi_long}},
+      {"phi-3 longrope seq == L0",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .seq_len = 4096,
+        .short_factor = phi_short,
+        .long_factor = phi_long}},
+      {"dynamic seq == max - 1",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096,
+        .seq_len = 4095}},
+      {"dynamic seq == max",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096,
+        .seq_len = 4096}},
+      {"dynamic seq == max + 1",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 2.0,
+        .max_position_embeddings = 4096,
+        .seq_len = 4097}},
       // With factor 1.3 the float32 growth steps at seq_len == max do not give exactly 1 (with 2.0
       // they do), so taking the growth branch at equality would show.
-      {"dynamic seq == max, factor 1.3", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 1.3, .max_position_embeddings = 4096, .seq_len = 4096}},
-      {"dynamic seq == max + 1, factor 1.3", {.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic, .factor = 1.3, .max_position_embeddings = 4096, .seq_len = 4097}},
+      {"dynamic seq == max, factor 1.3",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 1.3,
+        .max_position_embeddings = 4096,
+        .seq_len = 4096}},
+      {"dynamic seq == max + 1, factor 1.3",
+       {.head_dim = 128,
+        .rope_theta = 10000.0,
+        .rope_type = scaling::dynamic,
+        .factor = 1.3,
+        .max_position_embeddings = 4096,
+        .seq_len = 4097}},
       llama3_float32_tie(29, true),
       llama3_float32_tie(34, false),
   };
 }
 
 // Compile time: the new types are constant expressions too.
-constexpr pr::config ct_l31{.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0,
+constexpr pr::config ct_l31{.head_dim = 128,
+                            .rope_theta = 500000.0,
+                            .rope_type = pr::scaling::llama3,
+                            .factor = 8.0,
                             .original_max_position_embeddings = 8192};
-constexpr pr::config ct_ds3{.head_dim = 64, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 40.0,
-                            .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0};
+constexpr pr::config ct_ds3{.head_dim = 64,
+                            .rope_theta = 10000.0,
+                            .rope_type = pr::scaling::yarn,
+                            .factor = 40.0,
+                            .original_max_position_embeddings = 4096,
+                            .mscale = 1.0,
+                            .mscale_all_dim = 1.0};
 constexpr auto ct_l31_inv = pr::inv_freq(pr::hf_float32, ct_l31, 31);
 constexpr auto ct_ds3_sc = pr::sincos<float>(pr::hf_float32, ct_ds3, 100000, 12);
 static_assert(ct_l31_inv.ok() && ct_ds3_sc.ok());
@@ -548,8 +746,11 @@ TEST_CASE("hf_float32 reference values: YaRN ranges and attention factors (pe-fo
   for (int j = 0; j < 64; ++j) {
     const float v = pr::inv_freq(pr::hf_float32, ct_l31, j).value, b = base[static_cast<std::size_t>(j)];
     INFO("j " << j);
-    if (j <= 28) CHECK(v == b);
-    else if (j >= 35) CHECK(v == div(b, 8.0f));
-    else CHECK((v != b && v != div(b, 8.0f)));
+    if (j <= 28)
+      CHECK(v == b);
+    else if (j >= 35)
+      CHECK(v == div(b, 8.0f));
+    else
+      CHECK((v != b && v != div(b, 8.0f)));
   }
 }

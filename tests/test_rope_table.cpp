@@ -23,10 +23,10 @@
 namespace {
 
 namespace rope = posenc::rope;
-using rope::layout;
-using rope::scaling;
 using posenc::bfloat16;
 using posenc::float16;
+using rope::layout;
+using rope::scaling;
 
 constexpr rope::config llama2 = rope::models::llama2_7b;
 constexpr rope::config llama31 = rope::models::llama3_1_8b;
@@ -103,7 +103,8 @@ void check_format(const rope::config& c, const oracle_bits& o, int fmt, bool fol
         const auto p = h->value.pair(r, j);
         ++n.entries;
         if (bits(p.cos) != o.at(fold, fmt, 0, s + r, j) || bits(p.sin) != o.at(fold, fmt, 1, s + r, j)) {
-          if (n.mismatches < 5) UNSCOPED_INFO("mismatch fmt " << fmt << " fold " << fold << " m " << s + r << " j " << j);
+          if (n.mismatches < 5)
+            UNSCOPED_INFO("mismatch fmt " << fmt << " fold " << fold << " m " << s + r << " j " << j);
           ++n.mismatches;
         }
         for (std::size_t t = 0; t < 2; ++t) {  // element 2j+t of interleaved == element j + t D/2 of half-split
@@ -119,8 +120,8 @@ void check_format(const rope::config& c, const oracle_bits& o, int fmt, bool fol
 // Spot positions up to 2^21 through position-list tables, all formats, plain and folded.
 template <class T, std::size_t D>
 void check_spots(const rope::config& c, const posenc::verify::rope_table_oracle& ora, bool fold, counts& n) {
-  constexpr std::array<std::uint64_t, 8> at{std::uint64_t{1} << 21, (std::uint64_t{1} << 21) - 1, 1234567, std::uint64_t{1} << 20,
-                                            999999, 131071, 65536, 7};
+  constexpr std::array<std::uint64_t, 8> at{
+      std::uint64_t{1} << 21, (std::uint64_t{1} << 21) - 1, 1234567, std::uint64_t{1} << 20, 999999, 131071, 65536, 7};
   const auto t = std::make_unique<posenc::result<rope::table<T, 8, D, layout::interleaved>>>(
       rope::make_table<T, 8, D, layout::interleaved>(c, at, fold));
   REQUIRE(t->ok());
@@ -206,7 +207,8 @@ TEST_CASE("constexpr RoPE table equals the run-time one", "[rope][table]") {
   REQUIRE(rt.ok());
   long diff = 0;
   for (std::size_t k = 0; k < rt.value.cos.size(); ++k)
-    diff += bits(rt.value.cos[k]) != bits(ct_table.value.cos[k]) || bits(rt.value.sin[k]) != bits(ct_table.value.sin[k]);
+    diff +=
+        bits(rt.value.cos[k]) != bits(ct_table.value.cos[k]) || bits(rt.value.sin[k]) != bits(ct_table.value.sin[k]);
   CHECK(diff == 0);
 }
 
@@ -225,8 +227,12 @@ TEST_CASE("RoPE table errors are statuses, never truncation", "[rope][table]") {
   CHECK(rope::check_table(llama2, 4, 64).ok() == false);
   // float16 with a folded attention factor that overflows it (65520 rounds to infinity in binary16),
   // and the same table without folding is fine.
-  constexpr rope::config big_af{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                                .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  constexpr rope::config big_af{.head_dim = 64,
+                                .rope_theta = 10000.0,
+                                .rope_type = scaling::yarn,
+                                .factor = 4.0,
+                                .original_max_position_embeddings = 4096,
+                                .attention_factor = 70000.0};
   CHECK(rope::make_table<float16, 8, 64>(big_af, {.fold_attention = true}).error == S::overflow);
   CHECK(rope::make_table<float16, 8, 64>(big_af).ok());
   CHECK(rope::make_table<bfloat16, 8, 64>(big_af, {.fold_attention = true}).ok());
@@ -246,7 +252,8 @@ long fill_vs_scalar(const rope::config& c, const std::vector<std::uint64_t>& pos
   long bad = 0;
   for (std::size_t i = 0; i < pos.size(); ++i)
     for (std::size_t j = 0; j < d / 2; ++j) {
-      const auto want = fold ? rope::attention_sincos<T>(c, pos[i], static_cast<int>(j)) : rope::sincos<T>(c, pos[i], static_cast<int>(j));
+      const auto want = fold ? rope::attention_sincos<T>(c, pos[i], static_cast<int>(j))
+                             : rope::sincos<T>(c, pos[i], static_cast<int>(j));
       if (!want.ok()) return -1;
       for (int t = 0; t < 2; ++t) {
         const std::size_t k = i * d + rope::pair_index(l, j, t, d);
@@ -270,11 +277,13 @@ void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, 
   std::vector<posenc::math::sincos_result<T>> pairs(n_rows * d / 2);
   REQUIRE(rope::fill_pair_table<T>(c, pairs, {.start = start, .fold_attention = fold}) == posenc::status::ok);
   long diff = 0;
-  for (std::size_t k = 0; k < cos.size(); ++k) diff += !posenc::same_bits(lc[k], cos[k]) || !posenc::same_bits(ls[k], sin[k]);
+  for (std::size_t k = 0; k < cos.size(); ++k)
+    diff += !posenc::same_bits(lc[k], cos[k]) || !posenc::same_bits(ls[k], sin[k]);
   for (std::size_t i = 0; i < n_rows; ++i)
     for (std::size_t j = 0; j < d / 2; ++j) {
       const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
-      diff += !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
+      diff +=
+          !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
     }
   CHECK(diff == 0);
 }
@@ -282,7 +291,10 @@ void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, 
 // Wider than one chunk of the engine (128 pairs): 256 pairs (two full chunks) and 300 (a partial
 // third chunk), a size no template names.
 constexpr rope::config wide512{.head_dim = 512, .rope_theta = 1000000.0};
-constexpr rope::config wide600{.head_dim = 600, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+constexpr rope::config wide600{.head_dim = 600,
+                               .rope_theta = 10000.0,
+                               .rope_type = scaling::yarn,
+                               .factor = 4.0,
                                .original_max_position_embeddings = 4096};
 
 // A constexpr fill of a run-time-shaped buffer, three chunks wide (128 + 128 + 4 pairs), equals
@@ -292,9 +304,12 @@ constexpr bool constexpr_wide_fill() {
   std::array<float, 2 * 520> c{}, s{};
   if (rope::fill_table<float>(wide520, c, s, layout::interleaved, {.start = 1000}) != posenc::status::ok) return false;
   for (std::size_t i = 0; i < 2; ++i)
-    for (const std::size_t j : {std::size_t{0}, std::size_t{127}, std::size_t{128}, std::size_t{255}, std::size_t{256}, std::size_t{259}}) {
+    for (const std::size_t j :
+         {std::size_t{0}, std::size_t{127}, std::size_t{128}, std::size_t{255}, std::size_t{256}, std::size_t{259}}) {
       const auto w = rope::sincos<float>(wide520, 1000 + i, static_cast<int>(j));
-      if (!posenc::same_bits(c[i * 520 + 2 * j + 1], w.value.cos) || !posenc::same_bits(s[i * 520 + 2 * j], w.value.sin)) return false;
+      if (!posenc::same_bits(c[i * 520 + 2 * j + 1], w.value.cos) ||
+          !posenc::same_bits(s[i * 520 + 2 * j], w.value.sin))
+        return false;
     }
   return true;
 }
@@ -311,7 +326,8 @@ TEST_CASE("rope::fill_table equals make_table bit for bit", "[rope][table][fill]
   REQUIRE(rope::fill_table<bfloat16>(llama31, cos, sin, layout::interleaved, {.start = 4000, .fold_attention = true}) ==
           posenc::status::ok);
   long diff = 0;
-  for (std::size_t k = 0; k < cos.size(); ++k) diff += !posenc::same_bits(cos[k], t->value.cos[k]) || !posenc::same_bits(sin[k], t->value.sin[k]);
+  for (std::size_t k = 0; k < cos.size(); ++k)
+    diff += !posenc::same_bits(cos[k], t->value.cos[k]) || !posenc::same_bits(sin[k], t->value.sin[k]);
   CHECK(diff == 0);
 }
 
@@ -322,7 +338,9 @@ TEST_CASE("rope::fill_table of run-time sizes equals rope::sincos", "[rope][tabl
     check_fill<float16>(llama31, 1000, 7, layout::half_split, false);
     check_fill<double>(llama31, 50, 7, layout::half_split, true);
   }
-  SECTION("GPT-J rotary_dim 64 of head_dim 256, one row") { check_fill<float>(gptj, 1, 123456, layout::interleaved, false); }
+  SECTION("GPT-J rotary_dim 64 of head_dim 256, one row") {
+    check_fill<float>(gptj, 1, 123456, layout::interleaved, false);
+  }
   SECTION("256 pairs: two chunks") {
     check_fill<float>(wide512, 200, 0, layout::half_split, false);
     check_fill<float16>(wide512, 40, 2000000, layout::interleaved, false);
@@ -338,10 +356,11 @@ TEST_CASE("rope::fill_table errors are statuses", "[rope][table][fill]") {
   std::vector<float> c(4 * 128), s(4 * 128), odd(4 * 128 + 1);
   std::vector<posenc::math::sincos_result<float>> p(4 * 64);
   CHECK(rope::fill_table<float>(llama2, c, s) == S::ok);
-  CHECK(rope::fill_table<float>(llama2, c, odd) == S::domain_error);             // cos and sin differ
-  CHECK(rope::fill_table<float>(llama2, odd, odd) == S::domain_error);           // not whole rows
+  CHECK(rope::fill_table<float>(llama2, c, odd) == S::domain_error);    // cos and sin differ
+  CHECK(rope::fill_table<float>(llama2, odd, odd) == S::domain_error);  // not whole rows
   CHECK(rope::fill_table<float>(llama2, std::span<float>(), std::span<float>()) == S::domain_error);  // no rows
-  CHECK(rope::fill_table<float>(llama2, c, s, layout::half_split, {.start = (std::uint64_t{1} << 21) - 2}) == S::domain_error);
+  CHECK(rope::fill_table<float>(llama2, c, s, layout::half_split, {.start = (std::uint64_t{1} << 21) - 2}) ==
+        S::domain_error);
   CHECK(rope::fill_table<float>(llama2, c, s, layout::half_split, {.start = (std::uint64_t{1} << 21) - 3}) == S::ok);
   CHECK(rope::fill_table<float>(rope::config{.head_dim = 128, .rope_theta = 1.0}, c, s) == S::domain_error);
   CHECK(rope::fill_table<float>(rope::config{}, c, s) == S::domain_error);  // head_dim 0: no rotary dim at all
@@ -349,12 +368,17 @@ TEST_CASE("rope::fill_table errors are statuses", "[rope][table][fill]") {
   CHECK(rope::fill_table<float>(llama2, pos, c, s) == S::ok);
   CHECK(rope::fill_table<float>(llama2, far, c, s) == S::domain_error);
   CHECK(rope::fill_table<float>(llama2, three, c, s) == S::domain_error);  // rows != positions
-  CHECK(rope::fill_table<float>(llama2, std::span<const std::uint64_t>(), std::span<float>(), std::span<float>()) == S::domain_error);
+  CHECK(rope::fill_table<float>(llama2, std::span<const std::uint64_t>(), std::span<float>(), std::span<float>()) ==
+        S::domain_error);
   CHECK(rope::fill_pair_table<float>(llama2, p) == S::ok);
   CHECK(rope::fill_pair_table<float>(llama2, std::span(p).first(100)) == S::domain_error);
   CHECK(rope::fill_pair_table<float>(llama2, pos, p) == S::ok);
-  constexpr rope::config big_af{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                                .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+  constexpr rope::config big_af{.head_dim = 64,
+                                .rope_theta = 10000.0,
+                                .rope_type = scaling::yarn,
+                                .factor = 4.0,
+                                .original_max_position_embeddings = 4096,
+                                .attention_factor = 70000.0};
   std::vector<float16> hc(2 * 64), hs(2 * 64);
   CHECK(rope::fill_table<float16>(big_af, hc, hs, layout::half_split, {.fold_attention = true}) == S::overflow);
   CHECK(rope::fill_table<float16>(big_af, hc, hs) == S::ok);

@@ -59,12 +59,14 @@ bool same(T x, T y) {
 }  // namespace
 
 static_assert(sw::bias<double>({.dim = 64, .heads = 8}, 0, 0).value == 0.0, "distance 0: exactly 0");
-static_assert(sw::bias<float>({.dim = 64, .heads = 8}, 3, 17).value == sw::bias<float>({.dim = 64, .heads = 8}, 3, -17).value,
+static_assert(sw::bias<float>({.dim = 64, .heads = 8}, 3, 17).value ==
+                  sw::bias<float>({.dim = 64, .heads = 8}, 3, -17).value,
               "even in the distance");
 static_assert(sw::bias<float>({.dim = 63, .heads = 8}, 0, 1).error == posenc::status::domain_error);
 
 namespace {
-constexpr double ct[] = {sw::bias<double>({.dim = 16, .heads = 4}, 1, 7).value, sw::bias<double>({.dim = 32, .heads = 12}, 11, 1000).value};
+constexpr double ct[] = {sw::bias<double>({.dim = 16, .heads = 4}, 1, 7).value,
+                         sw::bias<double>({.dim = 32, .heads = 12}, 11, 1000).value};
 }  // namespace
 
 TEST_CASE("sandwich: the same bits at compile time and at run time", "[sandwich]") {
@@ -85,8 +87,9 @@ TEST_CASE("sandwich: biases correctly rounded in four types", "[sandwich][oracle
       ++checked;
       if (!got.ok() || !same(got.value, want))
         if (++wrong <= 10)
-          std::printf("  MISS sandwich d %d H %d h %d k %lld in %d bytes: got %a want %a\n", d, H, h, static_cast<long long>(k),
-                      static_cast<int>(sizeof(T)), v::detail::to_double(got.value), v::detail::to_double(want));
+          std::printf("  MISS sandwich d %d H %d h %d k %lld in %d bytes: got %a want %a\n", d, H, h,
+                      static_cast<long long>(k), static_cast<int>(sizeof(T)), v::detail::to_double(got.value),
+                      v::detail::to_double(want));
     };
     one(double{});
     one(float{});
@@ -94,8 +97,8 @@ TEST_CASE("sandwich: biases correctly rounded in four types", "[sandwich][oracle
     one(float16{});
   };
   for (const int d : {2, 8, 64, 128})
-    for (const std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{-3}, std::int64_t{100}, std::int64_t{4096},
-                                 std::int64_t{1} << 30})
+    for (const std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{-3}, std::int64_t{100},
+                                 std::int64_t{4096}, std::int64_t{1} << 30})
       for (int h = 0; h < 8; h += 3) check(d, 8, h, k);
   for (int i = 0; i < 300; ++i) {
     const int d = 2 * static_cast<int>(1 + g.below(64));

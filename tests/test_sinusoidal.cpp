@@ -110,13 +110,15 @@ TEST_CASE("sinusoidal: the same bits at compile time and at run time", "[sinusoi
   for (std::size_t i = 0; i < rt.size(); ++i) CHECK(same(rt[i], ct_table.value[i]));
 }
 
-TEST_CASE("sinusoidal: every variant, as each framework indexes it, correctly rounded in four types", "[sinusoidal][oracle]") {
+TEST_CASE("sinusoidal: every variant, as each framework indexes it, correctly rounded in four types",
+          "[sinusoidal][oracle]") {
   std::uint64_t checked = 0, wrong = 0;
   for (const auto ex : {sn::exponent::paper, sn::exponent::fairseq})
     for (const auto lay : {sn::layout::interleaved, sn::layout::concat})
       for (const int d : {4, 7, 16, 33, 128})
-        for (const std::int64_t pos : {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}, std::int64_t{-5}, std::int64_t{511},
-                                       std::int64_t{4097}, std::int64_t{-70000}, std::int64_t{1} << 24}) {
+        for (const std::int64_t pos :
+             {std::int64_t{0}, std::int64_t{1}, std::int64_t{5}, std::int64_t{-5}, std::int64_t{511},
+              std::int64_t{4097}, std::int64_t{-70000}, std::int64_t{1} << 24}) {
           const sn::config c{.dim = d, .exponent = ex, .layout = lay};
           for (int j = 0; j < d; ++j) {
             const oracle_element o = framework_element(c, j);
@@ -129,8 +131,9 @@ TEST_CASE("sinusoidal: every variant, as each framework indexes it, correctly ro
               if (!got.ok() || !same(got.value, expected)) {
                 if (++wrong <= 10)
                   std::printf("  MISS sinusoidal d %d %s %s pos %lld j %d in %d bytes\n", d,
-                              ex == sn::exponent::paper ? "paper" : "fairseq", lay == sn::layout::concat ? "concat" : "interleaved",
-                              static_cast<long long>(pos), j, static_cast<int>(sizeof(T)));
+                              ex == sn::exponent::paper ? "paper" : "fairseq",
+                              lay == sn::layout::concat ? "concat" : "interleaved", static_cast<long long>(pos), j,
+                              static_cast<int>(sizeof(T)));
               }
             };
             one(double{});

@@ -3,8 +3,8 @@
 // The oracle: mpfr_sqrt at the target precision (53 or 24 bits) in round-to-nearest. Every result
 // of sqrt on a positive finite double or float is a normal number of the same format (sqrt halves
 // the exponent), so no subnormal emulation is needed. Special values: C Annex F.10.4.5.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <catch2/catch.hpp>
 
 #include <bit>
 #include <cmath>
@@ -44,13 +44,16 @@ std::uint32_t mp_sqrt_bits(float x, mpfr_t t) {
 void check_double(ulp_stats& st, double x, mpfr_t t) {
   const std::uint64_t want = mp_sqrt_bits(x, t);
   const std::uint64_t got = std::bit_cast<std::uint64_t>(posenc::math::sqrt(x));
-  if (want != got && st.bad < 5) std::printf("sqrt(%a): got %a want %a\n", x, std::bit_cast<double>(got), std::bit_cast<double>(want));
+  if (want != got && st.bad < 5)
+    std::printf("sqrt(%a): got %a want %a\n", x, std::bit_cast<double>(got), std::bit_cast<double>(want));
   st.add(got, want);
 }
 void check_float(ulp_stats& st, float x, mpfr_t t) {
   const std::uint32_t want = mp_sqrt_bits(x, t);
   const std::uint32_t got = std::bit_cast<std::uint32_t>(posenc::math::sqrt(x));
-  if (want != got && st.bad < 5) std::printf("sqrtf(%a): got %a want %a\n", static_cast<double>(x), static_cast<double>(std::bit_cast<float>(got)), static_cast<double>(std::bit_cast<float>(want)));
+  if (want != got && st.bad < 5)
+    std::printf("sqrtf(%a): got %a want %a\n", static_cast<double>(x), static_cast<double>(std::bit_cast<float>(got)),
+                static_cast<double>(std::bit_cast<float>(want)));
   st.add(got, want);
 }
 
@@ -122,7 +125,7 @@ TEST_CASE("sqrt(float) is correctly rounded, vs MPFR", "[sqrt]") {
   }
   for (std::uint32_t b = 1; b < 0x00800000u; b += 7) check_float(st, std::bit_cast<float>(b), t);  // subnormals
   check_float(st, std::numeric_limits<float>::max(), t);
-  for (int i = 0; i < 100000; ++i) {  // perfect squares and neighbours
+  for (int i = 0; i < 100000; ++i) {                       // perfect squares and neighbours
     const float s = static_cast<float>((g() >> 52) | 1u);  // 12 bits: s*s exact in float
     const float sq = std::ldexp(s * s, static_cast<int>(g() % 200) - 100);
     check_float(st, sq, t);

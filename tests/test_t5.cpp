@@ -77,9 +77,12 @@ static_assert(t5::bucket(encoder, 1000000).value == 31 && t5::bucket(encoder, -1
 static_assert(starts(decoder, causal_starts, 16, -1), "T5 32/128 causal");
 static_assert(t5::bucket(decoder, 5).value == 0, "causal: future keys map to bucket 0");
 // The exact ties: 2 log2(n/8) = 2, 4, 6 at n = 16, 32, 64 (a float32 term one ulp low would floor lower).
-static_assert(t5::bucket(encoder, -16).value == 10 && t5::bucket(encoder, -32).value == 12 && t5::bucket(encoder, -64).value == 14);
-static_assert(!t5::validate({.relative_attention_num_buckets = 3}).ok() && !t5::validate({.relative_attention_max_distance = 8}).ok());
-static_assert(t5::validate({.relative_attention_max_distance = 9}).ok() && t5::validate({.relative_attention_num_buckets = 2, .bidirectional = false}).ok());
+static_assert(t5::bucket(encoder, -16).value == 10 && t5::bucket(encoder, -32).value == 12 &&
+              t5::bucket(encoder, -64).value == 14);
+static_assert(!t5::validate({.relative_attention_num_buckets = 3}).ok() &&
+              !t5::validate({.relative_attention_max_distance = 8}).ok());
+static_assert(t5::validate({.relative_attention_max_distance = 9}).ok() &&
+              t5::validate({.relative_attention_num_buckets = 2, .bidirectional = false}).ok());
 
 namespace {
 constexpr auto ct_table = t5::make_buckets<300>(encoder);
@@ -98,14 +101,15 @@ TEST_CASE("t5: every bucket of a sweep of configs equals the MPFR oracle; the la
   std::uint64_t checked = 0, wrong = 0, laws_broken = 0;
   for (const bool bidirectional : {true, false})
     for (const int buckets : {4, 6, 8, 16, 32, 64, 128, 256})
-      for (const std::int64_t max_distance : {std::int64_t{0}, std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096},
-                                              std::int64_t{1} << 20}) {
+      for (const std::int64_t max_distance :
+           {std::int64_t{0}, std::int64_t{128}, std::int64_t{1000}, std::int64_t{4096}, std::int64_t{1} << 20}) {
         t5::config c{.relative_attention_num_buckets = buckets, .bidirectional = bidirectional};
         const std::int64_t me = (bidirectional ? buckets / 2 : buckets) / 2;
         c.relative_attention_max_distance = max_distance == 0 ? me + 1 : max_distance;
         if (!t5::validate(c).ok()) continue;
         const std::int64_t nb = bidirectional ? buckets / 2 : buckets;
-        const std::int64_t range = c.relative_attention_max_distance < 3000 ? c.relative_attention_max_distance + 5 : 3000;
+        const std::int64_t range =
+            c.relative_attention_max_distance < 3000 ? c.relative_attention_max_distance + 5 : 3000;
         int previous = -1;
         std::vector<int> filled(static_cast<std::size_t>(2 * range + 1));
         REQUIRE(t5::fill_buckets(c, -range, filled) == posenc::status::ok);  // the threshold path

@@ -62,7 +62,8 @@ double draw(std::mt19937_64& rng, double lim, long i) {
   double x = std::uniform_real_distribution<double>(-lim, lim)(rng);
   if (i % 4 == 0) {
     const double k = std::nearbyint(x / 1.5707963267948966);
-    x = k * 1.5707963267948966 + static_cast<double>(static_cast<int>(rng() % 9) - 4) * std::ldexp(std::fabs(x) + 1, -52);
+    x = k * 1.5707963267948966 +
+        static_cast<double>(static_cast<int>(rng() % 9) - 4) * std::ldexp(std::fabs(x) + 1, -52);
   }
   return x;
 }
@@ -136,17 +137,26 @@ static void check_fast_path_rounding(double lim_scale) {
       const pm::sincos_result<T> ref = v::cr_sincos<T>(xd);
       const int kind = i % 4 == 0 ? 1 : 0;
       n[kind] += 2;
-      if (done & pd::want_sin) { if (bits(r.sin) != bits(ref.sin)) ++wrong; } else { ++fails[kind]; }
-      if (done & pd::want_cos) { if (bits(r.cos) != bits(ref.cos)) ++wrong; } else { ++fails[kind]; }
+      if (done & pd::want_sin) {
+        if (bits(r.sin) != bits(ref.sin)) ++wrong;
+      } else {
+        ++fails[kind];
+      }
+      if (done & pd::want_cos) {
+        if (bits(r.cos) != bits(ref.cos)) ++wrong;
+      } else {
+        ++fails[kind];
+      }
       if (wrong != 0) {
         std::printf("mismatch at x = %a\n", xd);
         REQUIRE(wrong == 0);
       }
     }
   }
-  std::printf("%s fast path: uniform %ld results, %ld to the accurate path; near k pi/2 %ld results, "
-              "%ld to the accurate path; %ld wrong\n",
-              std::is_same_v<T, double> ? "double" : "float", n[0], fails[0], n[1], fails[1], wrong);
+  std::printf(
+      "%s fast path: uniform %ld results, %ld to the accurate path; near k pi/2 %ld results, "
+      "%ld to the accurate path; %ld wrong\n",
+      std::is_same_v<T, double> ? "double" : "float", n[0], fails[0], n[1], fails[1], wrong);
   CHECK(wrong == 0);
   CHECK(fails[0] * 10000 < n[0]);  // expected about 2^-29 (double) and 2^-39 (float) per result
   CHECK(fails[1] * 2 < n[1]);      // at most the tiny one of each pair

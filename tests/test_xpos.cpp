@@ -1,16 +1,16 @@
 // test_xpos.cpp: XPOS's scales (and math::rational_power under them) against MPFR in four types,
 // the exact cases, overflow at its exact threshold, compile time against run time, preconditions.
 #include <cstdint>
-#include <numeric>
 #include <cstdio>
+#include <numeric>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "posenc/math/rational_power.hpp"
-#include "posenc/xpos.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
+#include "posenc/xpos.hpp"
 
 namespace {
 
@@ -91,8 +91,9 @@ void check_power(std::int64_t a, std::int64_t b, std::int64_t num, std::int64_t 
   const bool ok = overflow ? got.error == posenc::status::overflow : got.ok() && same(got.value, want);
   if (!ok && ++t.wrong <= 10)
     std::printf("  MISS (%lld/%lld)^(%lld/%lld) in %d bytes: got %a (%s), want %a\n", static_cast<long long>(a),
-                static_cast<long long>(b), static_cast<long long>(num), static_cast<long long>(den), static_cast<int>(sizeof(T)),
-                v::detail::to_double(got.value), posenc::to_string(got.error), v::detail::to_double(want));
+                static_cast<long long>(b), static_cast<long long>(num), static_cast<long long>(den),
+                static_cast<int>(sizeof(T)), v::detail::to_double(got.value), posenc::to_string(got.error),
+                v::detail::to_double(want));
 }
 
 template <class... T>
@@ -110,7 +111,8 @@ static_assert(xp::zeta(d128, 0).value.num == 256 && xp::zeta(d128, 0).value.den 
 static_assert(xp::scale(d128, 0, 17).value == 1.0, "position 0: scale 1");
 static_assert(xp::scale(d20, 512, 3).value == 0.5 && xp::scale(d20, -1024, 3).value == 4.0, "zeta = 1/2: exact powers");
 static_assert(xp::scale(d20, 256, 3).value == 0x1.6a09e667f3bcdp-1, "(1/2)^(1/2) = RN(sqrt(1/2))");
-static_assert(xp::scale<float16>(d128, -4532, 0).ok() && xp::scale<float16>(d128, -4533, 0).error == posenc::status::overflow,
+static_assert(xp::scale<float16>(d128, -4532, 0).ok() &&
+                  xp::scale<float16>(d128, -4533, 0).error == posenc::status::overflow,
               "float16 holds zeta_0^(-4532/512) and not the next one");
 static_assert(xp::inverse_scale<float16>(d128, 4533, 0).error == posenc::status::overflow, "k's factor at +n");
 static_assert(!xp::validate({.head_dim = 63}).ok() && !xp::validate({.head_dim = 64, .scale_base = 0}).ok());
@@ -133,15 +135,17 @@ TEST_CASE("xpos: the same bits at compile time and at run time", "[xpos]") {
 TEST_CASE("xpos: scales of every pair at positions to +-2^20, correctly rounded in four types", "[xpos][oracle]") {
   tally t;
   for (const int d : {20, 64, 128})
-    for (const std::int64_t n : {std::int64_t{1}, std::int64_t{-1}, std::int64_t{511}, std::int64_t{512}, std::int64_t{-2048},
-                                 std::int64_t{4532}, std::int64_t{-4533}, std::int64_t{100000}, std::int64_t{-(1 << 20)}})
+    for (const std::int64_t n :
+         {std::int64_t{1}, std::int64_t{-1}, std::int64_t{511}, std::int64_t{512}, std::int64_t{-2048},
+          std::int64_t{4532}, std::int64_t{-4533}, std::int64_t{100000}, std::int64_t{-(1 << 20)}})
       for (int j = 0; j < d / 2; ++j) {
         const auto z = xp::zeta(xp::config{.head_dim = d}, j).value;
         check_all<double, float, bfloat16, float16>(z.num, z.den, n, 512, t);
       }
   v::rng g(v::seed_for("rational_power"));
   for (int i = 0; i < 3000; ++i) {  // random fractions, exponents and denominators
-    const auto a = static_cast<std::int64_t>(1 + g.below(1u << 20)), b = static_cast<std::int64_t>(1 + g.below(1u << 20));
+    const auto a = static_cast<std::int64_t>(1 + g.below(1u << 20)),
+               b = static_cast<std::int64_t>(1 + g.below(1u << 20));
     const auto den = static_cast<std::int64_t>(1 + g.below(i % 3 == 0 ? 4 : 4096));
     const auto num = static_cast<std::int64_t>(g.below(1u << 16)) - (1 << 15);
     check_all<double, float, bfloat16, float16>(a, b, num, den, t);
@@ -153,8 +157,9 @@ TEST_CASE("xpos: scales of every pair at positions to +-2^20, correctly rounded 
     for (int k = 0; k < den; ++k) a *= s, b *= tt;
     check_all<double, float, bfloat16, float16>(a, b, static_cast<std::int64_t>(g.below(40)) - 20, den, t);
   }
-  std::printf("[xpos] %llu values, %llu not correctly rounded, %llu overflows reported\n", static_cast<unsigned long long>(t.checked),
-              static_cast<unsigned long long>(t.wrong), static_cast<unsigned long long>(t.overflows));
+  std::printf("[xpos] %llu values, %llu not correctly rounded, %llu overflows reported\n",
+              static_cast<unsigned long long>(t.checked), static_cast<unsigned long long>(t.wrong),
+              static_cast<unsigned long long>(t.overflows));
   REQUIRE(t.wrong == 0);
   REQUIRE(t.overflows > 0);
 }

@@ -123,7 +123,9 @@ void angle_tables(double base, const pr::config& cfg, const std::vector<posenc::
     }
   }
   std::printf("\n### Angle error (rad), base %g, d = %d, worst over j\n\n", base, kDim);
-  std::printf("| position N | hf_float32 at m = N | hf_float32 max m <= N | ggml_float32 at m = N | ggml_float32 max m <= N |\n");
+  std::printf(
+      "| position N | hf_float32 at m = N | hf_float32 max m <= N | ggml_float32 at m = N | ggml_float32 max m <= N "
+      "|\n");
   std::printf("|---|---|---|---|---|\n");
   for (int k = 0; k < kNumMarks; ++k)
     std::printf("| %llu | %.3e | %.3e | %.3e | %.3e |\n", static_cast<unsigned long long>(kMarks[k]), at_hf[k],
@@ -136,7 +138,9 @@ void entry_tables(double base, const pr::config& cfg, const std::vector<posenc::
   std::vector<mpnum> theta(kPairs);
   for (int j = 0; j < kPairs; ++j) theta_mp(theta[static_cast<std::size_t>(j)].v, base, j);
   std::printf("\n### cos/sin entry error vs exact, base %g, d = %d, worst over j and over rows\n\n", base, kDim);
-  std::printf("| rows m | hf_float32 abs | hf ulp (x >= 1/2) | hf ulp (all) | ggml_float32 abs | ggml ulp (x >= 1/2) | ggml ulp (all) | exact abs | exact ulp (all) | exact == cr_rope_sincos |\n");
+  std::printf(
+      "| rows m | hf_float32 abs | hf ulp (x >= 1/2) | hf ulp (all) | ggml_float32 abs | ggml ulp (x >= 1/2) | ggml "
+      "ulp (all) | exact abs | exact ulp (all) | exact == cr_rope_sincos |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   mpnum a, s, c;
   for (int k = -1; k < kNumMarks; ++k) {
@@ -185,11 +189,11 @@ void glibc_table() {
       if (1.0f / powf(static_cast<float>(base), t) != pr::inv_freq(pr::hf_float32, c, j).value) ++inv_diff;
     }
     const float ts_glibc = powf(static_cast<float>(base), -2.0f / static_cast<float>(kDim));
-    std::printf("- base %g, d = %d: HF inv_freq with glibc powf differs from hf_float32 in %d of %d pairs; "
-                "ggml theta_scale with glibc powf %s ggml_float32's (%a)\n",
-                base, kDim, inv_diff, kPairs,
-                ts_glibc == ggml_theta_scale(c) ? "equals" : "DIFFERS from",
-                static_cast<double>(ts_glibc));
+    std::printf(
+        "- base %g, d = %d: HF inv_freq with glibc powf differs from hf_float32 in %d of %d pairs; "
+        "ggml theta_scale with glibc powf %s ggml_float32's (%a)\n",
+        base, kDim, inv_diff, kPairs, ts_glibc == ggml_theta_scale(c) ? "equals" : "DIFFERS from",
+        static_cast<double>(ts_glibc));
   }
   long diff_hf = 0, diff_gg = 0, glibc_wrong = 0, ours_wrong = 0, total = 0;
   mpnum x(24), r(24);
@@ -197,7 +201,10 @@ void glibc_table() {
     if (ours == theirs) return;
     ++diff;
     mpfr_set_flt(x.v, arg, MPFR_RNDN);
-    if (is_cos) mpfr_cos(r.v, x.v, MPFR_RNDN); else mpfr_sin(r.v, x.v, MPFR_RNDN);
+    if (is_cos)
+      mpfr_cos(r.v, x.v, MPFR_RNDN);
+    else
+      mpfr_sin(r.v, x.v, MPFR_RNDN);
     const float cr = mpfr_get_flt(r.v, MPFR_RNDN);
     if (cr != theirs) ++glibc_wrong;
     if (cr != ours) ++ours_wrong;
@@ -214,12 +221,14 @@ void glibc_table() {
       total += 2;
     }
   }
-  std::printf("- Llama-2 table (base 1e4, d = 128, m < 4096), hf_float32 cos/sin: glibc cosf/sinf differ in %ld of %ld values\n", diff_hf, total);
+  std::printf(
+      "- Llama-2 table (base 1e4, d = 128, m < 4096), hf_float32 cos/sin: glibc cosf/sinf differ in %ld of %ld "
+      "values\n",
+      diff_hf, total);
   std::printf("- same table, ggml_float32 cos/sin: glibc cosf/sinf differ in %ld of %ld values\n", diff_gg, total);
   std::printf("- of the differing values: glibc not correctly rounded %ld, posenc not correctly rounded %ld\n",
               glibc_wrong, ours_wrong);
 }
-
 
 // --models: the scaled rope types. Exact reference (MPFR, 256 bits) of each type's real formula,
 // pe-formulas.md 1.1-1.3: theta_j = b^(-2j/d), then the type's blend, times the real attention
@@ -230,7 +239,8 @@ struct model {
 };
 std::vector<float> phi_factors(int n, double top) {  // Phi-3-style synthetic lists (rising 1 -> top)
   std::vector<float> v;
-  for (int j = 0; j < n; ++j) v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
+  for (int j = 0; j < n; ++j)
+    v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
   return v;
 }
 // exact inv_freq_j and attention factor of c (MPFR), for the rope types used below.
@@ -242,7 +252,8 @@ void exact_inv(const pr::config& c, int j, mpfr_t out, mpfr_t att) {
   mpfr_set_d(b.v, c.rope_theta, MPFR_RNDN);
   mpfr_pow(out, b.v, e.v, MPFR_RNDN);  // theta_j
   mpfr_set_ui(att, 1, MPFR_RNDN);
-  const double s = c.factor != 0 ? c.factor : double(c.max_position_embeddings) / double(c.original_max_position_embeddings);
+  const double s =
+      c.factor != 0 ? c.factor : double(c.max_position_embeddings) / double(c.original_max_position_embeddings);
   const double L0 = double(c.original_max_position_embeddings);
   if (c.rope_type == pr::scaling::llama3) {
     mpfr_const_pi(t.v, MPFR_RNDN);
@@ -263,12 +274,19 @@ void exact_inv(const pr::config& c, int j, mpfr_t out, mpfr_t att) {
     auto fcd = [&](double nrot) { return (d * std::log(L0 / (nrot * 2 * M_PI))) / (2 * std::log(c.rope_theta)); };
     const double lo = std::max(std::floor(fcd(c.beta_fast)), 0.0), hi = std::min(std::ceil(fcd(c.beta_slow)), d - 1.0);
     const double ramp = std::clamp((j - lo) / (hi - lo), 0.0, 1.0);  // exact: lo, hi small integers
-    mpfr_set_d(u.v, ramp, MPFR_RNDN);                                   // interpolation weight
-    mpfr_ui_sub(w.v, 1, u.v, MPFR_RNDN);                                // extrapolation weight
+    mpfr_set_d(u.v, ramp, MPFR_RNDN);                                // interpolation weight
+    mpfr_ui_sub(w.v, 1, u.v, MPFR_RNDN);                             // extrapolation weight
     mpfr_div_d(t.v, u.v, s, MPFR_RNDN);
     mpfr_add(t.v, t.v, w.v, MPFR_RNDN);
     mpfr_mul(out, out, t.v, MPFR_RNDN);
-    auto ms = [&](double m) { mpnum r; mpfr_set_d(r.v, s, MPFR_RNDN); mpfr_log(r.v, r.v, MPFR_RNDN); mpfr_mul_d(r.v, r.v, m, MPFR_RNDN); mpfr_div_ui(r.v, r.v, 10, MPFR_RNDN); mpfr_add_ui(att, r.v, 1, MPFR_RNDN); };
+    auto ms = [&](double m) {
+      mpnum r;
+      mpfr_set_d(r.v, s, MPFR_RNDN);
+      mpfr_log(r.v, r.v, MPFR_RNDN);
+      mpfr_mul_d(r.v, r.v, m, MPFR_RNDN);
+      mpfr_div_ui(r.v, r.v, 10, MPFR_RNDN);
+      mpfr_add_ui(att, r.v, 1, MPFR_RNDN);
+    };
     if (c.mscale != 0 && c.mscale_all_dim != 0) {
       ms(c.mscale_all_dim);
       mpfr_set(u.v, att, MPFR_RNDN);
@@ -293,14 +311,39 @@ void exact_inv(const pr::config& c, int j, mpfr_t out, mpfr_t att) {
 void model_tables() {
   const std::vector<float> phs = phi_factors(48, 3.0), phl = phi_factors(48, 60.0);
   const model models[] = {
-      {"Llama-3.1-8B (llama3 s=8, b=5e5, L0=8192, d=128)", {.head_dim = 128, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0, .original_max_position_embeddings = 8192}},
-      {"Qwen2.5 YaRN (s=4, b=1e6, L0=32768, d=128)", {.head_dim = 128, .rope_theta = 1000000.0, .rope_type = pr::scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 32768}},
-      {"DeepSeek-V3 YaRN (s=40, b=1e4, L0=4096, d=64, mscale=mscale_all_dim=1)", {.head_dim = 64, .rope_theta = 10000.0, .rope_type = pr::scaling::yarn, .factor = 40.0, .original_max_position_embeddings = 4096, .mscale = 1.0, .mscale_all_dim = 1.0}},
-      {"Phi-3-style LongRoPE (b=1e4, L0=4096, max 131072, d=96, synthetic factors)", {.head_dim = 96, .rope_theta = 10000.0, .rope_type = pr::scaling::longrope, .original_max_position_embeddings = 4096, .max_position_embeddings = 131072, .short_factor = phs, .long_factor = phl}},
+      {"Llama-3.1-8B (llama3 s=8, b=5e5, L0=8192, d=128)",
+       {.head_dim = 128,
+        .rope_theta = 500000.0,
+        .rope_type = pr::scaling::llama3,
+        .factor = 8.0,
+        .original_max_position_embeddings = 8192}},
+      {"Qwen2.5 YaRN (s=4, b=1e6, L0=32768, d=128)",
+       {.head_dim = 128,
+        .rope_theta = 1000000.0,
+        .rope_type = pr::scaling::yarn,
+        .factor = 4.0,
+        .original_max_position_embeddings = 32768}},
+      {"DeepSeek-V3 YaRN (s=40, b=1e4, L0=4096, d=64, mscale=mscale_all_dim=1)",
+       {.head_dim = 64,
+        .rope_theta = 10000.0,
+        .rope_type = pr::scaling::yarn,
+        .factor = 40.0,
+        .original_max_position_embeddings = 4096,
+        .mscale = 1.0,
+        .mscale_all_dim = 1.0}},
+      {"Phi-3-style LongRoPE (b=1e4, L0=4096, max 131072, d=96, synthetic factors)",
+       {.head_dim = 96,
+        .rope_theta = 10000.0,
+        .rope_type = pr::scaling::longrope,
+        .original_max_position_embeddings = 4096,
+        .max_position_embeddings = 131072,
+        .short_factor = phs,
+        .long_factor = phl}},
   };
   constexpr std::uint64_t marks[] = {4096, 32768, 131072};
   std::printf("\n### hf_float32 vs exact cos/sin (absolute), worst over j and rows m in (N-256, N]\n\n");
-  std::printf("| model | N | attention (HF, float32) | max abs err cos/sin | max angle err (rad) |\n|---|---|---|---|---|\n");
+  std::printf(
+      "| model | N | attention (HF, float32) | max abs err cos/sin | max angle err (rad) |\n|---|---|---|---|---|\n");
   for (const model& md : models) {
     const int d = static_cast<int>(pr::rotary_dim(md.cfg));
     for (const std::uint64_t n : marks) {
@@ -336,7 +379,8 @@ void model_tables() {
 
 int main(int argc, char** argv) {
 #ifdef __GLIBC__
-  std::printf("rope_drift (posenc tools/rope_drift.cpp), glibc %s, MPFR %s\n", gnu_get_libc_version(), mpfr_get_version());
+  std::printf("rope_drift (posenc tools/rope_drift.cpp), glibc %s, MPFR %s\n", gnu_get_libc_version(),
+              mpfr_get_version());
 #endif
   if (argc > 1 && std::strcmp(argv[1], "--models") == 0) {
     model_tables();

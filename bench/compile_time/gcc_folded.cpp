@@ -43,8 +43,7 @@ constexpr table_type make_table() {
   for (std::size_t m = 0; m < rows; ++m) {
     for (std::size_t j = 0; j < pairs_per_row; ++j) {
       const float a = static_cast<float>(static_cast<double>(m) * theta[j]);
-      t[m * pairs_per_row + j] = {std::cos(a),
-                                  std::sin(a)};  // float overloads: __builtin_cosf/sinf
+      t[m * pairs_per_row + j] = {std::cos(a), std::sin(a)};  // float overloads: __builtin_cosf/sinf
     }
   }
   return t;

@@ -67,7 +67,9 @@ constexpr mirrored_table mirror() {
 }
 [[maybe_unused]] constexpr mirrored_table mirrored = mirror();  // variant 9 only builds it
 #if POSENC_BENCH_LAW == 10
-static_assert(posenc::laws::parity(posenc::laws::signed_view(mirrored.cos, mirrored.sin, posenc::rope::layout::half_split, -1024)).holds,
+static_assert(posenc::laws::parity(posenc::laws::signed_view(mirrored.cos, mirrored.sin,
+                                                             posenc::rope::layout::half_split, -1024))
+                  .holds,
               "parity");
 #endif
 #endif

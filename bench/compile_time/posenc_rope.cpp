@@ -29,7 +29,9 @@ constexpr table_type make_table() {
   table_type t{};
   for (std::size_t m = 0; m < rows; ++m) {
     for (std::size_t j = 0; j < pairs_per_row; ++j) {
-      const posenc::math::sincos_result<float> r = posenc::math::sincos_geometric<float>(static_cast<std::uint64_t>(m), 10000.0, 2 * (static_cast<int>(j)), 128).value;
+      const posenc::math::sincos_result<float> r =
+          posenc::math::sincos_geometric<float>(static_cast<std::uint64_t>(m), 10000.0, 2 * (static_cast<int>(j)), 128)
+              .value;
       t[m * pairs_per_row + j] = {r.cos, r.sin};
     }
   }

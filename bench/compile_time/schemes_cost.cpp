@@ -34,8 +34,10 @@ constexpr std::array<value_type, entries> make() {
 #ifdef POSENC_BENCH_TRIVIAL
   std::array<value_type, entries> t{};
   for (std::size_t i = 0; i < entries; ++i) {
-    if constexpr (sizeof(value_type) == sizeof(int) && value_type(1) / 2 == 0) t[i] = static_cast<value_type>(i & 31);
-    else t[i] = static_cast<value_type>(static_cast<float>(i & 0xFFFFFF) * 0.5f);
+    if constexpr (sizeof(value_type) == sizeof(int) && value_type(1) / 2 == 0)
+      t[i] = static_cast<value_type>(i & 31);
+    else
+      t[i] = static_cast<value_type>(static_cast<float>(i & 0xFFFFFF) * 0.5f);
   }
   return t;
 #elif POSENC_BENCH_SCHEME == 1

@@ -64,7 +64,7 @@ namespace pm = posenc::math;
 constexpr std::size_t heads = 32, head_dim = 128, pairs = head_dim / 2;
 constexpr std::size_t block = heads * head_dim;  // elements of q (or k) per position
 constexpr double base = 10000.0;
-constexpr std::size_t max_positions = 8192;              // 768 MiB of f32 buffers: under 1 GiB
+constexpr std::size_t max_positions = 8192;  // 768 MiB of f32 buffers: under 1 GiB
 // start + positions <= 2^31: past any context length; the per-entry table build stays ~0.1 s (beyond
 // ~1.6e9 rad the angles start to leave rope_sincos's fast path for its slow exact one).
 constexpr std::uint64_t max_end = std::uint64_t{1} << 31;
@@ -72,7 +72,7 @@ std::uint64_t g_sink = 0;
 
 struct regime {
   const char* name;
-  std::uint64_t start;     // absolute position of the first row
+  std::uint64_t start;  // absolute position of the first row
   std::size_t positions;
 };
 
@@ -113,7 +113,8 @@ cos_sin_table build_table(const regime& r) {
   } else {
     for (std::size_t p = 0; p < r.positions; ++p)
       for (std::size_t j = 0; j < pairs; ++j)
-        t.rows[p * pairs + j] = pm::sincos_geometric<float>(r.start + p, base, 2 * (static_cast<int>(j)), static_cast<int>(head_dim)).value;
+        t.rows[p * pairs + j] =
+            pm::sincos_geometric<float>(r.start + p, base, 2 * (static_cast<int>(j)), static_cast<int>(head_dim)).value;
     t.method = "rope_sincos per entry";
   }
   t.build_seconds = seconds_since(t0);
@@ -143,8 +144,10 @@ void flip_signs(S* x, std::size_t n) {
 template <class S>
 struct io {
   static float ld(S x) {
-    if constexpr (std::is_same_v<S, float>) return x;
-    else return x.to_float();
+    if constexpr (std::is_same_v<S, float>)
+      return x;
+    else
+      return x.to_float();
   }
   static S st(float x) {
     if constexpr (std::is_same_v<S, float>) {
@@ -238,23 +241,24 @@ void run(const char* name, pr::layout lay, const regime& r, const cos_sin_table&
   });
   for (const S& e : q) g_sink += posenc::to_bits(e);
   const auto gbs = [bytes](double t) { return bytes / t * 1e-9; };
-  std::printf("%-5s %-11s  memcpy %6.2f GB/s | posenc %6.2f GB/s (%.2fx memcpy) | libm/pos %6.2f GB/s (posenc %.2fx) | "
-              "libm/head %6.2f GB/s (posenc %.2fx) | in-place flip %6.2f GB/s (posenc %.2fx)\n",
-              name, lay == pr::layout::interleaved ? "interleaved" : "half-split", gbs(t_copy), gbs(t_posenc),
-              t_copy / t_posenc, gbs(t_libm), t_libm / t_posenc, gbs(t_naive), t_naive / t_posenc, gbs(t_flip),
-              t_flip / t_posenc);
+  std::printf(
+      "%-5s %-11s  memcpy %6.2f GB/s | posenc %6.2f GB/s (%.2fx memcpy) | libm/pos %6.2f GB/s (posenc %.2fx) | "
+      "libm/head %6.2f GB/s (posenc %.2fx) | in-place flip %6.2f GB/s (posenc %.2fx)\n",
+      name, lay == pr::layout::interleaved ? "interleaved" : "half-split", gbs(t_copy), gbs(t_posenc),
+      t_copy / t_posenc, gbs(t_libm), t_libm / t_posenc, gbs(t_naive), t_naive / t_posenc, gbs(t_flip),
+      t_flip / t_posenc);
   std::fflush(stdout);
 }
 
 void run_regime(const regime& r) {
   const double mib = static_cast<double>(r.positions * block * 2 * sizeof(float)) / 1048576.0;
   const cos_sin_table table = build_table(r);
-  std::printf("== %s: positions %llu..%llu x (q, k) x %zu heads x %zu dims, in place; q+k %g MiB f32, %g MiB bf16; "
-              "table %zu x %zu (%g KiB) built in %.3f s by %s\n",
-              r.name, static_cast<unsigned long long>(r.start),
-              static_cast<unsigned long long>(r.start + r.positions - 1), heads, head_dim, mib, mib / 2, r.positions,
-              pairs, static_cast<double>(table.rows.size() * sizeof(table.rows[0])) / 1024.0, table.build_seconds,
-              table.method);
+  std::printf(
+      "== %s: positions %llu..%llu x (q, k) x %zu heads x %zu dims, in place; q+k %g MiB f32, %g MiB bf16; "
+      "table %zu x %zu (%g KiB) built in %.3f s by %s\n",
+      r.name, static_cast<unsigned long long>(r.start), static_cast<unsigned long long>(r.start + r.positions - 1),
+      heads, head_dim, mib, mib / 2, r.positions, pairs,
+      static_cast<double>(table.rows.size() * sizeof(table.rows[0])) / 1024.0, table.build_seconds, table.method);
   std::fflush(stdout);
   run<float>("f32", pr::layout::interleaved, r, table);
   run<float>("f32", pr::layout::half_split, r, table);
@@ -278,9 +282,9 @@ bool parse_uint(const char* s, std::uint64_t lo, std::uint64_t hi, std::uint64_t
 }
 
 int usage_error(const char* what, const char* arg) {
-  std::fprintf(stderr, "apply_bench: %s%s%s (usage: apply_bench [--positions N (1..%zu)] [--start P (P + N <= %llu)])\n",
-               what, arg != nullptr ? ": " : "", arg != nullptr ? arg : "", max_positions,
-               static_cast<unsigned long long>(max_end));
+  std::fprintf(
+      stderr, "apply_bench: %s%s%s (usage: apply_bench [--positions N (1..%zu)] [--start P (P + N <= %llu)])\n", what,
+      arg != nullptr ? ": " : "", arg != nullptr ? arg : "", max_positions, static_cast<unsigned long long>(max_end));
   return 2;
 }
 

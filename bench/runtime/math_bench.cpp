@@ -36,9 +36,7 @@ std::uint64_t next_u64() {
   g_state ^= g_state >> 27;
   return g_state * 0x2545f4914f6cdd1du;
 }
-double uniform(double lo, double hi) {
-  return lo + (hi - lo) * static_cast<double>(next_u64() >> 11) * 0x1p-53;
-}
+double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next_u64() >> 11) * 0x1p-53; }
 double log_uniform(double lo, double hi) { return std::exp(uniform(std::log(lo), std::log(hi))); }
 
 constexpr std::size_t n_args = 4096;
@@ -132,11 +130,9 @@ int main() {
   const auto d1 = [](auto f) { return [f](double x) { sink(f(x)); }; };
   const auto f1 = [](auto f) { return [f](float x) { sink(f(x)); }; };
   row("sin(double)", "[-4096, 4096]",
-      compare(trig_d, d1([](double x) { return pm::sin(x); }),
-              d1([](double x) { return std::sin(x); })));
+      compare(trig_d, d1([](double x) { return pm::sin(x); }), d1([](double x) { return std::sin(x); })));
   row("cos(double)", "[-4096, 4096]",
-      compare(trig_d, d1([](double x) { return pm::cos(x); }),
-              d1([](double x) { return std::cos(x); })));
+      compare(trig_d, d1([](double x) { return pm::cos(x); }), d1([](double x) { return std::cos(x); })));
   row("sincos(double)", "[-4096, 4096] (libm: sin+cos)",
       compare(
           trig_d,
@@ -150,24 +146,18 @@ int main() {
             sink(std::cos(x));
           }));
   row("exp(double)", "[-700, 700]",
-      compare(exp_d, d1([](double x) { return pm::exp(x); }),
-              d1([](double x) { return std::exp(x); })));
+      compare(exp_d, d1([](double x) { return pm::exp(x); }), d1([](double x) { return std::exp(x); })));
   row("log(double)", "1e-300 .. 1e300 log-unif.",
-      compare(log_d, d1([](double x) { return pm::log(x); }),
-              d1([](double x) { return std::log(x); })));
+      compare(log_d, d1([](double x) { return pm::log(x); }), d1([](double x) { return std::log(x); })));
   row("pow(double, double)", "x in [0.5,1e4], y in [-2,2]",
       compare(
-          pow_d, [](pair_d a) { sink(pm::pow(a.x, a.y)); },
-          [](pair_d a) { sink(std::pow(a.x, a.y)); }));
+          pow_d, [](pair_d a) { sink(pm::pow(a.x, a.y)); }, [](pair_d a) { sink(std::pow(a.x, a.y)); }));
   row("sqrt(double)", "1e-300 .. 1e300 log-unif.",
-      compare(sqrt_d, d1([](double x) { return pm::sqrt(x); }),
-              d1([](double x) { return std::sqrt(x); })));
+      compare(sqrt_d, d1([](double x) { return pm::sqrt(x); }), d1([](double x) { return std::sqrt(x); })));
   row("sin(float)", "[-4096, 4096]",
-      compare(trig_f, f1([](float x) { return pm::sin(x); }),
-              f1([](float x) { return std::sin(x); })));
+      compare(trig_f, f1([](float x) { return pm::sin(x); }), f1([](float x) { return std::sin(x); })));
   row("cos(float)", "[-4096, 4096]",
-      compare(trig_f, f1([](float x) { return pm::cos(x); }),
-              f1([](float x) { return std::cos(x); })));
+      compare(trig_f, f1([](float x) { return pm::cos(x); }), f1([](float x) { return std::cos(x); })));
   row("sincos(float)", "[-4096, 4096] (libm: sin+cos)",
       compare(
           trig_f,
@@ -181,18 +171,14 @@ int main() {
             sink(std::cos(x));
           }));
   row("exp(float)", "[-87, 88]",
-      compare(exp_f, f1([](float x) { return pm::exp(x); }),
-              f1([](float x) { return std::exp(x); })));
+      compare(exp_f, f1([](float x) { return pm::exp(x); }), f1([](float x) { return std::exp(x); })));
   row("log(float)", "1e-37 .. 1e37 log-unif.",
-      compare(log_f, f1([](float x) { return pm::log(x); }),
-              f1([](float x) { return std::log(x); })));
+      compare(log_f, f1([](float x) { return pm::log(x); }), f1([](float x) { return std::log(x); })));
   row("pow(float, float)", "x in [0.5,1e4], y in [-2,2]",
       compare(
-          pow_f, [](pair_f a) { sink(pm::pow(a.x, a.y)); },
-          [](pair_f a) { sink(std::pow(a.x, a.y)); }));
+          pow_f, [](pair_f a) { sink(pm::pow(a.x, a.y)); }, [](pair_f a) { sink(std::pow(a.x, a.y)); }));
   row("sqrt(float)", "1e-37 .. 1e37 log-unif.",
-      compare(sqrt_f, f1([](float x) { return pm::sqrt(x); }),
-              f1([](float x) { return std::sqrt(x); })));
+      compare(sqrt_f, f1([](float x) { return pm::sqrt(x); }), f1([](float x) { return std::sqrt(x); })));
   // RoPE entry: posenc rounds cos/sin of the exact m * 10000^(-2j/128); the libm column is the
   // float32 framework pipeline (theta = powf, angle = float(m) * theta, cosf, sinf), less accurate.
   row("rope_sincos<float>", "m < 4096, j < 64, d = 128",
@@ -235,7 +221,6 @@ int main() {
     row("sincos_geometric_table<float>", "4096 x 64 table, per entry",
         {t.posenc_ns / per_entry, t.libm_ns / per_entry});
   }
-  std::printf("\nsink: %llu (printed so that no call is optimised away)\n",
-              static_cast<unsigned long long>(g_sink));
+  std::printf("\nsink: %llu (printed so that no call is optimised away)\n", static_cast<unsigned long long>(g_sink));
   return 0;
 }

@@ -25,7 +25,8 @@ constexpr auto table = laws::view(hf_llama32_cos, hf_llama32_sin, layout::half_s
 
 // laws::require(r) is r.holds, but a failing law stops the compiler inside a function named after
 // the law, with the first failing position in the message (tests: a corrupted copy fails so).
-static_assert(laws::require(laws::unit_norm(table)), "every pair is a rotation up to float32 rounding: |c^2 + s^2 - 1| <= 2u + u^2");
+static_assert(laws::require(laws::unit_norm(table)),
+              "every pair is a rotation up to float32 rounding: |c^2 + s^2 - 1| <= 2u + u^2");
 static_assert(laws::require(laws::pair_copies(table)), "half-split as declared: both elements of each pair agree");
 
 // How far from the true values: HF rounds the angle p * inv_freq to float32 first, so near

@@ -7,8 +7,8 @@
 // posenc/rope/table.hpp, posenc/alibi.hpp) costs less to compile when that is all you use.
 #pragma once
 
-#include <posenc/version.hpp>
 #include <posenc/status.hpp>
+#include <posenc/version.hpp>
 
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
@@ -16,10 +16,10 @@
 #include <posenc/numeric/format.hpp>
 
 #include <posenc/math/double_double.hpp>
-#include <posenc/math/round.hpp>
-#include <posenc/math/sqrt.hpp>
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
+#include <posenc/math/round.hpp>
+#include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
 // The scheme-neutral geometric kernels and the one cos/sin table engine under every scheme.
 #include <posenc/math/geometric_frequency.hpp>
@@ -32,18 +32,18 @@
 
 // RoPE: config and its checks, frequencies and angles of every scaling, tables (fixed-size and on
 // the caller's memory), application to q/k, layouts, framework policies, model presets.
+#include <posenc/rope/angle.hpp>
+#include <posenc/rope/apply.hpp>
+#include <posenc/rope/checked_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
-#include <posenc/rope/checked_config.hpp>
-#include <posenc/rope/validate.hpp>
-#include <posenc/rope/frequencies.hpp>
-#include <posenc/rope/angle.hpp>
 #include <posenc/rope/fill.hpp>
-#include <posenc/rope/table.hpp>
+#include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
-#include <posenc/rope/apply.hpp>
-#include <posenc/rope/policy.hpp>
 #include <posenc/rope/models.hpp>
+#include <posenc/rope/policy.hpp>
+#include <posenc/rope/table.hpp>
+#include <posenc/rope/validate.hpp>
 
 // The other schemes, one umbrella each.
 #include <posenc/alibi.hpp>

@@ -11,20 +11,27 @@ namespace pr = posenc::rope;
 namespace pm = posenc::math;
 
 extern "C" int posenc_rotate_f32(float* x, const pm::sincos_result<float>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::interleaved}, row));
+  return static_cast<int>(pr::rotate(
+      x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::interleaved}, row));
 }
 extern "C" int posenc_rotate_f32_half(float* x, const pm::sincos_result<float>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 58, .lay = pr::layout::half_split}, row));
+  return static_cast<int>(
+      pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 58, .lay = pr::layout::half_split}, row));
 }
 extern "C" int posenc_rotate_bf16(posenc::bfloat16* x, const pm::sincos_result<float>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 60, .lay = pr::layout::half_split}, row));
+  return static_cast<int>(
+      pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 60, .lay = pr::layout::half_split}, row));
 }
 extern "C" int posenc_rotate_bf16_il(posenc::bfloat16* x, const pm::sincos_result<float>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 62, .lay = pr::layout::interleaved}, row, pr::direction::inverse));
+  return static_cast<int>(
+      pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 62, .lay = pr::layout::interleaved}, row,
+                 pr::direction::inverse));
 }
 extern "C" int posenc_rotate_f16(posenc::float16* x, const pm::sincos_result<float>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::half_split}, row));
+  return static_cast<int>(
+      pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::half_split}, row));
 }
 extern "C" int posenc_rotate_f64(double* x, const pm::sincos_result<double>* row) {
-  return static_cast<int>(pr::rotate(x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::interleaved}, row));
+  return static_cast<int>(pr::rotate(
+      x, pr::apply_shape{.heads = 4, .head_dim = 64, .rotary_dim = 64, .lay = pr::layout::interleaved}, row));
 }

@@ -27,11 +27,10 @@ constexpr auto make_table() {
 
 // cos(0) == 1 and sin(0) == 0 exactly at position 0, for every pair.
 constexpr auto rope_table_storage = make_table();
-static_assert(rope_table_storage[0] == 1.0f && rope_table_storage[1] == 0.0f,
-              "position 0 is the identity rotation");
+static_assert(rope_table_storage[0] == 1.0f && rope_table_storage[1] == 0.0f, "position 0 is the identity rotation");
 
 extern const std::array<float, positions * head_dim> posenc_rope_table;
-const std::array<float, positions * head_dim> posenc_rope_table = rope_table_storage;
+const std::array<float, positions* head_dim> posenc_rope_table = rope_table_storage;
 
 // The scalar functions too, in constant evaluation on the 32-bit target.
 static_assert(posenc::math::exp(0.0) == 1.0, "exp(0) is exactly 1 on the ARM target");

@@ -24,8 +24,8 @@
 
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
-#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sincos_result.hpp"
+#include "posenc/math/sincos_table.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/numeric/bfloat16.hpp"
@@ -88,10 +88,11 @@ void report(const char* name, std::size_t n, const char* what, std::size_t misma
 
 void print_mismatch(const char* name, std::size_t i, bits2 ct, bits2 rt) {
   std::printf("  MISMATCH %s #%u: compile time 0x%08lx%08lx/0x%08lx%08lx, run time 0x%08lx%08lx/0x%08lx%08lx\n", name,
-              static_cast<unsigned>(i), static_cast<unsigned long>(ct.a >> 32), static_cast<unsigned long>(ct.a & 0xFFFFFFFFu),
-              static_cast<unsigned long>(ct.b >> 32), static_cast<unsigned long>(ct.b & 0xFFFFFFFFu),
-              static_cast<unsigned long>(rt.a >> 32), static_cast<unsigned long>(rt.a & 0xFFFFFFFFu),
-              static_cast<unsigned long>(rt.b >> 32), static_cast<unsigned long>(rt.b & 0xFFFFFFFFu));
+              static_cast<unsigned>(i), static_cast<unsigned long>(ct.a >> 32),
+              static_cast<unsigned long>(ct.a & 0xFFFFFFFFu), static_cast<unsigned long>(ct.b >> 32),
+              static_cast<unsigned long>(ct.b & 0xFFFFFFFFu), static_cast<unsigned long>(rt.a >> 32),
+              static_cast<unsigned long>(rt.a & 0xFFFFFFFFu), static_cast<unsigned long>(rt.b >> 32),
+              static_cast<unsigned long>(rt.b & 0xFFFFFFFFu));
 }
 
 // Run time: the arguments are read through a volatile pointer, so the compiler cannot know them
@@ -140,12 +141,16 @@ void compare_values(const char* name, const T* ct, const T* rt, std::size_t n, c
 // ---- RoPE tables: a constexpr table against the same table built at run time ----
 
 constexpr pr::config cfg_default{.head_dim = 64, .rope_theta = 10000.0};
-constexpr pr::config cfg_llama3{.head_dim = 64, .rope_theta = 500000.0, .rope_type = pr::scaling::llama3, .factor = 8.0,
+constexpr pr::config cfg_llama3{.head_dim = 64,
+                                .rope_theta = 500000.0,
+                                .rope_type = pr::scaling::llama3,
+                                .factor = 8.0,
                                 .original_max_position_embeddings = 8192};
 constexpr std::uint64_t start_default = 0, start_llama3 = 8190, start_pairs = 2097140;
 
 constexpr auto tbl_f = pr::make_table<float, 8, 64, pr::layout::half_split>(cfg_default, {.start = start_default});
-constexpr auto tbl_bf = pr::make_table<posenc::bfloat16, 8, 64, pr::layout::interleaved>(cfg_llama3, {.start = start_llama3});
+constexpr auto tbl_bf =
+    pr::make_table<posenc::bfloat16, 8, 64, pr::layout::interleaved>(cfg_llama3, {.start = start_llama3});
 constexpr auto tbl_pairs = pr::make_pair_table<float, 8, 32>(cfg_llama3, {.start = start_pairs});
 static_assert(tbl_f.ok() && tbl_bf.ok() && tbl_pairs.ok(), "the constexpr RoPE tables build");
 
@@ -165,19 +170,25 @@ U opaque_int(U v) {
 void compare_tables() {
   {
     static const auto rt = pr::make_table<float, 8, 64, pr::layout::half_split>(opaque_config(cfg_default),
-                                                                                 {.start = opaque_int(start_default)});
-    compare_values("table float 8x64 half_split default cos", tbl_f.value.cos.data(), rt.value.cos.data(), 8 * 64, "entries");
-    compare_values("table float 8x64 half_split default sin", tbl_f.value.sin.data(), rt.value.sin.data(), 8 * 64, "entries");
+                                                                                {.start = opaque_int(start_default)});
+    compare_values("table float 8x64 half_split default cos", tbl_f.value.cos.data(), rt.value.cos.data(), 8 * 64,
+                   "entries");
+    compare_values("table float 8x64 half_split default sin", tbl_f.value.sin.data(), rt.value.sin.data(), 8 * 64,
+                   "entries");
   }
   {
     static const auto rt = pr::make_table<posenc::bfloat16, 8, 64, pr::layout::interleaved>(
         opaque_config(cfg_llama3), {.start = opaque_int(start_llama3)});
-    compare_values("table bfloat16 8x64 interleaved llama3 cos", tbl_bf.value.cos.data(), rt.value.cos.data(), 8 * 64, "entries");
-    compare_values("table bfloat16 8x64 interleaved llama3 sin", tbl_bf.value.sin.data(), rt.value.sin.data(), 8 * 64, "entries");
+    compare_values("table bfloat16 8x64 interleaved llama3 cos", tbl_bf.value.cos.data(), rt.value.cos.data(), 8 * 64,
+                   "entries");
+    compare_values("table bfloat16 8x64 interleaved llama3 sin", tbl_bf.value.sin.data(), rt.value.sin.data(), 8 * 64,
+                   "entries");
   }
   {
-    static const auto rt = pr::make_pair_table<float, 8, 32>(opaque_config(cfg_llama3), {.start = opaque_int(start_pairs)});
-    compare_values("pair_table float 8x32 llama3", tbl_pairs.value.data.data(), rt.value.data.data(), 8 * 32, "entries");
+    static const auto rt =
+        pr::make_pair_table<float, 8, 32>(opaque_config(cfg_llama3), {.start = opaque_int(start_pairs)});
+    compare_values("pair_table float 8x32 llama3", tbl_pairs.value.data.data(), rt.value.data.data(), 8 * 32,
+                   "entries");
   }
 }
 
@@ -189,17 +200,20 @@ constexpr std::size_t ct_heads = 3, ct_dim = 40, ct_rot = 36, ct_n = ct_heads * 
 
 template <class S>
 constexpr S from_float(float f) {
-  if constexpr (std::is_same_v<S, float>) return f;
+  if constexpr (std::is_same_v<S, float>)
+    return f;
   else if constexpr (std::is_same_v<S, posenc::bfloat16>)
     return posenc::bfloat16::from_bits(static_cast<std::uint16_t>(std::bit_cast<std::uint32_t>(f) >> 16));
-  else return pd::apply_traits<posenc::float16>::store(f);
+  else
+    return pd::apply_traits<posenc::float16>::store(f);
 }
 
 template <class S>
 constexpr std::array<S, ct_n> ct_input() {
   std::array<S, ct_n> x{};
-  constexpr float specials[] = {-0.0f, 0.0f, 0x1p-126f, -0x1p-127f, 0x1p-130f, -0x1p-149f, 1.0f + 0x1p-8f,
-                                -(1.0f + 0x1p-7f + 0x1p-8f), 3.0f, -0.375f};
+  constexpr float specials[] = {-0.0f,     0.0f,       0x1p-126f,      -0x1p-127f,
+                                0x1p-130f, -0x1p-149f, 1.0f + 0x1p-8f, -(1.0f + 0x1p-7f + 0x1p-8f),
+                                3.0f,      -0.375f};
   std::uint32_t st = 0x12345u;
   for (std::size_t i = 0; i < ct_n; ++i) {
     st = st * 1664525u + 1013904223u;
@@ -216,8 +230,11 @@ constexpr std::array<pm::sincos_result<float>, ct_rot / 2> ct_row(bool real) {
   std::array<pm::sincos_result<float>, ct_rot / 2> r{};
   for (std::size_t j = 0; j < r.size(); ++j) {
     const float t = static_cast<float>(j) * 0.0625f - 0.5f;
-    if (real) r[j] = tbl_pairs.value.row(5)[j];
-    else r[j] = j % 4 == 0 ? pm::sincos_result<float>{0.0f, 1.0f + 0x1p-8f} : pm::sincos_result<float>{t, 1.0f - t * t * 0.5f};
+    if (real)
+      r[j] = tbl_pairs.value.row(5)[j];
+    else
+      r[j] = j % 4 == 0 ? pm::sincos_result<float>{0.0f, 1.0f + 0x1p-8f}
+                        : pm::sincos_result<float>{t, 1.0f - t * t * 0.5f};
   }
   return r;
 }
@@ -241,7 +258,8 @@ void compare_rotate(const char* name) {
   std::array<pm::sincos_result<float>, ct_rot / 2> row{};
   for (std::size_t j = 0; j < row.size(); ++j) row[j] = {opaque(row_ct[j].sin), opaque(row_ct[j].cos)};
   const pr::apply_shape sh{.heads = opaque_int(ct_heads), .head_dim = ct_dim, .rotary_dim = ct_rot, .lay = L};
-  const posenc::status st = pr::rotate(rt.data(), sh, row.data(), Inv ? pr::direction::inverse : pr::direction::forward);
+  const posenc::status st =
+      pr::rotate(rt.data(), sh, row.data(), Inv ? pr::direction::inverse : pr::direction::forward);
   if (st != posenc::status::ok) {
     std::printf("%s: rotate returned an error\n", name);
     ++total_mismatches;
@@ -251,7 +269,8 @@ void compare_rotate(const char* name) {
   for (std::size_t i = 0; i < ct_n; ++i)
     if (bits_of(in[i]) != bits_of(rt[i])) ++changed;
   if (changed <= ct_n / 2) {  // the rotation did something
-    std::printf("%s: only %u of %u elements changed\n", name, static_cast<unsigned>(changed), static_cast<unsigned>(ct_n));
+    std::printf("%s: only %u of %u elements changed\n", name, static_cast<unsigned>(changed),
+                static_cast<unsigned>(ct_n));
     ++total_mismatches;
   }
   compare_values(name, ct.data(), rt.data(), ct_n, "elements");

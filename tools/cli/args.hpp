@@ -60,7 +60,7 @@ inline std::string quote(std::string_view token) {
 enum class flag_kind { boolean, value };
 
 struct flag_spec {
-  std::string_view name;        // without the leading "--"
+  std::string_view name;  // without the leading "--"
   flag_kind kind;
   std::string_view value_name;  // for help text, e.g. "f64|f32"; empty for boolean flags
   std::string_view help;        // one line
@@ -101,8 +101,8 @@ inline const flag_spec* find_flag(std::span<const flag_spec> specs, std::string_
 
 // Splits `tokens` (everything after the command name) into positionals and flags. `context` is the
 // command's name, used in messages ("math: unknown flag '--foo'").
-inline parsed_args parse_args(std::span<const std::string_view> tokens,
-                              std::span<const flag_spec> specs, std::string_view context) {
+inline parsed_args parse_args(std::span<const std::string_view> tokens, std::span<const flag_spec> specs,
+                              std::string_view context) {
   parsed_args out;
   const std::string where = std::string(context) + ": ";
   bool only_positionals = false;
@@ -126,9 +126,7 @@ inline parsed_args parse_args(std::span<const std::string_view> tokens,
     if (spec == nullptr) throw usage_error(where + "unknown flag " + quote(tok));
     if (out.has(name)) throw usage_error(where + "flag --" + std::string(name) + " given twice");
     if (spec->kind == flag_kind::boolean) {
-      if (inline_value)
-        throw usage_error(where + "flag --" + std::string(name) + " takes no value, got " +
-                          quote(tok));
+      if (inline_value) throw usage_error(where + "flag --" + std::string(name) + " takes no value, got " + quote(tok));
       out.add(name, {});
       continue;
     }
@@ -138,11 +136,10 @@ inline parsed_args parse_args(std::span<const std::string_view> tokens,
     } else if (i + 1 < tokens.size() && tokens[i + 1].substr(0, 2) != "--") {
       val = tokens[++i];
     } else {
-      throw usage_error(where + "flag --" + std::string(name) + " needs a value (" +
-                        std::string(spec->value_name) + ")");
+      throw usage_error(where + "flag --" + std::string(name) + " needs a value (" + std::string(spec->value_name) +
+                        ")");
     }
-    if (val.empty())
-      throw usage_error(where + "flag --" + std::string(name) + " has an empty value");
+    if (val.empty()) throw usage_error(where + "flag --" + std::string(name) + " has an empty value");
     out.add(name, val);
   }
   return out;
@@ -153,8 +150,7 @@ inline void expect_positionals(const parsed_args& args, std::span<const std::str
                                std::string_view context) {
   const std::string where = std::string(context) + ": ";
   if (args.positionals.size() > names.size())
-    throw usage_error(where + "unexpected extra argument " +
-                      quote(args.positionals[names.size()]));
+    throw usage_error(where + "unexpected extra argument " + quote(args.positionals[names.size()]));
   if (args.positionals.size() < names.size())
     throw usage_error(where + "missing argument " + std::string(names[args.positionals.size()]));
 }
@@ -164,8 +160,7 @@ inline bool flag_set(const parsed_args& args, std::string_view name) { return ar
 // A value flag taking one of a fixed set of words, e.g. --type f64|f32.
 template <class E>
 E flag_choice(const parsed_args& args, std::string_view name,
-              std::initializer_list<std::pair<std::string_view, E>> choices, E fallback,
-              std::string_view context) {
+              std::initializer_list<std::pair<std::string_view, E>> choices, E fallback, std::string_view context) {
   const auto v = args.value(name);
   if (!v) return fallback;
   std::string expected;
@@ -174,13 +169,13 @@ E flag_choice(const parsed_args& args, std::string_view name,
     expected += expected.empty() ? "" : ", ";
     expected += c.first;
   }
-  throw usage_error(std::string(context) + ": invalid value " + quote(*v) + " for --" +
-                    std::string(name) + " (expected one of: " + expected + ")");
+  throw usage_error(std::string(context) + ": invalid value " + quote(*v) + " for --" + std::string(name) +
+                    " (expected one of: " + expected + ")");
 }
 
 // A decimal integer token in [lo, hi]; `what` names it ("--dim", "<position>").
-inline long long parse_integer(std::string_view text, long long lo, long long hi,
-                               std::string_view what, std::string_view context) {
+inline long long parse_integer(std::string_view text, long long lo, long long hi, std::string_view what,
+                               std::string_view context) {
   long long v = 0;
   const char* first = text.data();
   const char* last = first + text.size();
@@ -188,16 +183,15 @@ inline long long parse_integer(std::string_view text, long long lo, long long hi
   const auto [ptr, ec] = std::from_chars(first, last, v);
   const auto range = " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   if (ec == std::errc::result_out_of_range || (ec == std::errc{} && ptr == last && (v < lo || v > hi)))
-    throw usage_error(std::string(context) + ": " + std::string(what) + " must be" + range +
-                      ", got " + quote(text));
+    throw usage_error(std::string(context) + ": " + std::string(what) + " must be" + range + ", got " + quote(text));
   if (ec != std::errc{} || ptr != last || first == last)
-    throw usage_error(std::string(context) + ": " + std::string(what) +
-                      " must be an integer" + range + ", got " + quote(text));
+    throw usage_error(std::string(context) + ": " + std::string(what) + " must be an integer" + range + ", got " +
+                      quote(text));
   return v;
 }
 
-inline long long flag_integer(const parsed_args& args, std::string_view name, long long lo,
-                              long long hi, long long fallback, std::string_view context) {
+inline long long flag_integer(const parsed_args& args, std::string_view name, long long lo, long long hi,
+                              long long fallback, std::string_view context) {
   const auto v = args.value(name);
   if (!v) return fallback;
   return parse_integer(*v, lo, hi, "--" + std::string(name), context);
@@ -218,8 +212,10 @@ inline std::string describe_flags(std::span<const flag_spec> specs) {
   auto line = [&s](const flag_spec& f) {
     std::string head = "  --" + std::string(f.name);
     if (f.kind == flag_kind::value) head += " " + std::string(f.value_name);
-    if (head.size() < 24) head.resize(24, ' ');
-    else head += "  ";
+    if (head.size() < 24)
+      head.resize(24, ' ');
+    else
+      head += "  ";
     s += head + std::string(f.help) + "\n";
   };
   for (const auto& f : specs) line(f);

@@ -92,8 +92,10 @@ struct options {
 // Converts a float32 policy value to T as HF's .to(dtype) does (exact for f64/f32).
 template <class T>
 T from_float(float v) {
-  if constexpr (is_half<T>()) return math::round_to<T>(static_cast<double>(v)).value;
-  else return static_cast<T>(v);
+  if constexpr (is_half<T>())
+    return math::round_to<T>(static_cast<double>(v)).value;
+  else
+    return static_cast<T>(v);
 }
 
 [[noreturn]] inline void unsupported_policy(const options& o) {
@@ -114,7 +116,8 @@ std::string freq_csv(const rope::config& c, const options& o) {
       v = from_float<T>(r.value);
     } else {
       const auto r = rope::inv_freq<T>(c, j);
-      if (!r.ok()) throw std::runtime_error("inv_freq of pair " + std::to_string(j) + ": " + posenc::to_string(r.error));
+      if (!r.ok())
+        throw std::runtime_error("inv_freq of pair " + std::to_string(j) + ": " + posenc::to_string(r.error));
       v = r.value;
     }
     s += std::to_string(j) + "," + format_value(v, o.decimal) + "\n";
@@ -207,7 +210,9 @@ std::string rope_bin(const std::vector<math::sincos_result<T>>& vals, std::size_
   return s;
 }
 
-inline std::string_view layout_name(rope::layout l) { return l == rope::layout::interleaved ? "interleaved" : "half-split"; }
+inline std::string_view layout_name(rope::layout l) {
+  return l == rope::layout::interleaved ? "interleaved" : "half-split";
+}
 
 template <class T>
 std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
@@ -224,23 +229,27 @@ std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const r
        std::string(dtype_name<T>()) + ", policy " + (o.pol == policy::exact ? "exact" : "hf-float32") +
        ", attention factor " + (o.fold ? "folded in" : "not folded") + ".\n";
   s += "// " + n + "_cos[i][k], " + n + "_sin[i][k]: position " + n + "_start + i, element k of the rotary block;\n";
-  s += o.lay == rope::layout::interleaved ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
-                                          : "// pair j (frequency index j) is at elements k = j and j + rotary_dim/2 (GPT-NeoX / HF).\n";
+  s += o.lay == rope::layout::interleaved
+           ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
+           : "// pair j (frequency index j) is at elements k = j and j + rotary_dim/2 (GPT-NeoX / HF).\n";
   if constexpr (is_half<T>())
-    s += std::string("// Values are ") + (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
+    s += std::string("// Values are ") +
+         (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
          " bit patterns (sign, exponent, fraction) stored in uint16_t.\n";
   s += "// checksum: FNV-1a 64 of the little-endian bytes of cos[i][k] then sin[i][k] for each i, k in\n";
   s += "// row-major order (exactly the bytes `posenc emit rope --format bin` writes): " + std::string(hash) + "\n";
   s += "// config:\n" + describe_config(c, "//   ");
   s += "#pragma once\n#include <stdint.h>\n\n";
-  s += "#ifdef __cplusplus\n#define " + n + "_CONST inline constexpr\n#else\n#define " + n + "_CONST static const\n#endif\n\n";
+  s += "#ifdef __cplusplus\n#define " + n + "_CONST inline constexpr\n#else\n#define " + n +
+       "_CONST static const\n#endif\n\n";
   s += n + "_CONST uint64_t " + n + "_start = " + std::to_string(o.start) + "u;\n";
   s += n + "_CONST uint64_t " + n + "_positions = " + N + "u;\n";
   s += n + "_CONST uint64_t " + n + "_rotary_dim = " + D + "u;\n";
   s += n + "_CONST uint64_t " + n + "_checksum = " + hash + "u;\n";
   std::vector<T> cos, sin;
   for (int part = 0; part < 2; ++part) {
-    s += "\n" + n + "_CONST " + std::string(c_type<T>()) + " " + n + (part == 0 ? "_cos[" : "_sin[") + N + "][" + D + "] = {\n";
+    s += "\n" + n + "_CONST " + std::string(c_type<T>()) + " " + n + (part == 0 ? "_cos[" : "_sin[") + N + "][" + D +
+         "] = {\n";
     for (std::size_t i = 0; i < o.rows; ++i) {
       expand(vals, i, dim, o.lay, cos, sin);
       const std::vector<T>& row = part == 0 ? cos : sin;
@@ -262,7 +271,6 @@ std::string emit_rope(const rope::config& c, const options& o) {
   if (o.fmt == format::bin) return rope_bin(vals, dim, o);
   return rope_header(vals, c, dim, o);
 }
-
 
 inline bool c_identifier(std::string_view s) {
   if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
@@ -287,15 +295,18 @@ inline options read_options(const parsed_args& a) {
     if (o.output.empty()) throw usage_error("emit: -o has an empty value");
   }
   if (what.empty()) throw usage_error("emit: missing <what> (one of: rope-freq, rope)");
-  if (what[0] == "rope") o.rope = true;
-  else if (what[0] != "rope-freq") throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: rope-freq, rope)");
+  if (what[0] == "rope")
+    o.rope = true;
+  else if (what[0] != "rope-freq")
+    throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: rope-freq, rope)");
   o.ctx = "emit " + std::string(what[0]);
   if (what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(what[1]));
   if (const auto v = a.value("output")) {
     if (!o.output.empty()) throw usage_error(o.ctx + ": the output file is given twice");
     o.output = std::string(*v);
   }
-  o.pol = flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
+  o.pol =
+      flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
   o.decimal = a.has("decimal");
   if (!o.rope) {
     for (const char* f : {"positions", "start", "layout", "format", "fold-attention", "name"})
@@ -309,8 +320,9 @@ inline options read_options(const parsed_args& a) {
     throw usage_error(o.ctx + ": positions past 2^21: --start " + std::to_string(o.start) + " --positions " +
                       std::to_string(o.rows) + " ends at position " + std::to_string(o.start + o.rows - 1) +
                       " (the last position must be <= 2097152)");
-  o.lay = flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
-                      rope::layout::half_split, o.ctx);
+  o.lay =
+      flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
+                  rope::layout::half_split, o.ctx);
   o.fmt = flag_choice(a, "format", {{"csv", format::csv}, {"c", format::c}, {"bin", format::bin}}, format::csv, o.ctx);
   o.fold = a.has("fold-attention");
   if (const auto v = a.value("name")) {
@@ -327,16 +339,18 @@ std::string emit_any(const parsed_config& pc, const options& o) {
   if (!o.rope) return freq_csv<T>(pc.cfg, o);
   const std::uint64_t pairs = static_cast<std::uint64_t>(rope::rotary_dim(pc.cfg) / 2);
   if (o.rows * pairs > max_entries)
-    throw usage_error(o.ctx + ": table too large: --positions " + std::to_string(o.rows) + " x " + std::to_string(pairs) +
-                      " pairs = " + std::to_string(o.rows * pairs) + " entries (at most 2^24 = 16777216 per run)");
+    throw usage_error(o.ctx + ": table too large: --positions " + std::to_string(o.rows) + " x " +
+                      std::to_string(pairs) + " pairs = " + std::to_string(o.rows * pairs) +
+                      " entries (at most 2^24 = 16777216 per run)");
   return emit_rope<T>(pc.cfg, o);
 }
 
 inline void run(const parsed_args& a, std::string& out) {
   const options o = read_options(a);
   const parsed_config pc = read_config(a, o.ctx);
-  const dtype t = flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
-                              dtype::f64, o.ctx);
+  const dtype t =
+      flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
+                  dtype::f64, o.ctx);
   std::string data;
   switch (t) {
     case dtype::f64: data = emit_any<double>(pc, o); break;

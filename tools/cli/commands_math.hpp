@@ -48,8 +48,8 @@ struct math_fn_info {
 };
 
 inline constexpr math_fn_info math_functions[] = {
-    {"sin", math_fn::sin, false}, {"cos", math_fn::cos, false},   {"exp", math_fn::exp, false},
-    {"log", math_fn::log, false}, {"pow", math_fn::pow, true},    {"sqrt", math_fn::sqrt, false},
+    {"sin", math_fn::sin, false}, {"cos", math_fn::cos, false}, {"exp", math_fn::exp, false},
+    {"log", math_fn::log, false}, {"pow", math_fn::pow, true},  {"sqrt", math_fn::sqrt, false},
 };
 
 // Rejects the arguments at which the function is NaN or has a pole (C Annex F), before computing.
@@ -57,8 +57,7 @@ template <class T>
 void check_math_domain(math_fn fn, T x, T y, const parsed_args& args, const std::string& ctx) {
   const auto& p = args.positionals;
   if (fn == math_fn::log && !(x > 0))
-    throw usage_error(ctx + ": <x> must be > 0, got " + quote(p[1]) +
-                      " (log is -infinity at 0 and not real below)");
+    throw usage_error(ctx + ": <x> must be > 0, got " + quote(p[1]) + " (log is -infinity at 0 and not real below)");
   if (fn == math_fn::sqrt && x < 0)
     throw usage_error(ctx + ": <x> must be >= 0, got " + quote(p[1]) + " (the result is not real)");
   if (fn == math_fn::pow && y != 0) {  // pow(x, +-0) = 1 for every x
@@ -94,10 +93,8 @@ std::string math_value(const math_fn_info& f, const parsed_args& args, bool deci
   const T r = call_math(f.fn, x, y);
   std::string at = "<x> = " + quote(p[1]);
   if (f.binary) at += ", <y> = " + quote(p[2]);
-  if (std::isinf(r))
-    throw usage_error(ctx + ": result overflows " + std::string(type_name<T>()) + " for " + at);
-  if (std::isnan(r))
-    throw usage_error(ctx + ": result is not a real number for " + at);
+  if (std::isinf(r)) throw usage_error(ctx + ": result overflows " + std::string(type_name<T>()) + " for " + at);
+  if (std::isnan(r)) throw usage_error(ctx + ": result is not a real number for " + at);
   return format_real(r, decimal) + "\n";
 }
 
@@ -123,15 +120,13 @@ inline constexpr std::string_view math_usage =
     "flags:\n";
 
 inline void run_math(const parsed_args& args, std::string& out) {
-  if (args.positionals.empty())
-    throw usage_error("math: missing <function> (one of: sin, cos, exp, log, pow, sqrt)");
+  if (args.positionals.empty()) throw usage_error("math: missing <function> (one of: sin, cos, exp, log, pow, sqrt)");
   const std::string_view name = args.positionals[0];
   const impl::math_fn_info* f = nullptr;
   for (const auto& candidate : impl::math_functions)
     if (candidate.name == name) f = &candidate;
   if (f == nullptr)
-    throw usage_error("math: unknown function " + quote(name) +
-                      " (expected one of: sin, cos, exp, log, pow, sqrt)");
+    throw usage_error("math: unknown function " + quote(name) + " (expected one of: sin, cos, exp, log, pow, sqrt)");
   const std::string ctx = "math " + std::string(name);
   constexpr std::string_view unary[] = {"<function>", "<x>"};
   constexpr std::string_view binary[] = {"<function>", "<x>", "<y>"};
@@ -146,8 +141,7 @@ inline void run_math(const parsed_args& args, std::string& out) {
     out += impl::math_value<double>(*f, args, decimal);
 }
 
-inline constexpr command math_command{"math",
-                                      "evaluate one posenc::math function, correctly rounded",
-                                      math_usage, math_flags, run_math};
+inline constexpr command math_command{"math", "evaluate one posenc::math function, correctly rounded", math_usage,
+                                      math_flags, run_math};
 
 }  // namespace posenc::cli

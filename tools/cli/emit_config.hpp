@@ -36,8 +36,8 @@ struct rope_type_info {
   rope::scaling type;
 };
 inline constexpr rope_type_info rope_types[] = {
-    {"default", rope::scaling::default_}, {"linear", rope::scaling::linear},     {"ntk", rope::scaling::ntk},
-    {"dynamic", rope::scaling::dynamic},  {"yarn", rope::scaling::yarn},         {"longrope", rope::scaling::longrope},
+    {"default", rope::scaling::default_}, {"linear", rope::scaling::linear}, {"ntk", rope::scaling::ntk},
+    {"dynamic", rope::scaling::dynamic},  {"yarn", rope::scaling::yarn},     {"longrope", rope::scaling::longrope},
     {"llama3", rope::scaling::llama3},
 };
 
@@ -52,8 +52,10 @@ inline std::string_view rope_type_name(rope::scaling s) {
 // A bool field whose default is true is switched off by --no-<name>.
 template <class Field>
 constexpr bool negated_switch(const Field& f) {
-  if constexpr (std::is_same_v<typename Field::member_type, bool>) return rope::config{}.*f.member;
-  else return false;
+  if constexpr (std::is_same_v<typename Field::member_type, bool>)
+    return rope::config{}.*f.member;
+  else
+    return false;
 }
 
 template <class M>
@@ -63,11 +65,16 @@ constexpr flag_kind kind_of() {
 
 template <class M>
 constexpr std::string_view value_name_of() {
-  if constexpr (std::is_same_v<M, bool>) return "";
-  else if constexpr (std::is_same_v<M, rope::scaling>) return "default|linear|ntk|dynamic|yarn|longrope|llama3";
-  else if constexpr (std::is_same_v<M, std::span<const float>>) return "X,X,...";
-  else if constexpr (std::is_integral_v<M>) return "N";
-  else return "X";
+  if constexpr (std::is_same_v<M, bool>)
+    return "";
+  else if constexpr (std::is_same_v<M, rope::scaling>)
+    return "default|linear|ntk|dynamic|yarn|longrope|llama3";
+  else if constexpr (std::is_same_v<M, std::span<const float>>)
+    return "X,X,...";
+  else if constexpr (std::is_integral_v<M>)
+    return "N";
+  else
+    return "X";
 }
 
 // The flag names and help lines, written into one constant buffer that the flag table points into
@@ -140,7 +147,8 @@ inline std::vector<float> parse_float_list(std::string_view text, std::string_vi
   std::size_t pos = 0;
   for (;;) {
     const std::size_t comma = text.find(',', pos);
-    const std::string_view item = text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
+    const std::string_view item =
+        text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     v.push_back(parse_real<float>(item, "--" + std::string(flag) + " entry " + std::to_string(v.size()), context));
     if (comma == std::string_view::npos) return v;
     pos = comma + 1;

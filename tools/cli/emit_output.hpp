@@ -24,7 +24,8 @@ inline void write_file_atomically(const std::string& path, const std::string& da
   std::vector<char> name(templ.begin(), templ.end());
   name.push_back('\0');
   const int fd = ::mkstemp(name.data());
-  if (fd < 0) throw std::runtime_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
+  if (fd < 0)
+    throw std::runtime_error("cannot create a temporary file next to '" + path + "': " + std::strerror(errno));
   const std::string tmp(name.data());
   const auto fail = [&](const char* what) {
     const std::string why = std::strerror(errno);

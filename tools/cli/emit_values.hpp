@@ -28,10 +28,14 @@ enum class dtype { f64, f32, bf16, f16 };
 
 template <class T>
 constexpr std::string_view dtype_name() {
-  if constexpr (std::is_same_v<T, double>) return "f64";
-  else if constexpr (std::is_same_v<T, float>) return "f32";
-  else if constexpr (std::is_same_v<T, posenc::bfloat16>) return "bf16";
-  else return "f16";
+  if constexpr (std::is_same_v<T, double>)
+    return "f64";
+  else if constexpr (std::is_same_v<T, float>)
+    return "f32";
+  else if constexpr (std::is_same_v<T, posenc::bfloat16>)
+    return "bf16";
+  else
+    return "f16";
 }
 
 template <class T>
@@ -42,8 +46,10 @@ constexpr bool is_half() {
 // The exact value as a double (every value of the four types is a double).
 template <class T>
 double to_double(T v) {
-  if constexpr (is_half<T>()) return static_cast<double>(v.to_float());
-  else return static_cast<double>(v);
+  if constexpr (is_half<T>())
+    return static_cast<double>(v.to_float());
+  else
+    return static_cast<double>(v);
 }
 
 // Shortest decimal of a bf16/f16 value that reads back to the same bits (see the top).
@@ -70,15 +76,19 @@ std::string half_decimal(T v) {
 
 template <class T>
 std::string format_value(T v, bool decimal) {
-  if constexpr (is_half<T>()) return decimal ? half_decimal(v) : format_hex(static_cast<double>(v.to_float()));
-  else return format_real<T>(v, decimal);
+  if constexpr (is_half<T>())
+    return decimal ? half_decimal(v) : format_hex(static_cast<double>(v.to_float()));
+  else
+    return format_real<T>(v, decimal);
 }
 
 // Whether v is an infinity: where an exact value overflowed T.
 template <class T>
 bool is_infinite(T v) {
-  if constexpr (is_half<T>()) return v.is_inf();
-  else return std::isinf(v);
+  if constexpr (is_half<T>())
+    return v.is_inf();
+  else
+    return std::isinf(v);
 }
 
 // Writes v's bytes at out, little-endian (the --format bin encoding, whatever the host's order);
@@ -118,9 +128,12 @@ std::string c_literal(T v) {
 
 template <class T>
 constexpr std::string_view c_type() {
-  if constexpr (std::is_same_v<T, double>) return "double";
-  else if constexpr (std::is_same_v<T, float>) return "float";
-  else return "uint16_t";
+  if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else
+    return "uint16_t";
 }
 
 }  // namespace posenc::cli::emit

@@ -36,8 +36,7 @@ constexpr std::string_view type_name() {
 inline constexpr flag_spec type_flag{"type", flag_kind::value, "f64|f32",
                                      "floating-point type of arguments and result (default f64)"};
 inline real_type flag_type(const parsed_args& args, std::string_view context) {
-  return flag_choice(args, "type", {{"f64", real_type::f64}, {"f32", real_type::f32}},
-                     real_type::f64, context);
+  return flag_choice(args, "type", {{"f64", real_type::f64}, {"f32", real_type::f32}}, real_type::f64, context);
 }
 
 namespace impl {  // helpers of this header, not commands
@@ -71,8 +70,8 @@ bool overflows(const std::string& text) {
 template <class T>
 T parse_real(std::string_view text, std::string_view what, std::string_view context) {
   const std::string where = std::string(context) + ": " + std::string(what) + " ";
-  const std::string bad = where + "is not a number: " + quote(text) +
-                          " (expected decimal like 0.25 or hex float like 0x1p-2)";
+  const std::string bad =
+      where + "is not a number: " + quote(text) + " (expected decimal like 0.25 or hex float like 0x1p-2)";
   if (text.empty()) throw usage_error(where + "is empty (expected a number)");
   std::string_view body = text;
   bool negative = false;
@@ -96,14 +95,14 @@ T parse_real(std::string_view text, std::string_view what, std::string_view cont
   if (body.empty() || !(impl::is_digit(body[0], hex) || body[0] == '.')) throw usage_error(bad);
   T v{};
   const char* last = body.data() + body.size();
-  const auto [ptr, ec] = std::from_chars(body.data(), last, v,
-                                         hex ? std::chars_format::hex : std::chars_format::general);
+  const auto [ptr, ec] =
+      std::from_chars(body.data(), last, v, hex ? std::chars_format::hex : std::chars_format::general);
   if (ec == std::errc::result_out_of_range) {
     const std::string whole(text);
     if (impl::overflows<T>(whole))
       throw usage_error(where + "overflows " + std::string(type_name<T>()) + ": " + quote(text));
-    throw usage_error(where + "underflows to zero in " + std::string(type_name<T>()) + ": " +
-                      quote(text) + " (write 0 if zero is meant)");
+    throw usage_error(where + "underflows to zero in " + std::string(type_name<T>()) + ": " + quote(text) +
+                      " (write 0 if zero is meant)");
   }
   if (ec != std::errc{} || ptr != last) throw usage_error(bad);
   if (!std::isfinite(v)) throw usage_error(bad);  // defensive: excluded above
@@ -115,8 +114,7 @@ template <class T>
 std::string format_hex(T v) {
   char buf[64];
   const int n = std::snprintf(buf, sizeof buf, "%a", static_cast<double>(v));
-  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf)
-    throw std::runtime_error("cannot format a hex float");
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) throw std::runtime_error("cannot format a hex float");
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
@@ -135,9 +133,8 @@ std::string format_real(T v, bool decimal) {
 }
 
 // The `--decimal` flag.
-inline constexpr flag_spec decimal_flag{
-    "decimal", flag_kind::boolean, "",
-    "print the shortest round-trip decimal instead of an exact hex float"};
+inline constexpr flag_spec decimal_flag{"decimal", flag_kind::boolean, "",
+                                        "print the shortest round-trip decimal instead of an exact hex float"};
 
 // A real-valued flag, e.g. --base 10000.
 template <class T>

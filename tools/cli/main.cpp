@@ -19,8 +19,8 @@
 #include <posenc/version.hpp>
 
 #include "args.hpp"
-#include "commands_math.hpp"
 #include "commands_emit.hpp"
+#include "commands_math.hpp"
 
 namespace posenc::cli {
 namespace {
@@ -54,9 +54,7 @@ std::string top_usage() {
   return s;
 }
 
-std::string command_usage(const command& c) {
-  return std::string(c.usage) + describe_flags(c.flags);
-}
+std::string command_usage(const command& c) { return std::string(c.usage) + describe_flags(c.flags); }
 
 void run(std::span<const std::string_view> tokens, std::string& out) {
   const std::string try_help = " (try 'posenc --help')";

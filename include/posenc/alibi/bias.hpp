@@ -76,7 +76,7 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
   T out{};
   if (k == 0) {
     out = detail::round_dd<T>(0.0, 0.0);  // the real 0 has no sign: +0, as everywhere in posenc
-  } else if (num % den == 0) {  // m = 2^-q exactly: k 2^-q is a double (k < 2^53, q <= 960)
+  } else if (num % den == 0) {            // m = 2^-q exactly: k 2^-q is a double (k < 2^53, q <= 960)
     out = detail::round_dd<T>(-kd * detail::exp2i(-static_cast<int>(num / den)), 0.0);
   } else {
     const math::double_double m = math::geometric_frequency(2.0, num, den);
@@ -85,7 +85,8 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
     if (!detail::ziv_round<T>(-p.hi, -p.lo, err, out)) {
       const auto n = static_cast<std::uint64_t>(num);
       const auto d = static_cast<std::uint32_t>(den);
-      out = detail::mp::ziv_loop<T>([k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
+      out = detail::mp::ziv_loop<T>(
+          [k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
     }
   }
   if (detail::alibif::is_infinite(out)) return {out, posenc::status::overflow};
@@ -97,7 +98,8 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
 template <class T = double>
 constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, std::span<T> out) noexcept {
   const auto e = slope_exponent_of(cc, h);
-  if (!e.ok() || static_cast<std::uint64_t>(out.size()) >= (std::uint64_t{1} << 53)) return posenc::status::domain_error;
+  if (!e.ok() || static_cast<std::uint64_t>(out.size()) >= (std::uint64_t{1} << 53))
+    return posenc::status::domain_error;
   const std::int64_t num = e.value.num, den = e.value.den;
   const math::double_double m = num % den == 0 ? math::double_double{detail::exp2i(-static_cast<int>(num / den)), 0.0}
                                                : math::geometric_frequency(2.0, num, den);
@@ -115,8 +117,10 @@ constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, 
       done = detail::ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
     }
     posenc::result<T> r{v, posenc::status::ok};
-    if (!done) r = bias_at_distance<T>(cc, h, k);
-    else if (detail::alibif::is_infinite(v)) r.error = posenc::status::overflow;
+    if (!done)
+      r = bias_at_distance<T>(cc, h, k);
+    else if (detail::alibif::is_infinite(v))
+      r.error = posenc::status::overflow;
     if (st == posenc::status::ok) st = r.error;
     out[k] = r.value;
   }
@@ -132,7 +136,8 @@ constexpr posenc::result<std::array<T, Heads * Distances>> make_bias_by_distance
     return r;
   }
   for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h)
-    r.error = fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(r.value.data() + h * Distances, Distances));
+    r.error =
+        fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(r.value.data() + h * Distances, Distances));
   return r;
 }
 
@@ -141,9 +146,8 @@ constexpr posenc::result<std::array<T, Heads * Distances>> make_bias_by_distance
 // one copy per entry). A causal table has no finite value for its masked entries, so it is not
 // offered dense: use the distance table, as the kernels do.
 template <class T, std::size_t Heads, std::size_t Queries, std::size_t Keys>
-constexpr posenc::result<std::array<T, Heads * Queries * Keys>> make_symmetric_bias_table(const checked_config& cc,
-                                                                                         std::uint64_t first_query = 0,
-                                                                                         std::uint64_t first_key = 0) noexcept {
+constexpr posenc::result<std::array<T, Heads * Queries * Keys>> make_symmetric_bias_table(
+    const checked_config& cc, std::uint64_t first_query = 0, std::uint64_t first_key = 0) noexcept {
   posenc::result<std::array<T, Heads * Queries * Keys>> r{};
   if (!cc.ok() || static_cast<std::size_t>(cc.get().heads) != Heads || first_query > (std::uint64_t{1} << 52) ||
       first_key > (std::uint64_t{1} << 52)) {
@@ -152,7 +156,8 @@ constexpr posenc::result<std::array<T, Heads * Queries * Keys>> make_symmetric_b
   }
   const std::uint64_t lo = first_query < first_key ? first_query : first_key;
   const std::uint64_t hi_q = first_query + Queries - 1, hi_k = first_key + Keys - 1;
-  const std::size_t span = static_cast<std::size_t>((hi_q > hi_k ? hi_q : hi_k) - lo) + 1;  // every distance that occurs is below
+  const std::size_t span =
+      static_cast<std::size_t>((hi_q > hi_k ? hi_q : hi_k) - lo) + 1;  // every distance that occurs is below
   for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h) {
     T by_distance[Queries + Keys] = {};
     const std::size_t n = span < Queries + Keys ? span : Queries + Keys;

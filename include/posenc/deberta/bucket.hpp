@@ -47,7 +47,8 @@ namespace posenc::detail::debertaf {
 
 // The smallest c >= 0 with (mid - 1) log(a/mid) <= c log(top/mid); -1 when undecided or above 2^20.
 constexpr std::int64_t exact_ceiling(std::int64_t a, std::int64_t mid, std::int64_t top) noexcept {
-  const double estimate = static_cast<double>(mid - 1) * (dd_log(static_cast<double>(a)).hi - dd_log(static_cast<double>(mid)).hi) /
+  const double estimate = static_cast<double>(mid - 1) *
+                          (dd_log(static_cast<double>(a)).hi - dd_log(static_cast<double>(mid)).hi) /
                           (dd_log(static_cast<double>(top)).hi - dd_log(static_cast<double>(mid)).hi);
   if (!(estimate < 0x1p20)) return -1;
   std::int64_t c = estimate < 0 ? 0 : static_cast<std::int64_t>(estimate);
@@ -87,7 +88,8 @@ constexpr posenc::result<std::int64_t> bucket(const checked_config& cc, std::int
 }
 
 // HF's float32 op order (see the top).
-constexpr posenc::result<std::int64_t> bucket(hf_float32_policy, const checked_config& cc, std::int64_t relative_position) noexcept {
+constexpr posenc::result<std::int64_t> bucket(hf_float32_policy, const checked_config& cc,
+                                              std::int64_t relative_position) noexcept {
   if (!cc.ok() || relative_position < -(std::int64_t{1} << 24) || relative_position > (std::int64_t{1} << 24))
     return {0, posenc::status::domain_error};
   const std::int64_t mid = cc.get().position_buckets / 2, top = cc.get().max_relative_positions - 1;
@@ -103,7 +105,8 @@ constexpr posenc::result<std::int64_t> bucket(hf_float32_policy, const checked_c
 }
 
 // out[i] = bucket(first + i); the first failing status, else ok.
-constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t first, std::span<std::int64_t> out) noexcept {
+constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t first,
+                                      std::span<std::int64_t> out) noexcept {
   if (!cc.ok()) return posenc::status::domain_error;
   for (std::size_t i = 0; i < out.size(); ++i) {
     const auto r = bucket(cc, first + static_cast<std::int64_t>(i));

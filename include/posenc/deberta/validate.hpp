@@ -26,10 +26,12 @@ constexpr deberta::validation bad(const char* m, bool report) noexcept {
 }
 
 constexpr deberta::validation validate_config(const deberta::config& c, bool report) noexcept {
-  if (c.position_buckets < 2 || c.position_buckets > 65536) return bad("position_buckets must be in [2, 65536]", report);
+  if (c.position_buckets < 2 || c.position_buckets > 65536)
+    return bad("position_buckets must be in [2, 65536]", report);
   if (c.max_relative_positions - 1 <= c.position_buckets / 2)
     return bad("max_relative_positions - 1 must exceed position_buckets / 2 (the log's base must exceed 1)", report);
-  if (c.max_relative_positions > (std::int64_t{1} << 31)) return bad("max_relative_positions must be at most 2^31", report);
+  if (c.max_relative_positions > (std::int64_t{1} << 31))
+    return bad("max_relative_positions must be at most 2^31", report);
   return {};
 }
 

@@ -80,9 +80,7 @@ constexpr u128 add(u128 a, u128 b) noexcept {
   return {a.hi + b.hi + (lo < a.lo ? 1u : 0u), lo};
 }
 
-constexpr u128 sub(u128 a, u128 b) noexcept {
-  return {a.hi - b.hi - (a.lo < b.lo ? 1u : 0u), a.lo - b.lo};
-}
+constexpr u128 sub(u128 a, u128 b) noexcept { return {a.hi - b.hi - (a.lo < b.lo ? 1u : 0u), a.lo - b.lo}; }
 
 // Logical shifts by 0 <= n < 128.
 constexpr u128 shl(u128 a, int n) noexcept {

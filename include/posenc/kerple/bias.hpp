@@ -91,7 +91,8 @@ constexpr posenc::result<T> log_bias(double p, double a, std::uint64_t k) noexce
   const double err = p * (dabs(lv.hi) * 0x1p-100 + 0x1p-103);
   T out{};
   if (detail::ziv_round<T>(r.hi, r.lo, err, out)) return finish(out);
-  return finish(detail::mp::ziv_loop<T>([p, a, k](auto lv2) { return log_bias_approx<decltype(lv2)::value>(p, a, k); }));
+  return finish(
+      detail::mp::ziv_loop<T>([p, a, k](auto lv2) { return log_bias_approx<decltype(lv2)::value>(p, a, k); }));
 }
 
 // RN_T(-a k^p).
@@ -125,7 +126,8 @@ constexpr posenc::result<T> power_bias(double a, double p, std::uint64_t k) noex
   const double err = dabs(r.hi) * (dabs(x.hi) * 0x1p-100 + 0x1p-100);
   T out{};
   if (detail::ziv_round<T>(r.hi, r.lo, err, out)) return finish(out);
-  return finish(detail::mp::ziv_loop<T>([a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
+  return finish(
+      detail::mp::ziv_loop<T>([a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
 }
 
 }  // namespace posenc::kerple

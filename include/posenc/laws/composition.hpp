@@ -80,7 +80,8 @@ constexpr law_result composition(const V& v, composition_grid grid = {}) noexcep
           // block_product's formula written out: a call per pair costs about a third more in
           // constant evaluation.
           double x1 = 0, y1 = 0, x2 = 0, y2 = 0, c = 0, s = 0;  // c, s: the entries at m + n
-          if constexpr (std::is_same_v<T, float>) x1 = cm[k], y1 = sm[k], x2 = cn[k], y2 = sn[k], c = ct[k], s = st[k];
+          if constexpr (std::is_same_v<T, float>)
+            x1 = cm[k], y1 = sm[k], x2 = cn[k], y2 = sn[k], c = ct[k], s = st[k];
           else
             x1 = detail::to_double(cm[k]), y1 = detail::to_double(sm[k]), x2 = detail::to_double(cn[k]),
             y2 = detail::to_double(sn[k]), c = detail::to_double(ct[k]), s = detail::to_double(st[k]);

@@ -47,8 +47,10 @@ namespace detail {
 template <class T>
 constexpr void compare_entry(law_result& r, T c, T s, T ec, T es, double max_ulp, entry_index at) noexcept {
   if (same_bits(c, ec) && same_bits(s, es)) {
-    if (r.checked == 0) r.add(0.0, max_ulp, at);
-    else r.pass(1);
+    if (r.checked == 0)
+      r.add(0.0, max_ulp, at);
+    else
+      r.pass(1);
     return;
   }
   const std::uint64_t dc = ulp_distance(c, ec), ds = ulp_distance(s, es);
@@ -92,7 +94,6 @@ constexpr bool compare_blocks(law_result& r, const V& v, const rope::config& c, 
   return true;
 }
 
-
 // Rows [first, last) of v against rope::sincos / rope::attention_sincos, element by element in row
 // order (so the first failure is the first in the row). false: an exact value could not be formed
 // (a folded entry that overflows T), recorded as a failure at its position.
@@ -107,7 +108,8 @@ constexpr bool compare_rows_scalar(law_result& r, const V& v, const rope::config
     const auto m = static_cast<std::uint64_t>(p);
     for (std::size_t k = 0; k < d; ++k) {
       const std::size_t j = pair_of_element(v.layout(), k, d);
-      const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j)) : rope::sincos<T>(c, m, static_cast<int>(j));
+      const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j))
+                                      : rope::sincos<T>(c, m, static_cast<int>(j));
       if (!e.ok()) {
         r.require(false, {p, -1, -1});
         return false;
@@ -143,8 +145,9 @@ bool compare_filled(law_result& r, const V& v, const rope::config& c, exactness_
     const std::size_t rows = n - base < block ? n - base : block;
     const std::uint64_t start = static_cast<std::uint64_t>(p0) + base;
     const bool in_range = start <= rope::max_table_position && rows - 1 <= rope::max_table_position - start;
-    if (!in_range || rope::fill_pair_table<T>(c, std::span<math::sincos_result<T>>(ref.data(), rows * half),
-                                              {.start = start, .fold_attention = o.fold_attention}) != posenc::status::ok) {
+    if (!in_range ||
+        rope::fill_pair_table<T>(c, std::span<math::sincos_result<T>>(ref.data(), rows * half),
+                                 {.start = start, .fold_attention = o.fold_attention}) != posenc::status::ok) {
       if (!compare_rows_scalar(r, v, c, o, base, base + rows)) return false;
       continue;
     }
@@ -189,7 +192,10 @@ constexpr law_result exactness(const V& v, const rope::config& c, exactness_opti
         r.require(false, {detail::position_of(v, row), -1, -1});
         return r;
       }
-  if constexpr (requires { V::static_rows; V::static_rotary_dim; }) {
+  if constexpr (requires {
+                  V::static_rows;
+                  V::static_rotary_dim;
+                }) {
     // Blocks of 256 rows in constant evaluation (fewer anchors to set up: measured 0.9x of the
     // generation's time on Clang against 1.8x with 64), 16 at run time (the block is a local: 16 x
     // 128 doubles x 2 is 32 KiB of stack).

@@ -15,7 +15,8 @@ namespace posenc::laws {
 
 template <rotary_table A, rotary_table B>
 constexpr law_result layout_equivalence(const A& interleaved, const B& half_split) noexcept {
-  law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)", law_kind::layout_equivalence);
+  law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)",
+                             law_kind::layout_equivalence);
   const std::size_t d = interleaved.rotary_dim();
   if (!well_shaped(interleaved) || !well_shaped(half_split) || half_split.rotary_dim() != d ||
       half_split.rows() != interleaved.rows() || interleaved.layout() != rope::layout::interleaved ||
@@ -31,8 +32,10 @@ constexpr law_result layout_equivalence(const A& interleaved, const B& half_spli
     for (std::size_t j = 0; j < d / 2; ++j)
       for (std::size_t t = 0; t < 2; ++t) {
         const std::size_t a = 2 * j + t, b = j + t * (d / 2);
-        if (detail::same_bits(ic[a], hc[b]) && detail::same_bits(is[a], hs[b])) r.pass(1);
-        else r.require(false, {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(a)});
+        if (detail::same_bits(ic[a], hc[b]) && detail::same_bits(is[a], hs[b]))
+          r.pass(1);
+        else
+          r.require(false, {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(a)});
       }
   }
   return r;

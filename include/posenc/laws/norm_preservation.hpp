@@ -85,8 +85,10 @@ constexpr math::double_double add_squares(math::double_double acc, const S* x, s
       acc = posenc::detail::dd_add(acc, posenc::detail::two_prod(x[k], x[k]));
     } else {
       double e = 0;
-      if constexpr (std::is_same_v<S, float>) e = x[k];
-      else e = to_double(x[k]);
+      if constexpr (std::is_same_v<S, float>)
+        e = x[k];
+      else
+        e = to_double(x[k]);
       acc.hi += e * e;
     }
   }
@@ -102,10 +104,12 @@ constexpr double norm_excess(math::double_double w, math::double_double v) noexc
 
 // The law on a vector given in pair order: xs[2j], xs[2j + 1] are pair j's elements.
 template <class S, rotary_table V>
-constexpr law_result norm_preservation_of(const V& v, const std::array<S, norm_max_rotary_dim>& xs, kernel_grid g) noexcept {
+constexpr law_result norm_preservation_of(const V& v, const std::array<S, norm_max_rotary_dim>& xs,
+                                          kernel_grid g) noexcept {
   using T = typename V::value_type;
   using C = rope::compute_t<S>;
-  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)", law_kind::norm_preservation);
+  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)",
+                             law_kind::norm_preservation);
   const std::size_t d = v.rotary_dim(), half = d / 2;
   const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;
   const math::double_double nv = add_squares<S>({0, 0}, xs.data(), d);
@@ -159,7 +163,8 @@ constexpr law_result norm_preservation_of(const V& v, const std::array<S, norm_m
 }
 
 constexpr law_result norm_preservation_refused() noexcept {
-  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)", law_kind::norm_preservation);
+  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)",
+                             law_kind::norm_preservation);
   r.require(false, {});
   return r;
 }

@@ -15,7 +15,8 @@ namespace posenc::laws {
 
 template <rotary_table V>
 constexpr law_result pair_copies(const V& v) noexcept {
-  law_result r = make_result("pair copies: both elements of each pair hold the same cos and sin (bits)", law_kind::pair_copies);
+  law_result r =
+      make_result("pair copies: both elements of each pair hold the same cos and sin (bits)", law_kind::pair_copies);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;
@@ -31,7 +32,8 @@ constexpr law_result pair_copies(const V& v) noexcept {
       if (detail::same_bits(cr[k0], cr[k1]) && detail::same_bits(sr[k0], sr[k1])) {
         r.pass(1);
       } else {
-        r.require(false, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), static_cast<std::int64_t>(k1)});
+        r.require(false, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j),
+                          static_cast<std::int64_t>(k1)});
       }
     }
   }

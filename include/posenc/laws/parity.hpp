@@ -56,7 +56,8 @@ constexpr law_result parity(const V& v) noexcept {
         ++same;
         continue;
       }
-      r.require(false, {p, static_cast<std::int64_t>(detail::pair_of_element(v.layout(), k, d)), static_cast<std::int64_t>(k), -p});
+      r.require(false, {p, static_cast<std::int64_t>(detail::pair_of_element(v.layout(), k, d)),
+                        static_cast<std::int64_t>(k), -p});
     }
     if (r.checked == 0 && same > 0) {  // the first case sets the worst index
       r.require(true, {p, 0, 0, -p});

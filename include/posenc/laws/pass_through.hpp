@@ -64,7 +64,8 @@ template <class S>
 constexpr std::array<S, pass_through_max_head_dim> default_head(std::size_t rotary_dim) noexcept {
   std::array<S, pass_through_max_head_dim> x{};
   const auto rot = lcg_vector<S>();
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = k < rotary_dim ? rot[k % rot.size()] : special_value<S>(k - rotary_dim);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = k < rotary_dim ? rot[k % rot.size()] : special_value<S>(k - rotary_dim);
   return x;
 }
 
@@ -76,7 +77,8 @@ constexpr law_result pass_through_result() noexcept {
 
 // The caller's head x (head_dim elements of S) and kernel(row, in, out).
 template <rotary_table V, class S, class Kernel>
-constexpr law_result pass_through(const V& v, std::size_t head_dim, std::span<const S> x, Kernel kernel, kernel_grid g = {}) noexcept {
+constexpr law_result pass_through(const V& v, std::size_t head_dim, std::span<const S> x, Kernel kernel,
+                                  kernel_grid g = {}) noexcept {
   law_result r = detail::pass_through_result();
   const std::size_t d = v.rotary_dim();
   if (!well_shaped(v) || head_dim <= d || head_dim > pass_through_max_head_dim || x.size() != head_dim) {
@@ -89,8 +91,10 @@ constexpr law_result pass_through(const V& v, std::size_t head_dim, std::span<co
     kernel(row, x.data(), out.data());
     std::uint64_t same = 0;
     for (std::size_t k = d; k < head_dim; ++k) {
-      if (detail::same_bits(out[k], x[k])) ++same;
-      else r.require(false, {detail::position_of(v, row), -1, static_cast<std::int64_t>(k)});
+      if (detail::same_bits(out[k], x[k]))
+        ++same;
+      else
+        r.require(false, {detail::position_of(v, row), -1, static_cast<std::int64_t>(k)});
     }
     if (r.checked == 0 && same > 0) {  // the first case sets the worst index
       r.require(true, {detail::position_of(v, row), -1, static_cast<std::int64_t>(d)});

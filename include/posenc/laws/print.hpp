@@ -18,12 +18,17 @@ namespace posenc::laws {
 inline std::string to_string(const entry_index& at) {
   std::string s;
   char buf[64];
-  if (at.position >= 0) s += (std::snprintf(buf, sizeof buf, "position %lld", static_cast<long long>(at.position)), buf);
-  if (at.pair >= 0) s += (std::snprintf(buf, sizeof buf, "%spair %lld", s.empty() ? "" : " ", static_cast<long long>(at.pair)), buf);
+  if (at.position >= 0)
+    s += (std::snprintf(buf, sizeof buf, "position %lld", static_cast<long long>(at.position)), buf);
+  if (at.pair >= 0)
+    s += (std::snprintf(buf, sizeof buf, "%spair %lld", s.empty() ? "" : " ", static_cast<long long>(at.pair)), buf);
   if (at.element >= 0)
-    s += (std::snprintf(buf, sizeof buf, "%selement %lld", s.empty() ? "" : " ", static_cast<long long>(at.element)), buf);
+    s += (std::snprintf(buf, sizeof buf, "%selement %lld", s.empty() ? "" : " ", static_cast<long long>(at.element)),
+          buf);
   if (at.partner != no_partner)
-    s += (std::snprintf(buf, sizeof buf, "%spartner position %lld", s.empty() ? "" : " ", static_cast<long long>(at.partner)), buf);
+    s += (std::snprintf(buf, sizeof buf, "%spartner position %lld", s.empty() ? "" : " ",
+                        static_cast<long long>(at.partner)),
+          buf);
   return s.empty() ? "the table" : s;
 }
 
@@ -36,7 +41,8 @@ inline std::string to_string(const law_result& r) {
   std::snprintf(buf, sizeof buf, ": FAILS, first at ");
   std::string s = std::string(r.law) + buf + to_string(r.first_failure);
   std::snprintf(buf, sizeof buf, "; worst %.3g > %.3g at ", r.deviation, r.bound);
-  return s + buf + to_string(r.worst) + " (" + std::to_string(r.failures) + " of " + std::to_string(r.checked) + " cases)";
+  return s + buf + to_string(r.worst) + " (" + std::to_string(r.failures) + " of " + std::to_string(r.checked) +
+         " cases)";
 }
 
 }  // namespace posenc::laws

@@ -63,7 +63,8 @@ struct first_key {
 template <rotary_table V>
 constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("relative dot: R~_m^T R~_n depends on n - m only (blocks within 2(2u + u^2))", law_kind::relative_dot);
+  law_result r = make_result("relative dot: R~_m^T R~_n depends on n - m only (blocks within 2(2u + u^2))",
+                             law_kind::relative_dot);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;
@@ -76,8 +77,8 @@ constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexc
   std::size_t nd = 0;
   for (const std::uint64_t g : grid.differences) {
     if (g == 0) break;
-    const std::int64_t dl = g == middle_row ? detail::position_of(v, n_rows / 2) - detail::position_of(v, 0)
-                                            : static_cast<std::int64_t>(g);
+    const std::int64_t dl =
+        g == middle_row ? detail::position_of(v, n_rows / 2) - detail::position_of(v, 0) : static_cast<std::int64_t>(g);
     bool seen = dl <= 0;
     for (std::size_t i = 0; i < nd; ++i) seen = seen || delta[i] == dl;
     if (!seen) delta[nd++] = dl;
@@ -101,7 +102,8 @@ constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexc
       }
       if (ref_n[i] == detail::no_row) continue;
       for (std::size_t j = j0; j < j1; ++j)
-        ref[i][j - j0] = detail::block_product<T, true>(v.cos_row(ref_m[i]), v.sin_row(ref_m[i]), v.cos_row(ref_n[i]), v.sin_row(ref_n[i]), j * step);
+        ref[i][j - j0] = detail::block_product<T, true>(v.cos_row(ref_m[i]), v.sin_row(ref_m[i]), v.cos_row(ref_n[i]),
+                                                        v.sin_row(ref_n[i]), j * step);
     }
     for (std::size_t n = 0; n < n_rows; ++n) {
       const std::int64_t pn = detail::position_of(v, n);
@@ -122,8 +124,11 @@ constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexc
             // block_product's formula written out (the same operations, so the same bits as the
             // reference's): a call per pair costs about a third more in constant evaluation.
             double x1 = 0, y1 = 0, x2 = 0, y2 = 0;
-            if constexpr (std::is_same_v<T, float>) x1 = cm[k], y1 = sm[k], x2 = cn[k], y2 = sn[k];
-            else x1 = detail::to_double(cm[k]), y1 = detail::to_double(sm[k]), x2 = detail::to_double(cn[k]), y2 = detail::to_double(sn[k]);
+            if constexpr (std::is_same_v<T, float>)
+              x1 = cm[k], y1 = sm[k], x2 = cn[k], y2 = sn[k];
+            else
+              x1 = detail::to_double(cm[k]), y1 = detail::to_double(sm[k]), x2 = detail::to_double(cn[k]),
+              y2 = detail::to_double(sn[k]);
             da = (x1 * x2 + y1 * y2) - y.a, db = (x1 * y2 - y1 * x2) - y.b;
           }
           const double dev2 = da * da + db * db;  // ||X - Y||_2^2 (detail/blocks.hpp)

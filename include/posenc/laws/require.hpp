@@ -41,17 +41,39 @@ constexpr bool at_pair(std::int64_t pair) noexcept {
 }
 
 // One function per law, so that the call stack names it; the arguments are the first failure.
-constexpr bool exactness(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool unit_norm(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool pair_copies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool identity_at_zero(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool layout_equivalence(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool composition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool norm_preservation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool pass_through(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
-constexpr bool monotone_frequencies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at_pair(pair) && position + element > 0; }
-constexpr bool parity(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept { return at(position) && pair + element > 0; }
+constexpr bool exactness(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool unit_norm(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool pair_copies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool identity_at_zero(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool layout_equivalence(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool composition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool norm_preservation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool pass_through(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
+constexpr bool monotone_frequencies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_pair(pair) && position + element > 0;
+}
+constexpr bool parity(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at(position) && pair + element > 0;
+}
 
 }  // namespace posenc::laws::failed
 

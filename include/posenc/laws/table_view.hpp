@@ -180,7 +180,10 @@ struct signed_span_table {
 // The shape every law needs: rotary_dim even and nonzero, whole rows, cos and sin alike.
 template <rotary_table V>
 constexpr bool well_shaped(const V& v) noexcept {
-  if constexpr (requires { v.cos.size(); v.sin.size(); }) {
+  if constexpr (requires {
+                  v.cos.size();
+                  v.sin.size();
+                }) {
     if (v.cos.size() != v.sin.size() || v.rotary_dim() == 0 || v.cos.size() % v.rotary_dim() != 0) return false;
   }
   return v.rotary_dim() > 0 && v.rotary_dim() % 2 == 0 && v.rows() > 0;

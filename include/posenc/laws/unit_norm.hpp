@@ -48,8 +48,10 @@ constexpr law_result unit_norm(const V& v) noexcept {
         dev = (q.hi - 1.0) + q.lo;
       } else {
         double c = 0, s = 0;
-        if constexpr (std::is_same_v<T, float>) c = cr[j * step], s = sr[j * step];
-        else c = detail::to_double(cr[j * step]), s = detail::to_double(sr[j * step]);
+        if constexpr (std::is_same_v<T, float>)
+          c = cr[j * step], s = sr[j * step];
+        else
+          c = detail::to_double(cr[j * step]), s = detail::to_double(sr[j * step]);
         dev = (c * c + s * s) - 1.0;
       }
       dev = dev < 0 ? -dev : dev;

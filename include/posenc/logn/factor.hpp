@@ -35,7 +35,8 @@ using validation = posenc::validation;  // validation.hpp
 inline void invalid_logn_config(const char* precondition) noexcept { static_cast<void>(precondition); }
 
 constexpr validation validate(const config& c) noexcept {
-  if (c.base < 2 || c.base >= (std::int64_t{1} << 53)) return {posenc::status::domain_error, "base must be in [2, 2^53)"};
+  if (c.base < 2 || c.base >= (std::int64_t{1} << 53))
+    return {posenc::status::domain_error, "base must be in [2, 2^53)"};
   return {};
 }
 

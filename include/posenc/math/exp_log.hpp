@@ -51,7 +51,7 @@ namespace posenc::math {
 constexpr double exp(double x) noexcept {
   if (x != x) return x;
   if (x > 709.79) return std::numeric_limits<double>::infinity();  // e^x > DBL_MAX + ulp/2
-  if (x < -745.2) return 0.0;                                        // e^x < 2^-1075
+  if (x < -745.2) return 0.0;                                      // e^x < 2^-1075
   // Outside [-707, 709] the result is subnormal or near overflow: the accurate path rounds it.
   if (x < -707.0 || x > 709.0) return detail::mp::exp<double>(x);
   const detail::exp_parts e = detail::exp_dd_eval(x, 0.0);

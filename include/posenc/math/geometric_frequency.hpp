@@ -113,7 +113,8 @@ constexpr posenc::result<T> geometric_value(double base, std::int64_t num, std::
     return {out, posenc::status::ok};
   const auto n = static_cast<std::uint64_t>(num);
   const auto d = static_cast<std::uint32_t>(den);
-  return {detail::mp::ziv_loop<T>([base, n, d](auto lv) { return detail::mp::geometric_approx<decltype(lv)::value>(base, n, d); }),
+  return {detail::mp::ziv_loop<T>(
+              [base, n, d](auto lv) { return detail::mp::geometric_approx<decltype(lv)::value>(base, n, d); }),
           posenc::status::ok};
 }
 

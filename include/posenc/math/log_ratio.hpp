@@ -71,7 +71,8 @@ constexpr posenc::result<T> log_ratio(std::int64_t n, std::int64_t base) noexcep
     const double lo = ((static_cast<double>(e.num) - p.hi) - p.lo) / static_cast<double>(e.den);
     const double ah = hi < 0 ? -hi : hi;
     T out{};
-    if (detail::ziv_round<T>(hi, lo, (e.den & (e.den - 1)) == 0 ? 0.0 : ah * 0x1p-100, out)) return {out, posenc::status::ok};
+    if (detail::ziv_round<T>(hi, lo, (e.den & (e.den - 1)) == 0 ? 0.0 : ah * 0x1p-100, out))
+      return {out, posenc::status::ok};
   }
   const double_double x = detail::dd_log(static_cast<double>(n)), y = detail::dd_log(static_cast<double>(base));
   const double_double q0 = detail::dd_div(x, y.hi);
@@ -80,8 +81,9 @@ constexpr posenc::result<T> log_ratio(std::int64_t n, std::int64_t base) noexcep
   const double_double q = detail::dd_add(q0, {-(q0.hi * (y.lo / y.hi)), 0.0});
   T out{};
   if (detail::ziv_round<T>(q.hi, q.lo, (q.hi < 0 ? -q.hi : q.hi) * 0x1p-99, out)) return {out, posenc::status::ok};
-  return {detail::mp::ziv_loop<T>([un, ub](auto lv) { return detail::mp::log_ratio_approx<decltype(lv)::value>(un, ub); }),
-          posenc::status::ok};
+  return {
+      detail::mp::ziv_loop<T>([un, ub](auto lv) { return detail::mp::log_ratio_approx<decltype(lv)::value>(un, ub); }),
+      posenc::status::ok};
 }
 
 }  // namespace posenc::math

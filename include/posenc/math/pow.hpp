@@ -28,13 +28,21 @@ constexpr bool pow_special(double x, double y, double& out, bool& neg) noexcept 
   using L = std::numeric_limits<double>;
   const double inf = L::infinity();
   neg = false;
-  if (y == 0 || x == 1.0) { out = 1.0; return true; }       // even for a NaN x or y
-  if (x != x || y != y) { out = L::quiet_NaN(); return true; }
+  if (y == 0 || x == 1.0) {
+    out = 1.0;
+    return true;
+  }  // even for a NaN x or y
+  if (x != x || y != y) {
+    out = L::quiet_NaN();
+    return true;
+  }
   const double ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
   const bool xneg = (std::bit_cast<std::uint64_t>(x) >> 63) != 0;  // -0 included
   if (ay == inf) {
-    if (ax == 1.0) out = 1.0;                                  // pow(-1, +-inf) = 1
-    else out = (ax < 1.0) == (y < 0) ? inf : 0.0;
+    if (ax == 1.0)
+      out = 1.0;  // pow(-1, +-inf) = 1
+    else
+      out = (ax < 1.0) == (y < 0) ? inf : 0.0;
     return true;
   }
   // y finite, nonzero: integer and odd tests (|y| >= 2^53 is an even integer).
@@ -45,14 +53,20 @@ constexpr bool pow_special(double x, double y, double& out, bool& neg) noexcept 
     yodd = yint && (n & 1u) != 0;
   }
   if (x == 0 || ax == inf) {
-    const bool big = (x == 0) == (y < 0);                      // 0^-y and inf^+y are infinite
+    const bool big = (x == 0) == (y < 0);  // 0^-y and inf^+y are infinite
     out = big ? inf : 0.0;
     if (xneg && yodd) out = -out;
     return true;
   }
-  if (x < 0 && !yint) { out = L::quiet_NaN(); return true; }
+  if (x < 0 && !yint) {
+    out = L::quiet_NaN();
+    return true;
+  }
   neg = x < 0 && yodd;
-  if (ax == 1.0) { out = neg ? -1.0 : 1.0; return true; }  // (-1)^y for any integer y, however large
+  if (ax == 1.0) {
+    out = neg ? -1.0 : 1.0;
+    return true;
+  }  // (-1)^y for any integer y, however large
   return false;
 }
 
@@ -118,7 +132,7 @@ constexpr T pow_pos_narrow(double ax, double y, bool neg) noexcept {
   if (e.range == 1)
     return round_dd<T>(neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity(), -0.0);
   if (e.range == -1) return round_dd<T>(neg ? -0.0 : 0.0, -0.0);  // -0 + -0 keeps the sign
-  const double s = (neg ? -1.0 : 1.0) * exp2i(e.k);  // -152 <= k <= 129: exact scaling
+  const double s = (neg ? -1.0 : 1.0) * exp2i(e.k);               // -152 <= k <= 129: exact scaling
   T out{};
   if (ziv_round<T>(e.hi * s, e.lo * s, e.err * exp2i(e.k), out)) return out;
   const T m = mp::pow<T>(ax, y);

@@ -49,15 +49,18 @@ constexpr std::uint64_t exact_root(std::uint64_t x, std::int64_t den) noexcept {
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
     const std::uint64_t p = checked_power(mid, den);
-    if (p != 0 && p <= x) lo = mid;
-    else hi = mid - 1;
+    if (p != 0 && p <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return checked_power(lo, den) == x ? lo : 0;
 }
 
 // true and the exact value in out when (a/b)^(num/den) is a dyadic with at most 54 bits (see the top).
 template <class T>
-constexpr bool rational_power_exact(std::uint64_t a, std::uint64_t b, std::int64_t num, std::int64_t den, T& out) noexcept {
+constexpr bool rational_power_exact(std::uint64_t a, std::uint64_t b, std::int64_t num, std::int64_t den,
+                                    T& out) noexcept {
   const std::int64_t g = std::gcd(num < 0 ? -num : num, den);
   const std::int64_t n = num / g, d = den / g;
   const std::uint64_t h = std::gcd(a, b);
@@ -86,7 +89,8 @@ namespace posenc::math {
 
 // Preconditions: 1 <= a, b < 2^53, |num| < 2^53, 1 <= den < 2^31; domain_error otherwise.
 template <class T = double>
-constexpr posenc::result<T> rational_power(std::int64_t a, std::int64_t b, std::int64_t num, std::int64_t den) noexcept {
+constexpr posenc::result<T> rational_power(std::int64_t a, std::int64_t b, std::int64_t num,
+                                           std::int64_t den) noexcept {
   constexpr std::int64_t lim = std::int64_t{1} << 53;
   if (a < 1 || b < 1 || a >= lim || b >= lim || num <= -lim || num >= lim || den < 1 || den >= (std::int64_t{1} << 31))
     return {T{}, posenc::status::domain_error};
@@ -100,8 +104,8 @@ constexpr posenc::result<T> rational_power(std::int64_t a, std::int64_t b, std::
   if (num == 0 || a == b) return {detail::round_dd<T>(1.0, 0.0), posenc::status::ok};
   if (detail::rational_power_exact<T>(ua, ub, num, den, out)) return finish(out);
   const double_double la = detail::dd_log(static_cast<double>(a)), lb = detail::dd_log(static_cast<double>(b));
-  const double_double x =
-      detail::dd_div(detail::dd_mul(detail::dd_add(la, {-lb.hi, -lb.lo}), static_cast<double>(num)), static_cast<double>(den));
+  const double_double x = detail::dd_div(detail::dd_mul(detail::dd_add(la, {-lb.hi, -lb.lo}), static_cast<double>(num)),
+                                         static_cast<double>(den));
   const double ax = x.hi < 0 ? -x.hi : x.hi;
   if (ax < 600) {
     const double ratio = static_cast<double>(num < 0 ? -num : num) / static_cast<double>(den);
@@ -112,7 +116,8 @@ constexpr posenc::result<T> rational_power(std::int64_t a, std::int64_t b, std::
   }
   const auto n = num;
   const auto d = static_cast<std::uint32_t>(den);
-  return finish(detail::mp::ziv_loop<T>([ua, ub, n, d](auto lv) { return detail::mp::rational_power_approx<decltype(lv)::value>(ua, ub, n, d); }));
+  return finish(detail::mp::ziv_loop<T>(
+      [ua, ub, n, d](auto lv) { return detail::mp::rational_power_approx<decltype(lv)::value>(ua, ub, n, d); }));
 }
 
 }  // namespace posenc::math

@@ -48,7 +48,7 @@ struct reduced {
 // their sequential sum errs by <= (2+3+4+5+6) * 2^-53 * 2^-53 M < 2^-101.6 M; the truncation
 // of pi/2 adds |k| * 2^-150. Hence err <= 2^-101.9 + |k| * 2^-125.1 <= 2^-101 + |k| * 2^-124.
 constexpr bool reduce_pio2(double xh, double xl, reduced& out) noexcept {
-  if (!(xh < reduce_max && xh > -reduce_max)) return false;  // also rejects NaN
+  if (!(xh < reduce_max && xh > -reduce_max)) return false;   // also rejects NaN
   const double k = (xh * two_over_pi + 0x1.8p52) - 0x1.8p52;  // round to nearest integer
   if (k == 0) {
     out = {xh, xl, 0.0, 0};

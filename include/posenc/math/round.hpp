@@ -25,14 +25,13 @@ namespace posenc::detail {
 template <class T>
 constexpr T nonfinite_sum(double hi, double lo) noexcept {
   using C = round_consts<T>;
-  const bool nan = hi != hi || lo != lo ||
-                   (hi == -lo && (hi == std::numeric_limits<double>::infinity() ||
-                                  lo == std::numeric_limits<double>::infinity()));
-  const bool neg = (hi == -std::numeric_limits<double>::infinity()) ||
-                   (lo == -std::numeric_limits<double>::infinity());
+  const bool nan =
+      hi != hi || lo != lo ||
+      (hi == -lo && (hi == std::numeric_limits<double>::infinity() || lo == std::numeric_limits<double>::infinity()));
+  const bool neg = (hi == -std::numeric_limits<double>::infinity()) || (lo == -std::numeric_limits<double>::infinity());
   const std::uint64_t quiet = C::inf_bits | (std::uint64_t{1} << (C::P - 2));
-  return float_format<T>::from_bits(static_cast<typename float_format<T>::storage>(
-      nan ? quiet : C::inf_bits | (neg ? C::sign_bit : 0)));
+  return float_format<T>::from_bits(
+      static_cast<typename float_format<T>::storage>(nan ? quiet : C::inf_bits | (neg ? C::sign_bit : 0)));
 }
 
 // RN_T(hi + lo) for finite hi + lo in binary64 computed with halved operands: used when an
@@ -143,7 +142,8 @@ constexpr bool ziv_cell(double hi, double lo, double err, T& out) noexcept {
     const double hl = kept == 0 ? 0.0 : (kept == std::uint64_t{1} << (C::P - 1) && q > C::qmin) ? 0.5 * hu : hu;
     if (q > C::qmax) {  // r >= 2^(emax+1): the infinity cell, [th, inf), th = 2^(emax+1) - 2^(emax-P)
       out = round_encode<T>(neg, q, kept);
-      const double th = static_cast<double>((std::uint64_t{2} << C::P) - 1) * pow2(float_format<T>::max_exponent - C::P);
+      const double th =
+          static_cast<double>((std::uint64_t{2} << C::P) - 1) * pow2(float_format<T>::max_exponent - C::P);
       const double gap = ahi <= 2 * th ? ahi - th : 0.5 * ahi;  // exact (Sterbenz), or a lower bound
       return lo1 - err > -gap;
     }

@@ -32,9 +32,9 @@ template <class T>
 struct round_consts {
   using F = float_format<T>;
   static constexpr int P = F::precision;
-  static constexpr int qmin = F::min_exponent - F::precision + 1;        // exponent of min subnormal
-  static constexpr int qmax = F::max_exponent - F::precision + 1;        // ulp exponent of max
-  static constexpr std::uint64_t inf_bits =                              // field all ones, fraction 0
+  static constexpr int qmin = F::min_exponent - F::precision + 1;  // exponent of min subnormal
+  static constexpr int qmax = F::max_exponent - F::precision + 1;  // ulp exponent of max
+  static constexpr std::uint64_t inf_bits =                        // field all ones, fraction 0
       static_cast<std::uint64_t>(F::max_exponent - F::min_exponent + 2) << (F::precision - 1);
   static constexpr std::uint64_t sign_bit = std::uint64_t{1} << (sizeof(typename F::storage) * 8 - 1);
 };
@@ -69,10 +69,10 @@ constexpr T round_dyadic(const dyadic& v) noexcept {
   const long long top = static_cast<long long>(v.exponent) + len - 1;  // exponent of the leading bit
   if (top > float_format<T>::max_exponent) return round_encode<T>(v.negative, C::qmax + 1, std::uint64_t{1} << C::P);
   const int q = top < float_format<T>::min_exponent ? C::qmin : static_cast<int>(top) - C::P + 1;
-  const long long sh = static_cast<long long>(q) - v.exponent;  // bits to drop
+  const long long sh = static_cast<long long>(q) - v.exponent;        // bits to drop
   if (sh <= 0) return round_encode<T>(v.negative, q, v.lo << (-sh));  // exact: len - sh <= P
-  if (sh > len) return round_encode<T>(v.negative, q, 0);  // below half an ulp of zero
-  const int n = static_cast<int>(sh);                 // 1 <= n <= len <= 128
+  if (sh > len) return round_encode<T>(v.negative, q, 0);             // below half an ulp of zero
+  const int n = static_cast<int>(sh);                                 // 1 <= n <= len <= 128
   std::uint64_t kept = n >= 64 ? (n == 128 ? 0 : v.hi >> (n - 64)) : (v.lo >> n) | (v.hi << (64 - n));
   const int b = n - 1;  // the round bit
   const bool round = ((b >= 64 ? v.hi >> (b - 64) : v.lo >> b) & 1u) != 0;

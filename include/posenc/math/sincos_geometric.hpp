@@ -16,9 +16,9 @@
 #include <cstdint>
 
 #include "posenc/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
-#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/status.hpp"

@@ -39,7 +39,9 @@ struct geometric_frequencies {
 
   constexpr bool valid(std::size_t columns) const noexcept {
     return columns == 0 ||
-           (num_step >= 0 && static_cast<std::uint64_t>(columns - 1) <= static_cast<std::uint64_t>(INT64_MAX / (num_step == 0 ? 1 : num_step)) &&
+           (num_step >= 0 &&
+            static_cast<std::uint64_t>(columns - 1) <=
+                static_cast<std::uint64_t>(INT64_MAX / (num_step == 0 ? 1 : num_step)) &&
             geometric_frequency_args_valid(base, static_cast<std::int64_t>(columns - 1) * num_step, den) &&
             geometric_frequency_args_valid(base, 0, den));
   }
@@ -47,7 +49,8 @@ struct geometric_frequencies {
     return {geometric_frequency(base, j * num_step, den), geometric_frequency_max_rel_error, posenc::status::ok};
   }
   template <class T>
-  constexpr posenc::result<sincos_result<T>> entry(const frequency_value&, const amplitude*, std::uint64_t p, int j) const noexcept {
+  constexpr posenc::result<sincos_result<T>> entry(const frequency_value&, const amplitude*, std::uint64_t p,
+                                                   int j) const noexcept {
     return sincos_geometric<T>(p, base, j * num_step, den);
   }
 };
@@ -63,7 +66,8 @@ struct given_frequencies {
     return {t, 0.0, posenc::status::ok};
   }
   template <class T>
-  constexpr posenc::result<sincos_result<T>> entry(const frequency_value& f, const amplitude*, std::uint64_t p, int) const noexcept {
+  constexpr posenc::result<sincos_result<T>> entry(const frequency_value& f, const amplitude*, std::uint64_t p,
+                                                   int) const noexcept {
     return sincos_product<T>(p, f.value);
   }
 };

@@ -51,8 +51,10 @@ constexpr double sqrt(double x) noexcept {
   const math::double_double up = detail::two_sum(d1, -(y * u));
   const math::double_double dn = detail::two_sum(d1, y * u);
   std::uint64_t r = std::bit_cast<std::uint64_t>(y);
-  if (up.hi + (up.lo - yy.lo) > 0) ++r;        // X - Y^2 - Y > 0: round up to y + u
-  else if (dn.hi + (dn.lo - yy.lo) <= 0) --r;  // X - Y^2 + Y <= 0: down to y - u (y > 1 here)
+  if (up.hi + (up.lo - yy.lo) > 0)
+    ++r;  // X - Y^2 - Y > 0: round up to y + u
+  else if (dn.hi + (dn.lo - yy.lo) <= 0)
+    --r;  // X - Y^2 + Y <= 0: down to y - u (y > 1 here)
   // Result: y * 2^(k) with k = (e - odd) / 2, or 2^(k - 54) for a scaled subnormal x.
   const int k = (e - odd) / 2 - (tiny ? 54 : 0);
   return std::bit_cast<double>(r + (static_cast<std::uint64_t>(static_cast<std::int64_t>(k)) << 52));

@@ -63,9 +63,8 @@ constexpr int trig_fast(double xh, double xl, double xerr, int which, math::sinc
   // sin r for q = 0, 1, 2, 3: an odd quadrant swaps the kernel results.
   const bool need_sin_r = ((which & want_sin) != 0 && !odd) || ((which & want_cos) != 0 && odd);
   const bool need_cos_r = ((which & want_sin) != 0 && odd) || ((which & want_cos) != 0 && !odd);
-  const trig_kernel_out k = std::is_same_v<T, double>
-                                ? trig_kernel_dd(rd.hi, rd.lo, need_sin_r, need_cos_r)
-                                : trig_kernel_fast(rd.hi, rd.lo, need_sin_r, need_cos_r);
+  const trig_kernel_out k = std::is_same_v<T, double> ? trig_kernel_dd(rd.hi, rd.lo, need_sin_r, need_cos_r)
+                                                      : trig_kernel_fast(rd.hi, rd.lo, need_sin_r, need_cos_r);
   const double e = rd.err + xerr;  // |d sin/dx|, |d cos/dx| <= 1
   int done = 0;
   if (which & want_sin) {

@@ -87,7 +87,7 @@ namespace posenc {
 
 // The types posenc rounds into. Usable in requires-clauses: storage_type<int> is false.
 template <class T>
-concept storage_type = std::is_same_v<T, double> || std::is_same_v<T, float> ||
-                       std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>;
+concept storage_type =
+    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>;
 
 }  // namespace posenc

@@ -18,9 +18,9 @@
 
 #include <cstdint>
 
+#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/reduce.hpp"
-#include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sincos_source.hpp"
@@ -59,7 +59,8 @@ constexpr bool fold_round(const trig_approx& a, double sg, double e, const atten
 
 // Fast path of attention_sincos: true when both results passed the rounding test.
 template <class T>
-constexpr bool fold_fast(const product_phase& phi, double xerr, const attention_value& af, math::sincos_result<T>& out) noexcept {
+constexpr bool fold_fast(const product_phase& phi, double xerr, const attention_value& af,
+                         math::sincos_result<T>& out) noexcept {
   reduced rd{};
   if (!af.ok || !reduce_pio2(phi.hi, phi.lo, rd)) return false;
   const trig_kernel_out k = trig_kernel_dd(rd.hi, rd.lo, true, true);
@@ -72,9 +73,10 @@ constexpr bool fold_fast(const product_phase& phi, double xerr, const attention_
 
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> finish_pair(math::sincos_result<T> r, posenc::status s) noexcept {
-  if (s == posenc::status::ok &&
-      (mp::same_bits(r.cos, mp::special_value<T>(false, false)) || mp::same_bits(r.cos, mp::special_value<T>(false, true)) ||
-       mp::same_bits(r.sin, mp::special_value<T>(false, false)) || mp::same_bits(r.sin, mp::special_value<T>(false, true))))
+  if (s == posenc::status::ok && (mp::same_bits(r.cos, mp::special_value<T>(false, false)) ||
+                                  mp::same_bits(r.cos, mp::special_value<T>(false, true)) ||
+                                  mp::same_bits(r.sin, mp::special_value<T>(false, false)) ||
+                                  mp::same_bits(r.sin, mp::special_value<T>(false, true))))
     s = posenc::status::overflow;
   return {r, s};
 }
@@ -83,7 +85,8 @@ constexpr posenc::result<math::sincos_result<T>> finish_pair(math::sincos_result
 // entries that their cheap test cannot decide. f from frequency_dd(c, j), f.ok(); m >= 0.
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config& c, const rope::frequency_value& f,
-                                                             const attention_value* af, std::uint64_t m, int j) noexcept {
+                                                             const attention_value* af, std::uint64_t m,
+                                                             int j) noexcept {
   const bool fold = af != nullptr;
   if (m == 0 || (f.value.hi == 0 && f.value.lo == 0)) {  // angle exactly 0: {0, 1} or {0, af}
     if (!fold) return {{zero_value<T>(), one_value<T>()}, posenc::status::ok};
@@ -126,7 +129,8 @@ constexpr posenc::result<math::sincos_result<T>> sincos(const checked_config& c,
 // cos * attention_scaling (modeling_rope_utils.py dynamic_rope_update / LlamaRotaryEmbedding.forward)
 // without its two float32 roundings. overflow when a product does not fit T.
 template <class T = double>
-constexpr posenc::result<math::sincos_result<T>> attention_sincos(const checked_config& c, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> attention_sincos(const checked_config& c, std::uint64_t m,
+                                                                  int j) noexcept {
   if (!detail::ropet::pair_ok(c, j)) return {{}, posenc::status::domain_error};
   const frequency_value f = frequency_dd(c, j);
   if (!f.ok()) return {{}, f.error};

@@ -26,9 +26,9 @@
 
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
+#include "posenc/math/round.hpp"
 #include "posenc/math/sincos_geometric.hpp"
 #include "posenc/math/sincos_product.hpp"
-#include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
@@ -90,7 +90,8 @@ struct apply_traits<float16> {
   static constexpr float load(float16 v) noexcept { return v.to_float(); }
   // round_to<float16>(double(v)); zeros keep their sign (round_to(double) adds +0, giving -0 -> +0).
   static constexpr float16 store(float v) noexcept {
-    if (v == 0.0f) return float16::from_bits(static_cast<std::uint16_t>((std::bit_cast<std::uint32_t>(v) >> 16) & 0x8000u));
+    if (v == 0.0f)
+      return float16::from_bits(static_cast<std::uint16_t>((std::bit_cast<std::uint32_t>(v) >> 16) & 0x8000u));
     return math::round_to<float16>(static_cast<double>(v)).value;
   }
 };
@@ -114,8 +115,8 @@ constexpr C load_exact(TT v) noexcept {
 // straight-line vectoriser fuses an unrolled interleaved block of this code into vfmaddsub (one
 // rounding) whenever FMA is available, even under -ffp-contract=off (apply_simd.hpp's header).
 template <class S, class C>
-constexpr void rotate_pairs(S* x, std::size_t j0, std::size_t j1, std::size_t rotary_dim, rope::layout l,
-                            const C* c, const C* s) noexcept {
+constexpr void rotate_pairs(S* x, std::size_t j0, std::size_t j1, std::size_t rotary_dim, rope::layout l, const C* c,
+                            const C* s) noexcept {
   using A = apply_traits<S>;
   const bool il = l == rope::layout::interleaved;
   const std::size_t step = il ? 2 : 1, off = il ? 1 : rotary_dim / 2;
@@ -169,7 +170,8 @@ void rotate_heads_simd(S* out, const rope::apply_shape& sh, std::size_t j0, std:
   } else if constexpr (std::is_same_v<S, bfloat16>) {
     if (il) {
       nb = n - n % L;
-      for (std::size_t h = 0; h < sh.heads; ++h) simd::rotate_interleaved_bf16(out + h * sh.head_dim + 2 * j0, nb, c, s);
+      for (std::size_t h = 0; h < sh.heads; ++h)
+        simd::rotate_interleaved_bf16(out + h * sh.head_dim + 2 * j0, nb, c, s);
     } else {
       C ce[Chunk / 2], co[Chunk / 2], se[Chunk / 2], so[Chunk / 2];  // the even and the odd pairs
       nb = n - n % (2 * L);
@@ -253,7 +255,8 @@ constexpr posenc::status rotate_generated_with(const S* in, S* out, const rope::
 }
 
 template <class T, class S, class Gen>
-constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply_shape& sh, bool inverse, Gen gen) noexcept {
+constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply_shape& sh, bool inverse,
+                                          Gen gen) noexcept {
   return rotate_generated_with<T>(in, out, sh, inverse, gen, !std::is_constant_evaluated());
 }
 

@@ -41,8 +41,8 @@ struct config {
   std::int64_t seq_len = 0;  // dynamic: the sequence length; longrope: long factors iff > L0
   double beta_fast = 32.0;   // YaRN
   double beta_slow = 1.0;
-  double mscale = 0.0;          // YaRN (DeepSeek): 0 = unset
-  double mscale_all_dim = 0.0;  // YaRN (DeepSeek): 0 = unset
+  double mscale = 0.0;                       // YaRN (DeepSeek): 0 = unset
+  double mscale_all_dim = 0.0;               // YaRN (DeepSeek): 0 = unset
   std::optional<double> attention_factor{};  // explicit YaRN / LongRoPE attention factor
   bool truncate = true;                      // YaRN: floor/ceil the correction range (HF v5)
   double low_freq_factor = 1.0;              // Llama-3

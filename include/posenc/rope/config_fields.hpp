@@ -32,8 +32,8 @@
 namespace posenc::rope {
 
 enum class field_source : unsigned char {
-  hf_key,         // name is a key of HF's config.json / rope_scaling / rope_parameters
-  forward_arg,    // not in config.json: an argument of the model's forward (seq_len)
+  hf_key,           // name is a key of HF's config.json / rope_scaling / rope_parameters
+  forward_arg,      // not in config.json: an argument of the model's forward (seq_len)
   rope_type_value,  // not a key: HF writes it as a value of rope_type (proportional)
 };
 
@@ -109,8 +109,10 @@ constexpr bool braces(std::index_sequence<I...>) noexcept {
 }
 template <class A, std::size_t N = 0>
 constexpr std::size_t member_count() noexcept {
-  if constexpr (!braces<A>(std::make_index_sequence<N + 1>())) return N;
-  else return member_count<A, N + 1>();
+  if constexpr (!braces<A>(std::make_index_sequence<N + 1>()))
+    return N;
+  else
+    return member_count<A, N + 1>();
 }
 
 // A member added to rope::config without its line in config_fields stops the build here (and a

@@ -116,11 +116,11 @@ struct fill_request {
   std::uint64_t start = 0;
   const std::uint64_t* list = nullptr;  // by_list: row i is position list[i]
   std::size_t list_size = 0;
-  bool by_list = false;  // not list != nullptr: an empty span's data() may be null
+  bool by_list = false;      // not list != nullptr: an empty span's data() may be null
   std::size_t size = 0;      // elements of cos (expanded) or of out (compact)
   std::size_t sin_size = 0;  // elements of sin (expanded); size for compact tables
   bool fold = false;
-  table_dest<T> dest{};      // stride still 0
+  table_dest<T> dest{};  // stride still 0
 };
 
 // Every precondition of a fill, in this one place: check_table (config, rotary dim, position
@@ -150,9 +150,11 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   if (const rope::validation v = check_fill(c, q, rows, d); !v) return v.error;
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
-  const posenc::status st = fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  const posenc::status st =
+      fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
   if (st == posenc::status::overflow && std::is_constant_evaluated())
-    rope::folded_entry_overflows_table_type("attention_factor * cos or * sin exceeds the largest finite value of the table's type");
+    rope::folded_entry_overflows_table_type(
+        "attention_factor * cos or * sin exceeds the largest finite value of the table's type");
   return st;
 }
 
@@ -162,18 +164,26 @@ namespace posenc::rope {
 
 // Rows at positions o.start + i, i < cos.size() / rotary_dim(c), expanded over the rotary dim.
 template <storage_type T>
-constexpr posenc::status fill_table(const config& c, std::span<T> cos, std::span<T> sin,
-                                    layout l = layout::half_split, table_options o = {}) noexcept {
-  return detail::ropet::fill<T>(c, {.start = o.start, .size = cos.size(), .sin_size = sin.size(), .fold = o.fold_attention,
+constexpr posenc::status fill_table(const config& c, std::span<T> cos, std::span<T> sin, layout l = layout::half_split,
+                                    table_options o = {}) noexcept {
+  return detail::ropet::fill<T>(c, {.start = o.start,
+                                    .size = cos.size(),
+                                    .sin_size = sin.size(),
+                                    .fold = o.fold_attention,
                                     .dest = {cos.data(), sin.data(), nullptr, 0, l}});
 }
 
 // Rows at the listed positions, expanded over the rotary dim.
 template <storage_type T>
 constexpr posenc::status fill_table(const config& c, std::span<const std::uint64_t> positions, std::span<T> cos,
-                                    std::span<T> sin, layout l = layout::half_split, bool fold_attention = false) noexcept {
-  return detail::ropet::fill<T>(c, {.list = positions.data(), .list_size = positions.size(), .by_list = true, .size = cos.size(),
-                                    .sin_size = sin.size(), .fold = fold_attention,
+                                    std::span<T> sin, layout l = layout::half_split,
+                                    bool fold_attention = false) noexcept {
+  return detail::ropet::fill<T>(c, {.list = positions.data(),
+                                    .list_size = positions.size(),
+                                    .by_list = true,
+                                    .size = cos.size(),
+                                    .sin_size = sin.size(),
+                                    .fold = fold_attention,
                                     .dest = {cos.data(), sin.data(), nullptr, 0, l}});
 }
 
@@ -181,7 +191,10 @@ constexpr posenc::status fill_table(const config& c, std::span<const std::uint64
 template <storage_type T>
 constexpr posenc::status fill_pair_table(const config& c, std::span<math::sincos_result<T>> out,
                                          table_options o = {}) noexcept {
-  return detail::ropet::fill<T>(c, {.start = o.start, .size = out.size(), .sin_size = out.size(), .fold = o.fold_attention,
+  return detail::ropet::fill<T>(c, {.start = o.start,
+                                    .size = out.size(),
+                                    .sin_size = out.size(),
+                                    .fold = o.fold_attention,
                                     .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
 }
 
@@ -189,8 +202,12 @@ constexpr posenc::status fill_pair_table(const config& c, std::span<math::sincos
 template <storage_type T>
 constexpr posenc::status fill_pair_table(const config& c, std::span<const std::uint64_t> positions,
                                          std::span<math::sincos_result<T>> out, bool fold_attention = false) noexcept {
-  return detail::ropet::fill<T>(c, {.list = positions.data(), .list_size = positions.size(), .by_list = true, .size = out.size(),
-                                    .sin_size = out.size(), .fold = fold_attention,
+  return detail::ropet::fill<T>(c, {.list = positions.data(),
+                                    .list_size = positions.size(),
+                                    .by_list = true,
+                                    .size = out.size(),
+                                    .sin_size = out.size(),
+                                    .fold = fold_attention,
                                     .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
 }
 

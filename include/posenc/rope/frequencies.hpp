@@ -37,8 +37,7 @@ constexpr posenc::result<T> inv_freq(const checked_config& cc, int j) noexcept {
   const config& c = cc.get();
   if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {T{}, posenc::status::domain_error};
   if (j >= detail::ropef::rotating_pairs(c)) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
-  return detail::ropef::round_formula<T>(
-      [&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
+  return detail::ropef::round_formula<T>([&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
 }
 
 // The factor HF multiplies cos and sin by (the second value of the rope init functions).
@@ -47,7 +46,8 @@ constexpr posenc::result<T> attention_factor(const checked_config& cc) noexcept 
   const config& c = cc.get();
   if (!cc.ok()) return {T{}, posenc::status::domain_error};
   const bool takes_explicit = c.rope_type == scaling::yarn || c.rope_type == scaling::longrope;
-  if (takes_explicit && c.attention_factor.has_value()) return detail::ropef::finish(detail::round_dd<T>(*c.attention_factor, 0.0));
+  if (takes_explicit && c.attention_factor.has_value())
+    return detail::ropef::finish(detail::round_dd<T>(*c.attention_factor, 0.0));
   return detail::ropef::round_formula<T>([&c](auto p) { return detail::ropef::attention_eval<decltype(p)>(c); });
 }
 

@@ -32,7 +32,8 @@ enum class layout : unsigned char { interleaved, half_split };
 
 // Element index of component t (0 = x, 1 = y) of pair j in a rotary block of rotary_dim elements.
 constexpr std::size_t pair_index(layout l, std::size_t j, int t, std::size_t rotary_dim) noexcept {
-  return l == layout::interleaved ? 2 * j + static_cast<std::size_t>(t) : j + static_cast<std::size_t>(t) * (rotary_dim / 2);
+  return l == layout::interleaved ? 2 * j + static_cast<std::size_t>(t)
+                                  : j + static_cast<std::size_t>(t) * (rotary_dim / 2);
 }
 
 // Gather source for the Meta -> HF direction (interleaved -> half-split): the interleaved row that
@@ -117,7 +118,8 @@ template <class T>
 constexpr void permute_head_in_place(T* w, std::size_t head_dim, std::size_t rotary_dim, std::size_t cols,
                                      bool to_half_split) noexcept {
   const auto src = [&](std::size_t r) {
-    return to_half_split ? rope::half_split_source(r, head_dim, rotary_dim) : rope::interleaved_source(r, head_dim, rotary_dim);
+    return to_half_split ? rope::half_split_source(r, head_dim, rotary_dim)
+                         : rope::interleaved_source(r, head_dim, rotary_dim);
   };
   for (std::size_t lead = 0; lead < rotary_dim; ++lead) {
     std::size_t r = src(lead);
@@ -138,8 +140,8 @@ namespace posenc::rope {
 
 // In place version of permute_rows: same result, no extra memory.
 template <class T>
-constexpr posenc::status permute_rows_in_place(T* w, std::size_t n_heads, std::size_t head_dim,
-                                               std::size_t rotary_dim, std::size_t cols, bool to_half_split) noexcept {
+constexpr posenc::status permute_rows_in_place(T* w, std::size_t n_heads, std::size_t head_dim, std::size_t rotary_dim,
+                                               std::size_t cols, bool to_half_split) noexcept {
   if (check_dims(head_dim, rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
   for (std::size_t h = 0; h < n_heads; ++h)
     detail::permute_head_in_place(w + h * head_dim * cols, head_dim, rotary_dim, cols, to_half_split);

@@ -53,8 +53,8 @@
 #include <span>
 
 #include "posenc/math/pow.hpp"
-#include "posenc/math/sincos_geometric.hpp"
 #include "posenc/math/round.hpp"
+#include "posenc/math/sincos_geometric.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/trig.hpp"
 #include "posenc/rope/checked_config.hpp"
@@ -85,9 +85,7 @@ constexpr bool supported(const rope::checked_config& cc) noexcept {
   if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
   return ropef::rotary_dim(c) < (std::int64_t{1} << 24);
 }
-constexpr bool in_range(const rope::config& c, int j) noexcept {
-  return j >= 0 && j < ropef::rotary_dim(c) / 2;
-}
+constexpr bool in_range(const rope::config& c, int j) noexcept { return j >= 0 && j < ropef::rotary_dim(c) / 2; }
 constexpr bool linear(const rope::config& c) noexcept { return c.rope_type == rope::scaling::linear; }
 
 // float(x) of a config double: the value torch / GGUF hold in float32 (RN, as the C++ conversion
@@ -156,7 +154,8 @@ constexpr posenc::result<float> angle(ggml_float32_policy, const checked_config&
 
 // A whole row: out[j] = angle(policy, c, m, j) for j < out.size() <= rotary_dim(c)/2, in O(size)
 // (the way both frameworks build their caches). Returns the first failing status, if any.
-constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, std::uint64_t m, std::span<float> out) noexcept {
+constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, std::uint64_t m,
+                                   std::span<float> out) noexcept {
   const config& c = cc.get();
   if (!detail::ropehf::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
     return posenc::status::domain_error;
@@ -166,7 +165,8 @@ constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, 
   return posenc::status::ok;
 }
 
-constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc, std::uint64_t m, std::span<float> out) noexcept {
+constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc, std::uint64_t m,
+                                   std::span<float> out) noexcept {
   const config& c = cc.get();
   if (!detail::ropep::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2) ||
       m >= (std::uint64_t{1} << 31))
@@ -185,7 +185,8 @@ constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc
 // subtlety: d = rotary_dim(c)). Framework policies: cosf/sinf of the float32 angle, then converted
 // to T as HF's .to(x.dtype) does (exact for double, a second rounding for bfloat16/float16).
 template <class T = float>
-constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const checked_config& cc, std::uint64_t m,
+                                                        int j) noexcept {
   const config& c = cc.get();
   if (!detail::ropep::supported(cc) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
     return {{}, posenc::status::domain_error};
@@ -194,7 +195,8 @@ constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const chec
 
 // hf_float32: cos = emb.cos() * attention_scaling, sin likewise (float32 products), then .to(T).
 template <class T = float>
-constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, const checked_config& cc, std::uint64_t m,
+                                                        int j) noexcept {
   const config& c = cc.get();
   const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
@@ -204,7 +206,8 @@ constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, con
 }
 
 template <class T = float, class Policy>
-constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const checked_config& cc, std::uint64_t m, int j) noexcept {
+constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const checked_config& cc, std::uint64_t m,
+                                                        int j) noexcept {
   const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
   return {detail::ropep::widen<T>(math::sincos(a.value)), posenc::status::ok};

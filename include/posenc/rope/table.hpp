@@ -92,7 +92,8 @@ constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start
   using T = typename Table::value_type;
   constexpr std::size_t N = Table::positions;
   posenc::result<Table> r{};
-  for (std::size_t i = 0; i < N; ++i) r.value.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
+  for (std::size_t i = 0; i < N; ++i)
+    r.value.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
   if (static_cast<std::size_t>(rope::rotary_dim(c)) != 2 * Table::pairs) {
     r.error = table_failure("table RotaryDim differs from rotary_dim(cfg)").error;
     return r;
@@ -100,8 +101,9 @@ constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start
   const rope::table_options o{.start = start, .fold_attention = fold};
   if constexpr (requires { Table::rotary_dim; }) {
     const std::span<T> cos(r.value.cos), sin(r.value.sin);
-    r.error = list != nullptr ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin, Table::layout_kind, fold)
-                              : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o);
+    r.error = list != nullptr
+                  ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin, Table::layout_kind, fold)
+                  : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o);
   } else {
     const std::span<math::sincos_result<T>> out(r.value.data);
     r.error = list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
@@ -116,27 +118,27 @@ namespace posenc::rope {
 
 // Rows for positions o.start + i, i < Positions.
 template <class T, std::size_t Positions, std::size_t RotaryDim, layout Layout = layout::half_split>
-constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(const config& c, table_options o = {}) noexcept {
+constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(const config& c,
+                                                                            table_options o = {}) noexcept {
   return detail::ropet::build<table<T, Positions, RotaryDim, Layout>>(c, o.start, nullptr, o.fold_attention);
 }
 
 // Rows for the given positions (any order, repeats allowed), e.g. KV-cache slots.
 template <class T, std::size_t Positions, std::size_t RotaryDim, layout Layout = layout::half_split>
-constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(const config& c,
-                                                                            const std::array<std::uint64_t, Positions>& at,
-                                                                            bool fold_attention = false) noexcept {
+constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(
+    const config& c, const std::array<std::uint64_t, Positions>& at, bool fold_attention = false) noexcept {
   return detail::ropet::build<table<T, Positions, RotaryDim, Layout>>(c, 0, at.data(), fold_attention);
 }
 
 template <class T, std::size_t Positions, std::size_t Pairs>
-constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(const config& c, table_options o = {}) noexcept {
+constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(const config& c,
+                                                                          table_options o = {}) noexcept {
   return detail::ropet::build<pair_table<T, Positions, Pairs>>(c, o.start, nullptr, o.fold_attention);
 }
 
 template <class T, std::size_t Positions, std::size_t Pairs>
-constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(const config& c,
-                                                                          const std::array<std::uint64_t, Positions>& at,
-                                                                          bool fold_attention = false) noexcept {
+constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(
+    const config& c, const std::array<std::uint64_t, Positions>& at, bool fold_attention = false) noexcept {
   return detail::ropet::build<pair_table<T, Positions, Pairs>>(c, 0, at.data(), fold_attention);
 }
 

@@ -54,14 +54,16 @@ constexpr rope::validation bad(const char* m, bool report) noexcept {
 constexpr rope::validation validate_dims(const rope::config& c, bool report) noexcept {
   if (c.head_dim <= 0 && c.rotary_dim <= 0) return bad("head_dim must be positive", report);
   if (!prf_ok(c.partial_rotary_factor)) return bad("partial_rotary_factor must be in (0, 1]", report);
-  if (c.rotary_dim > 0 && c.head_dim > 0 && c.rotary_dim > c.head_dim) return bad("rotary_dim exceeds head_dim", report);
+  if (c.rotary_dim > 0 && c.head_dim > 0 && c.rotary_dim > c.head_dim)
+    return bad("rotary_dim exceeds head_dim", report);
   const std::int64_t d = rotary_dim(c);
   if (d == 0) return bad("rotary dim is zero", report);
   if (d % 2 != 0) return bad("rotary dim must be even", report);
   if (d > 65536) return bad("rotary dim above 65536", report);
   if (c.proportional && c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear)
     return bad("proportional applies to the default and linear rope types only", report);
-  if (c.proportional && rotating_pairs(c) == 0) return bad("proportional: no rotating pair (partial_rotary_factor * head_dim < 2)", report);
+  if (c.proportional && rotating_pairs(c) == 0)
+    return bad("proportional: no rotating pair (partial_rotary_factor * head_dim < 2)", report);
   return {};
 }
 
@@ -75,9 +77,12 @@ constexpr rope::validation validate_yarn(const rope::config& c, bool report) noe
 
 constexpr rope::validation validate_longrope(const rope::config& c, bool report) noexcept {
   const std::int64_t half = rotary_dim(c) / 2;
-  if (c.original_max_position_embeddings < 2) return bad("longrope needs original_max_position_embeddings >= 2", report);
-  if (static_cast<std::int64_t>(c.short_factor.size()) != half) return bad("short_factor must have rotary_dim/2 entries", report);
-  if (static_cast<std::int64_t>(c.long_factor.size()) != half) return bad("long_factor must have rotary_dim/2 entries", report);
+  if (c.original_max_position_embeddings < 2)
+    return bad("longrope needs original_max_position_embeddings >= 2", report);
+  if (static_cast<std::int64_t>(c.short_factor.size()) != half)
+    return bad("short_factor must have rotary_dim/2 entries", report);
+  if (static_cast<std::int64_t>(c.long_factor.size()) != half)
+    return bad("long_factor must have rotary_dim/2 entries", report);
   for (const float f : c.short_factor)
     if (!positive(static_cast<double>(f))) return bad("short_factor entries must be positive and finite", report);
   for (const float f : c.long_factor)
@@ -92,7 +97,8 @@ constexpr rope::validation validate_scaling(const rope::config& c, bool report) 
   if (t != scaling::default_ || c.proportional) {
     if (derived) {
       if (c.max_position_embeddings <= 0 || c.original_max_position_embeddings <= 0)
-        return bad("factor unset: max_position_embeddings and original_max_position_embeddings must be positive", report);
+        return bad("factor unset: max_position_embeddings and original_max_position_embeddings must be positive",
+                   report);
     } else if (!(c.proportional && c.factor == 0.0) && !positive(c.factor)) {
       return bad("factor must be positive and finite", report);
     }
@@ -106,7 +112,8 @@ constexpr rope::validation validate_scaling(const rope::config& c, bool report) 
   if (t == scaling::yarn) return validate_yarn(c, report);
   if (t == scaling::longrope) return validate_longrope(c, report);
   if (t == scaling::llama3) {
-    if (!positive(c.low_freq_factor) || !positive(c.high_freq_factor)) return bad("low_freq_factor and high_freq_factor must be positive", report);
+    if (!positive(c.low_freq_factor) || !positive(c.high_freq_factor))
+      return bad("low_freq_factor and high_freq_factor must be positive", report);
     if (!(c.high_freq_factor > c.low_freq_factor)) return bad("high_freq_factor must exceed low_freq_factor", report);
   }
   return {};
@@ -115,13 +122,14 @@ constexpr rope::validation validate_scaling(const rope::config& c, bool report) 
 // validate() with report = true stops constant evaluation at the first broken precondition.
 constexpr rope::validation validate_config(const rope::config& c, bool report) noexcept {
   if (const rope::validation v = validate_dims(c, report); !v) return v;
-  if (!finite(c.rope_theta) || !(c.rope_theta > 1.0)) return bad("rope_theta (the base) must be finite and > 1", report);
+  if (!finite(c.rope_theta) || !(c.rope_theta > 1.0))
+    return bad("rope_theta (the base) must be finite and > 1", report);
   if (!(c.rope_theta < 0x1p960)) return bad("rope_theta (the base) must be below 2^960", report);
   if (c.attention_factor.has_value() && !positive(*c.attention_factor))
     return bad("attention_factor must be positive and finite", report);
   if (c.original_max_position_embeddings < 0 || c.max_position_embeddings < 0 ||
-      c.original_max_position_embeddings > (std::int64_t{1} << 53) || c.max_position_embeddings > (std::int64_t{1} << 53) ||
-      c.seq_len > (std::int64_t{1} << 53))
+      c.original_max_position_embeddings > (std::int64_t{1} << 53) ||
+      c.max_position_embeddings > (std::int64_t{1} << 53) || c.seq_len > (std::int64_t{1} << 53))
     return bad("position counts must be in [0, 2^53]", report);
   return validate_scaling(c, report);
 }

@@ -23,8 +23,8 @@
 #include "posenc/detail/mp/bigfloat.hpp"
 #include "posenc/detail/mp/sincos_product.hpp"
 #include "posenc/detail/mp/ziv.hpp"
-#include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/detail/product_angle.hpp"
+#include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/reduce.hpp"
@@ -52,12 +52,14 @@ constexpr mp::approx<L> sum_approx(std::uint64_t k, int d, int H, int h) noexcep
   mp::bigfloat<L> s{};
   int worst = -64 * L * 4;
   for (int i = 1; i <= d / 2; ++i) {
-    const mp::sincos_approx<L> a = mp::geometric_sincos_approx<L>(k, 10000.0, static_cast<std::uint64_t>(2 * i), static_cast<std::uint32_t>(d));
+    const mp::sincos_approx<L> a =
+        mp::geometric_sincos_approx<L>(k, 10000.0, static_cast<std::uint64_t>(2 * i), static_cast<std::uint32_t>(d));
     s = mp::add(s, mp::sub(a.cos.v, mp::one<L>()));
     worst = mp::max_int(worst, mp::max_int(a.cos.err, 2 - 64 * L));
   }
   const int terms = mp::ilog2(static_cast<std::uint64_t>(d)) + 1;  // d/2 terms < 2^terms / 2
-  const mp::bigfloat<L> r = mp::div_small(mp::mul_small(s, static_cast<std::uint64_t>(H)), static_cast<std::uint32_t>(8 * (h + 1)));
+  const mp::bigfloat<L> r =
+      mp::div_small(mp::mul_small(s, static_cast<std::uint64_t>(H)), static_cast<std::uint32_t>(8 * (h + 1)));
   return {r, mp::max_int(worst + terms + 13, r.top() + 4 - 64 * L) + 1};
 }
 
@@ -90,7 +92,7 @@ constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) 
     const detail::trig_kernel_out ko = detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
     const bool odd = (rd.quadrant & 1) != 0;
     const detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
-    const double es = a.err + rd.err + xerr;                    // |s - sin(k theta/2)| (sign irrelevant)
+    const double es = a.err + rd.err + xerr;                  // |s - sin(k theta/2)| (sign irrelevant)
     const math::double_double s2 = detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
     const double as = dabs(a.hi) * (1 + 0x1p-50);
     err += 2 * as * es + es * es + s2.hi * 0x1p-102;  // the square's error, and dd_mul's
@@ -107,7 +109,8 @@ constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) 
     if (detail::ziv_round<T>(r.hi, r.lo, rerr, out)) return {out, posenc::status::ok};
   }
   const int d = c.dim, H = c.heads;
-  return {detail::mp::ziv_loop<T>([k, d, H, h](auto lv) { return detail::sandwichf::sum_approx<decltype(lv)::value>(k, d, H, h); }),
+  return {detail::mp::ziv_loop<T>(
+              [k, d, H, h](auto lv) { return detail::sandwichf::sum_approx<decltype(lv)::value>(k, d, H, h); }),
           posenc::status::ok};
 }
 

@@ -58,7 +58,8 @@ constexpr posenc::status fill_index_table(const config& c, std::int64_t first_qu
   const std::size_t keys = out.size() / queries;
   for (std::size_t i = 0; i < queries; ++i)
     for (std::size_t j = 0; j < keys; ++j) {
-      const auto r = relative_index(c, first_query + static_cast<std::int64_t>(i), first_key + static_cast<std::int64_t>(j));
+      const auto r =
+          relative_index(c, first_query + static_cast<std::int64_t>(i), first_key + static_cast<std::int64_t>(j));
       if (!r.ok()) return r.error;
       out[i * keys + j] = r.value;
     }

@@ -28,7 +28,7 @@ enum class layout : unsigned char {
 };
 
 struct config {
-  int dim = 0;          // d, the model dimension
+  int dim = 0;  // d, the model dimension
   double base = 10000.0;
   sinusoidal::exponent exponent = sinusoidal::exponent::paper;
   sinusoidal::layout layout = sinusoidal::layout::interleaved;

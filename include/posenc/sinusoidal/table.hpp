@@ -95,11 +95,12 @@ struct source {
   constexpr std::int64_t num(int i) const noexcept { return fairseq ? i : 2 * std::int64_t{i}; }
   constexpr std::int64_t den() const noexcept { return fairseq ? dim / 2 - 1 : dim; }
   constexpr math::frequency_value frequency(int i) const noexcept {
-    return {math::geometric_frequency(base, num(i), den()), math::geometric_frequency_max_rel_error, posenc::status::ok};
+    return {math::geometric_frequency(base, num(i), den()), math::geometric_frequency_max_rel_error,
+            posenc::status::ok};
   }
   template <class T>
-  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*, std::uint64_t p,
-                                                         int i) const noexcept {
+  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*,
+                                                         std::uint64_t p, int i) const noexcept {
     return math::sincos_geometric<T>(p, base, num(i), den());
   }
 };
@@ -156,25 +157,29 @@ constexpr posenc::status fill_table(const checked_config& cc, std::int64_t first
   if (fairseq && d % 2 != 0)  // the trailing zero column (interleaved: element d - 1 too)
     for (std::size_t r = 0; r < rows; ++r) out[r * d + d - 1] = detail::round_dd<T>(0.0, 0.0);
   // Negative positions first..-1 (rows 0 .. neg - 1), as |p| = 1 .. -first.
-  const std::size_t neg = first < 0 ? (static_cast<std::uint64_t>(-first) < rows ? static_cast<std::size_t>(-first) : rows) : 0;
+  const std::size_t neg =
+      first < 0 ? (static_cast<std::uint64_t>(-first) < rows ? static_cast<std::size_t>(-first) : rows) : 0;
   if (neg > 0) {
     // Engine row i is |p| = q0 + i, output row neg - 1 - i.
     detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg - 1, true};
     const std::uint64_t q0 = static_cast<std::uint64_t>(-first) - (neg - 1);  // smallest |p| written
-    if (const auto e = detail::sincos_table::fill_rows<T>(src, q0, neg, sines, nullptr, nullptr, k); e != posenc::status::ok)
+    if (const auto e = detail::sincos_table::fill_rows<T>(src, q0, neg, sines, nullptr, nullptr, k);
+        e != posenc::status::ok)
       return e;
   }
   if (neg < rows) {
     detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg, false};
     const std::uint64_t p0 = first < 0 ? 0 : static_cast<std::uint64_t>(first);
-    if (const auto e = detail::sincos_table::fill_rows<T>(src, p0, rows - neg, sines, nullptr, nullptr, k); e != posenc::status::ok)
+    if (const auto e = detail::sincos_table::fill_rows<T>(src, p0, rows - neg, sines, nullptr, nullptr, k);
+        e != posenc::status::ok)
       return e;
   }
   return posenc::status::ok;
 }
 
 template <class T, std::size_t Positions, std::size_t Dim>
-constexpr posenc::result<std::array<T, Positions * Dim>> make_table(const checked_config& cc, std::int64_t first = 0) noexcept {
+constexpr posenc::result<std::array<T, Positions * Dim>> make_table(const checked_config& cc,
+                                                                    std::int64_t first = 0) noexcept {
   posenc::result<std::array<T, Positions * Dim>> r{};
   if (cc.ok() && static_cast<std::size_t>(cc.get().dim) != Dim) {
     r.error = posenc::status::domain_error;

@@ -72,9 +72,12 @@ constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t rela
   if (n < me) return {static_cast<int>(offset + n), posenc::status::ok};
   if (n >= md) return {static_cast<int>(offset + nb - 1), posenc::status::ok};  // the term is >= K
   // Start from the double estimate, then step to the largest b with at_least (b = 0 always holds).
-  const double estimate = static_cast<double>(K) * (detail::dd_log(static_cast<double>(n)).hi - detail::dd_log(static_cast<double>(me)).hi) /
+  const double estimate = static_cast<double>(K) *
+                          (detail::dd_log(static_cast<double>(n)).hi - detail::dd_log(static_cast<double>(me)).hi) /
                           (detail::dd_log(static_cast<double>(md)).hi - detail::dd_log(static_cast<double>(me)).hi);
-  std::int64_t b = estimate < 0 ? 0 : estimate > static_cast<double>(K - 1) ? K - 1 : static_cast<std::int64_t>(estimate);
+  std::int64_t b = estimate < 0                            ? 0
+                   : estimate > static_cast<double>(K - 1) ? K - 1
+                                                           : static_cast<std::int64_t>(estimate);
   for (;;) {
     const decision here = at_least(n, me, md, K, b);
     if (here == decision::undecided) return {0, posenc::status::domain_error};
@@ -162,8 +165,10 @@ constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t fir
       std::int64_t lo = 0, hi = K - 1;  // the largest b with thr[b] <= n
       while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (thr[mid] <= n) lo = mid;
-        else hi = mid - 1;
+        if (thr[mid] <= n)
+          lo = mid;
+        else
+          hi = mid - 1;
       }
       b = me + lo;
     }

@@ -11,9 +11,9 @@
 namespace posenc::t5 {
 
 struct config {
-  int relative_attention_num_buckets = 32;                 // all buckets (both halves if bidirectional)
-  std::int64_t relative_attention_max_distance = 128;      // where the log buckets saturate
-  bool bidirectional = true;                               // encoder; false: decoder self-attention
+  int relative_attention_num_buckets = 32;             // all buckets (both halves if bidirectional)
+  std::int64_t relative_attention_max_distance = 128;  // where the log buckets saturate
+  bool bidirectional = true;                           // encoder; false: decoder self-attention
 };
 
 }  // namespace posenc::t5

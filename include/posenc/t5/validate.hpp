@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "posenc/status.hpp"
-#include "posenc/validation.hpp"
 #include "posenc/t5/config.hpp"
+#include "posenc/validation.hpp"
 
 namespace posenc::t5 {
 

@@ -66,8 +66,8 @@ inline constexpr mpfr_prec_t oracle_precision = 320;
 inline constexpr mpfr_prec_t oracle_max_precision = 5120;
 
 // A high-precision real for the public API: 100 decimal digits, about 333 bits.
-using exact_real = boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>,
-                                                 boost::multiprecision::et_off>;
+using exact_real =
+    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>, boost::multiprecision::et_off>;
 
 struct oracle_options {
   bool cross_check = false;  // also evaluate at 2x precision and require the same rounded result
@@ -99,8 +99,7 @@ constexpr int storage_bits = static_cast<int>(sizeof(typename fmt<T>::storage) *
 // Bits of +infinity: the biased exponent field all ones, fraction zero.
 template <class T>
 constexpr std::uint64_t inf_bits() {
-  return static_cast<std::uint64_t>(fmt<T>::max_exponent - fmt<T>::min_exponent + 2)
-         << (fmt<T>::precision - 1);
+  return static_cast<std::uint64_t>(fmt<T>::max_exponent - fmt<T>::min_exponent + 2) << (fmt<T>::precision - 1);
 }
 
 template <class T>
@@ -151,9 +150,9 @@ std::uint64_t round_into_bits(mpfr_srcptr y) {
   if (static_cast<long>(mpfr_get_exp(y)) - 1 > fmt<T>::max_exponent) return sign | inf_bits<T>();
   const long q = ulp_exponent<T>(y);
   mp s(std::max<mpfr_prec_t>(mpfr_get_prec(y), 64));
-  mpfr_abs(s.get(), y, MPFR_RNDN);                                      // exact
-  mpfr_mul_2si(s.get(), s.get(), -q, MPFR_RNDN);                        // exact: |y| / 2^q
-  mpfr_rint(s.get(), s.get(), MPFR_RNDN);                               // nearest, ties to even
+  mpfr_abs(s.get(), y, MPFR_RNDN);                                                      // exact
+  mpfr_mul_2si(s.get(), s.get(), -q, MPFR_RNDN);                                        // exact: |y| / 2^q
+  mpfr_rint(s.get(), s.get(), MPFR_RNDN);                                               // nearest, ties to even
   const std::uint64_t n = static_cast<std::uint64_t>(mpfr_get_uj(s.get(), MPFR_RNDN));  // <= 2^p
   // Field arithmetic: the biased exponent (q - q0) lands above the fraction, and an N that
   // carried to 2^p bumps the exponent by itself; subnormals have q == q0 and N < 2^(p-1).

@@ -45,7 +45,7 @@ class rng {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
   }
-  std::uint64_t below(std::uint64_t n) { return next() % n; }  // bias negligible for test use
+  std::uint64_t below(std::uint64_t n) { return next() % n; }            // bias negligible for test use
   double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }  // [0, 1)
   double uniform(double a, double b) { return a + (b - a) * unit(); }
   // A random finite double (uniform over bit patterns, so over binades).

@@ -327,9 +327,7 @@ class rope_frequency {
 // The oracle value pair (cos, sin) of m * theta for a cached frequency; round<T>(0) is cos,
 // round<T>(1) is sin. The frequency must outlive the value.
 inline auto rope_value(const rope_frequency& f, std::uint64_t m) {
-  return detail::make_value<2>([&f, m](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
-    f.cos_sin(y, err, m, prec);
-  });
+  return detail::make_value<2>([&f, m](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) { f.cos_sin(y, err, m, prec); });
 }
 
 template <class T>

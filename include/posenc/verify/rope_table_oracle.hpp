@@ -84,7 +84,7 @@ class rope_table_oracle {
 
  private:
   static void check(mpfr_srcptr y) {
-    if (mpfr_zero_p(y)) return;  // sin(0) = 0 exactly (m = 0 or theta = 0)
+    if (mpfr_zero_p(y)) return;                                     // sin(0) = 0 exactly (m = 0 or theta = 0)
     const long rel = static_cast<long>(mpfr_get_exp(y)) - err_exp;  // error 2^-250 = 2^(EXP(y) - rel)
     if (rel < 60 || !mpfr_can_round(y, rel, MPFR_RNDN, MPFR_RNDZ, 54))
       throw std::runtime_error("rope_table_oracle: value too close to a 54-bit number to round");

@@ -23,7 +23,10 @@ namespace posenc::verify {
 // The value of a library result: the function itself, or .value of a posenc::result<T>.
 template <class R>
 auto unwrap(const R& r) {
-  if constexpr (requires { r.value; r.error; }) {
+  if constexpr (requires {
+                  r.value;
+                  r.error;
+                }) {
     return r.value;
   } else {
     return r;
@@ -102,8 +105,8 @@ class error_stats {
     const std::uint64_t dist = std::max<std::uint64_t>(ulp_distance(got, expected), 1);
     max_dist_ = std::max(max_dist_, dist);
     if (records_.size() < max_records) {
-      std::string r = "  MISMATCH " + name_ + "(" + format_args(args) + "): got " + format_value(got) +
-                      ", expected " + format_value(expected) + ", exact ";
+      std::string r = "  MISMATCH " + name_ + "(" + format_args(args) + "): got " + format_value(got) + ", expected " +
+                      format_value(expected) + ", exact ";
       char buf[128];
       mpfr_snprintf(buf, sizeof buf, "%.40Re", exact);
       records_.push_back(r + buf);
@@ -117,20 +120,19 @@ class error_stats {
   std::uint64_t count() const noexcept { return count_; }
   std::uint64_t mismatches() const noexcept { return mismatches_; }
   std::uint64_t max_ulp() const noexcept { return max_dist_; }  // ULPs away from RN_T; 0 = correct
-  double max_error() const noexcept { return max_err_; }      // vs the exact value; <= 0.5 if CR
+  double max_error() const noexcept { return max_err_; }        // vs the exact value; <= 0.5 if CR
   double mean_error() const noexcept { return count_ ? sum_err_ / static_cast<double>(count_) : 0.0; }
 
   // One summary line (plus the first mismatches) on stdout, so that ctest -V shows it.
   void print() const {
-    std::printf("[oracle] %-34s count=%llu mismatches=%llu max_ulp_from_CR=%llu | error vs exact: "
-                "max=%.4f ulp mean=%.4f ulp, worst at (%s)\n",
-                name_.c_str(), static_cast<unsigned long long>(count_),
-                static_cast<unsigned long long>(mismatches_), static_cast<unsigned long long>(max_dist_),
-                max_err_, mean_error(), format_args(worst_args_).c_str());
+    std::printf(
+        "[oracle] %-34s count=%llu mismatches=%llu max_ulp_from_CR=%llu | error vs exact: "
+        "max=%.4f ulp mean=%.4f ulp, worst at (%s)\n",
+        name_.c_str(), static_cast<unsigned long long>(count_), static_cast<unsigned long long>(mismatches_),
+        static_cast<unsigned long long>(max_dist_), max_err_, mean_error(), format_args(worst_args_).c_str());
     for (const std::string& r : records_) std::printf("%s\n", r.c_str());
     if (mismatches_ > records_.size())
-      std::printf("  ... and %llu more mismatches\n",
-                  static_cast<unsigned long long>(mismatches_ - records_.size()));
+      std::printf("  ... and %llu more mismatches\n", static_cast<unsigned long long>(mismatches_ - records_.size()));
     std::fflush(stdout);
   }
 

@@ -24,9 +24,7 @@
 #include "posenc/xpos/config.hpp"
 #include "posenc/xpos/validate.hpp"
 
-namespace posenc::xpos {
-
-}  // namespace posenc::xpos
+namespace posenc::xpos {}  // namespace posenc::xpos
 
 namespace posenc::xpos::failed {
 
@@ -61,7 +59,8 @@ constexpr posenc::result<zeta_value> zeta(const checked_config& cc, int j) noexc
 template <class T = double>
 constexpr posenc::result<T> scale(const checked_config& cc, std::int64_t n, int j) noexcept {
   const auto z = zeta(cc, j);
-  if (!z.ok() || n <= -(std::int64_t{1} << 53) || n >= (std::int64_t{1} << 53)) return {T{}, posenc::status::domain_error};
+  if (!z.ok() || n <= -(std::int64_t{1} << 53) || n >= (std::int64_t{1} << 53))
+    return {T{}, posenc::status::domain_error};
   return math::rational_power<T>(z.value.num, z.value.den, n, cc.get().scale_base);
 }
 
@@ -72,7 +71,8 @@ constexpr posenc::result<T> inverse_scale(const checked_config& cc, std::int64_t
 
 // out[r * pairs + j] = scale (or inverse_scale) at position first + r; out.size() a multiple of d/2.
 template <class T = double>
-constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t first, std::span<T> out, bool inverse = false) noexcept {
+constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t first, std::span<T> out,
+                                     bool inverse = false) noexcept {
   if (!cc.ok()) return posenc::status::domain_error;
   const auto pairs = static_cast<std::size_t>(cc.get().head_dim / 2);
   if (out.size() % pairs != 0) return posenc::status::domain_error;
@@ -90,8 +90,9 @@ constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t firs
 }
 
 template <class T, std::size_t Positions, std::size_t Pairs>
-constexpr posenc::result<std::array<T, Positions * Pairs>> make_scale_table(const checked_config& cc, std::int64_t first = 0,
-                                                                           bool inverse = false) noexcept {
+constexpr posenc::result<std::array<T, Positions * Pairs>> make_scale_table(const checked_config& cc,
+                                                                            std::int64_t first = 0,
+                                                                            bool inverse = false) noexcept {
   posenc::result<std::array<T, Positions * Pairs>> r{};
   if (cc.ok() && static_cast<std::size_t>(cc.get().head_dim / 2) != Pairs) {
     r.error = posenc::status::domain_error;

@@ -25,7 +25,8 @@ constexpr xpos::validation bad(const char* m, bool report) noexcept {
 }
 
 constexpr xpos::validation validate_config(const xpos::config& c, bool report) noexcept {
-  if (c.head_dim < 2 || c.head_dim > 65536 || c.head_dim % 2 != 0) return bad("head_dim must be even and in [2, 65536]", report);
+  if (c.head_dim < 2 || c.head_dim > 65536 || c.head_dim % 2 != 0)
+    return bad("head_dim must be even and in [2, 65536]", report);
   if (c.scale_base < 1 || c.scale_base > (1 << 30)) return bad("scale_base must be in [1, 2^30]", report);
   return {};
 }

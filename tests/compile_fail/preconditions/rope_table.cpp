@@ -16,8 +16,12 @@ namespace rope = posenc::rope;
 using rope::scaling;
 
 constexpr rope::config dflt{.head_dim = 16, .rope_theta = 10000.0};
-constexpr rope::config big_af{.head_dim = 16, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                              .original_max_position_embeddings = 4096, .attention_factor = 70000.0};
+constexpr rope::config big_af{.head_dim = 16,
+                              .rope_theta = 10000.0,
+                              .rope_type = scaling::yarn,
+                              .factor = 4.0,
+                              .original_max_position_embeddings = 4096,
+                              .attention_factor = 70000.0};
 
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr auto t = rope::make_table<float, 2, 16>(dflt, {.start = (std::uint64_t{1} << 21) - 1});
@@ -28,7 +32,8 @@ constexpr std::array<std::uint64_t, 2> slots{5, (std::uint64_t{1} << 21) + 1};
 constexpr auto t = rope::make_table<float, 2, 16>(dflt, slots);
 #elif POSENC_CASE == 3  // expect: table RotaryDim differs from rotary_dim.cfg.
 constexpr auto t = rope::make_table<float, 2, 32>(dflt);
-#elif POSENC_CASE == 4  // expect: attention_factor . cos or . sin exceeds the largest finite value  stop-in: folded_entry_overflows_table_type
+#elif POSENC_CASE == \
+    4  // expect: attention_factor . cos or . sin exceeds the largest finite value  stop-in: folded_entry_overflows_table_type
 constexpr auto t = rope::make_table<posenc::float16, 2, 16>(big_af, {.fold_attention = true});
 #elif POSENC_CASE == 5  // expect: table span size is not a multiple of the row width
 constexpr auto t = [] {

@@ -228,9 +228,7 @@ constexpr bigfloat<L> div_small(const bigfloat<L>& a, std::uint32_t d) noexcept 
 }
 
 // Nearest integer to a double of magnitude below 2^30 (ties away from zero).
-constexpr int nearest_int(double x) noexcept {
-  return x >= 0 ? static_cast<int>(x + 0.5) : -static_cast<int>(0.5 - x);
-}
+constexpr int nearest_int(double x) noexcept { return x >= 0 ? static_cast<int>(x + 0.5) : -static_cast<int>(0.5 - x); }
 
 // floor(log2(n)) for n >= 1.
 constexpr int ilog2(std::uint64_t n) noexcept { return 63 - std::countl_zero(n); }

@@ -22,7 +22,9 @@ namespace posenc::detail::mp {
 // Halving depth target: |r / 2^h| < 2^-B. B ~ sqrt(64L) balances the Taylor terms (~64L/B)
 // against the squarings (B) (Brent 1976, sec. 4).
 template <int L>
-inline constexpr int exp_halving = L <= 4 ? 16 : L <= 8 ? 22 : 32;
+inline constexpr int exp_halving = L <= 4   ? 16
+                                   : L <= 8 ? 22
+                                            : 32;
 
 // exp(r) for |r| < 1/2 (top(r) <= -1), with relative error below 2^(h + 8 - 64L), h the number
 // of squarings, returned in h_out.
@@ -69,7 +71,7 @@ constexpr approx<L> exp_approx(const bigfloat<L>& z, int zerr) noexcept {
   approx<L> out{exp_kernel(r, h), 0};
   out.v = ldexp(out.v, k);
   const int rel = max_int(delta + 1, h + 8 - 64 * L) + 1;  // relative error exponent
-  out.err = out.v.top() + rel + 1;                          // |exact| <= 2 |v| margin
+  out.err = out.v.top() + rel + 1;                         // |exact| <= 2 |v| margin
   return out;
 }
 
@@ -108,7 +110,7 @@ constexpr bigfloat<L> log1p_small(const bigfloat<L>& t) noexcept {
 template <int L>
 constexpr approx<L> log_approx_big(const bigfloat<L>& x) noexcept {
   int big_e = x.top();
-  bigfloat<L> y = ldexp(x, -big_e);  // in [1/2, 1)
+  bigfloat<L> y = ldexp(x, -big_e);        // in [1/2, 1)
   if (y.m[L - 1] < 0xB504F333F9DE6484u) {  // below sqrt(1/2) 2^64: double it
     y = ldexp(y, 1);
     --big_e;
@@ -139,8 +141,8 @@ template <class T>
 constexpr T exp(double x) noexcept {
   if (x != x) return special_value<T>(true, false);
   if (x == 0) return exact_dyadic<T>(false, 0, 0, 1);
-  if (x > 2048.0) return special_value<T>(false, false);      // above every T's range: +inf
-  if (x < -2048.0) return exact_dyadic<T>(false, 0, 0, 0);    // below half the least subnormal: +0
+  if (x > 2048.0) return special_value<T>(false, false);    // above every T's range: +inf
+  if (x < -2048.0) return exact_dyadic<T>(false, 0, 0, 0);  // below half the least subnormal: +0
   return ziv_loop<T>([x](auto lv) {
     constexpr int L = decltype(lv)::value;
     return exp_approx<L>(from_double<L>(x), exact_err);

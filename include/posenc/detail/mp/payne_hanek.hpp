@@ -72,9 +72,9 @@ constexpr void add_fixed(std::uint64_t (&f)[FW], const std::uint64_t (&g)[FW]) n
 
 template <int L>
 struct reduced {
-  int q;           // quadrant: X = q pi/2 + r (mod 2 pi)
-  bigfloat<L> r;   // |r| <= pi/4 (plus the error)
-  int err;         // |r - exact r| <= 2^err
+  int q;          // quadrant: X = q pi/2 + r (mod 2 pi)
+  bigfloat<L> r;  // |r| <= pi/4 (plus the error)
+  int err;        // |r - exact r| <= 2^err
 };
 
 // From F (error < 2^(ferr) in quarter turns) to q = nearest integer of F (mod 4) and
@@ -86,11 +86,11 @@ constexpr reduced<L> fixed_to_reduced(std::uint64_t (&f)[FWs], int ferr) noexcep
   constexpr int FW = static_cast<int>(FWs);
   std::uint64_t half[FWs] = {};
   half[FW - 1] = std::uint64_t{1} << 61;  // 1/2 in units of 2^-(64 FW - 2)
-  add_fixed(f, half);                      // F + 1/2: its integer part is the quadrant
+  add_fixed(f, half);                     // F + 1/2: its integer part is the quadrant
   const int q = static_cast<int>(f[FW - 1] >> 62);
   f[FW - 1] &= (std::uint64_t{1} << 62) - 1;  // fraction of F + 1/2, in [0, 1)
   const bool neg = (f[FW - 1] >> 61) == 0;    // below 1/2: F - q < 0
-  if (neg) {  // |F - q| = 1/2 - fraction
+  if (neg) {                                  // |F - q| = 1/2 - fraction
     negate_fixed(f);
     add_fixed(f, half);
     f[FW - 1] &= (std::uint64_t{1} << 62) - 1;

@@ -78,11 +78,17 @@ template <class T>
 constexpr bool pow_exact(double x, double y, T& out) noexcept {
   const odd_times_pow2 sx = split_odd(x), sy = split_odd(y);
   const int k = sy.exp >= 0 ? 0 : -sy.exp;  // y = +-ny 2^-k (or an integer when k = 0)
-  if (sx.odd == 1) {                          // x = 2^ex: x^y = 2^(ex y)
+  if (sx.odd == 1) {                        // x = 2^ex: x^y = 2^(ex y)
     const double ay = sy.neg ? -y : y;
-    if (sx.exp == 0) { out = pow2_clamped<T>(0); return true; }
+    if (sx.exp == 0) {
+      out = pow2_clamped<T>(0);
+      return true;
+    }
     if (k > 11 || sx.exp % (1 << k) != 0) return false;  // 2^(non-integer): irrational
-    if (ay >= 0x1p20) { out = pow2_clamped<T>((sx.exp > 0) != sy.neg ? 5001 : -5001); return true; }
+    if (ay >= 0x1p20) {
+      out = pow2_clamped<T>((sx.exp > 0) != sy.neg ? 5001 : -5001);
+      return true;
+    }
     const std::uint64_t n = k == 0 ? sy.odd << sy.exp : sy.odd;  // |y| 2^k < 2^(20+k)
     const long long e = static_cast<long long>(sx.exp / (1 << k)) * static_cast<long long>(n);
     out = pow2_clamped<T>(sy.neg ? -e : e);

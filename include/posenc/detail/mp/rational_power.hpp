@@ -14,7 +14,8 @@ namespace posenc::detail::mp {
 // times |num| < 2^g scales it by 2^g and truncates (1 ulp); / den shrinks it and truncates (2 ulp);
 // exp_approx turns the absolute error of its argument into a relative one.
 template <int L>
-constexpr approx<L> rational_power_approx(std::uint64_t a, std::uint64_t b, std::int64_t num, std::uint32_t den) noexcept {
+constexpr approx<L> rational_power_approx(std::uint64_t a, std::uint64_t b, std::int64_t num,
+                                          std::uint32_t den) noexcept {
   const approx<L> la = log_approx<L>(static_cast<double>(a));
   const approx<L> lb = log_approx<L>(static_cast<double>(b));
   const bigfloat<L> diff = sub(la.v, lb.v);

@@ -101,7 +101,8 @@ constexpr sincos_approx<L> sincos_product_approx(std::uint64_t m, math::double_d
 // reduction of the computed X then adds its own error (payne_hanek.hpp), and the distance between
 // the computed and exact X moves r by at most as much.
 template <int L>
-constexpr sincos_approx<L> geometric_sincos_approx(std::uint64_t m, double base, std::uint64_t num, std::uint32_t den) noexcept {
+constexpr sincos_approx<L> geometric_sincos_approx(std::uint64_t m, double base, std::uint64_t num,
+                                                   std::uint32_t den) noexcept {
   const approx<L> th = geometric_approx<L>(base, num, den);
   const bigfloat<L> x = mul_small(th.v, m);
   const int xerr = max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
@@ -128,10 +129,12 @@ constexpr math::sincos_result<T> sincos_product(std::uint64_t m, math::double_do
 // theta is irrational or a dyadic (geometric_frequency.hpp), so X = m theta is 0 or transcendental's
 // argument: only m = 0 (or num = 0 with m = 0) is exact.
 template <class T>
-constexpr math::sincos_result<T> sincos_geometric(std::uint64_t m, double base, std::uint64_t num, std::uint32_t den) noexcept {
+constexpr math::sincos_result<T> sincos_geometric(std::uint64_t m, double base, std::uint64_t num,
+                                                  std::uint32_t den) noexcept {
   if (num == 0) return mp::sincos_product<T>(m, math::double_double{1.0, 0.0});  // theta = 1 exactly
   if (m == 0) return {exact_dyadic<T>(false, 0, 0, 0), exact_dyadic<T>(false, 0, 0, 1)};
-  return ziv_pair_or_nearest<T>([m, base, num, den](auto lv) { return geometric_sincos_approx<decltype(lv)::value>(m, base, num, den); });
+  return ziv_pair_or_nearest<T>(
+      [m, base, num, den](auto lv) { return geometric_sincos_approx<decltype(lv)::value>(m, base, num, den); });
 }
 
 }  // namespace posenc::detail::mp

@@ -19,7 +19,9 @@ namespace posenc::detail::mp {
 // Halving target |r / 2^h| < 2^-B: B ~ (sqrt(2 * 64L) - 4) / 2 minimises 2 series of ~64L/(2B)
 // terms plus 2B products of the doublings.
 template <int L>
-inline constexpr int trig_halving = L <= 4 ? 9 : L <= 8 ? 14 : 20;
+inline constexpr int trig_halving = L <= 4   ? 9
+                                    : L <= 8 ? 14
+                                             : 20;
 
 template <int L>
 struct sincos_big {

@@ -41,10 +41,14 @@ constexpr block block_product(const T* c1, const T* s1, const T* c2, const T* s2
     return {a.hi, b.hi, a.lo, b.lo};
   } else {
     double x1 = 0, y1 = 0, x2 = 0, y2 = 0;  // c1, s1, c2, s2 in double, exactly
-    if constexpr (std::is_same_v<T, float>) x1 = c1[k], y1 = s1[k], x2 = c2[k], y2 = s2[k];
-    else x1 = to_double(c1[k]), y1 = to_double(s1[k]), x2 = to_double(c2[k]), y2 = to_double(s2[k]);
-    if constexpr (Transpose) return {x1 * x2 + y1 * y2, x1 * y2 - y1 * x2};
-    else return {x1 * x2 - y1 * y2, y1 * x2 + x1 * y2};
+    if constexpr (std::is_same_v<T, float>)
+      x1 = c1[k], y1 = s1[k], x2 = c2[k], y2 = s2[k];
+    else
+      x1 = to_double(c1[k]), y1 = to_double(s1[k]), x2 = to_double(c2[k]), y2 = to_double(s2[k]);
+    if constexpr (Transpose)
+      return {x1 * x2 + y1 * y2, x1 * y2 - y1 * x2};
+    else
+      return {x1 * x2 - y1 * y2, y1 * x2 + x1 * y2};
   }
 }
 

@@ -12,8 +12,10 @@ namespace posenc::laws::detail {
 
 template <class T>
 constexpr double to_double(T x) noexcept {  // exact for every storage type
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) return static_cast<double>(x);
-  else return static_cast<double>(x.to_float());
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>)
+    return static_cast<double>(x);
+  else
+    return static_cast<double>(x.to_float());
 }
 
 template <class T>
@@ -25,9 +27,12 @@ constexpr std::uint64_t bits(T x) noexcept {
 // hot loops call it for every element, and in constant evaluation each nested call costs.
 template <class T>
 constexpr bool same_bits(T a, T b) noexcept {
-  if constexpr (std::is_same_v<T, double>) return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
-  else return a.bits == b.bits;
+  if constexpr (std::is_same_v<T, double>)
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  else if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  else
+    return a.bits == b.bits;
 }
 
 // The number of representable values of T from a to b (0 when the bits are equal; -0 and +0 are 1

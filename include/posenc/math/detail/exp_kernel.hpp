@@ -30,9 +30,7 @@ struct exp_parts {
 };
 
 // 2^k for -1022 <= k <= 1023, by its bit pattern (no arithmetic, so no constexpr overflow).
-constexpr double exp2i(int k) noexcept {
-  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
-}
+constexpr double exp2i(int k) noexcept { return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52); }
 
 // Relative error bounds of the two kernels (derivations at each function).
 inline constexpr double exp_dd_rel_error = 0x1p-102;
@@ -89,8 +87,9 @@ constexpr exp_parts exp_small_eval(double xh, double xl) noexcept {
   const double kd = (xh * inv + shifter) - shifter;
   const int k = static_cast<int>(kd);
   const double r = (xh - kd * F1) + (xl - kd * F2);
-  const double q = r * r * (0.5 + r * (0x1.5555555555555p-3 + r * (0x1.5555555555555p-5 +
-                                r * (0x1.1111111111111p-7 + r * 0x1.6c16c16c16c17p-10))));
+  const double q = r * r *
+                   (0.5 + r * (0x1.5555555555555p-3 +
+                               r * (0x1.5555555555555p-5 + r * (0x1.1111111111111p-7 + r * 0x1.6c16c16c16c17p-10))));
   const unsigned i = static_cast<unsigned>(k) & 63u;
   const double th = exp2_hi[2 * i];
   const math::double_double v = fast_two_sum(th, exp2_hi[2 * i + 1] + th * (r + q));

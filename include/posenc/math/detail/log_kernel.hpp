@@ -76,14 +76,16 @@ constexpr math::double_double log_horner_step(double ch, double cl, double z, ma
 constexpr log_parts log_dd_mant(double x) noexcept {
   const log_reduced d = log_reduce(x);
   const double zh = d.zh;
-  const double H = -0x1p-3 + zh * (0x1.c71c71c71c71cp-4 + zh * (-0x1.999999999999ap-4 + zh * (0x1.745d1745d1746p-4 +
-                   zh * (-0x1.5555555555555p-4 + zh * 0x1.3b13b13b13b14p-4))));
+  const double H =
+      -0x1p-3 + zh * (0x1.c71c71c71c71cp-4 +
+                      zh * (-0x1.999999999999ap-4 +
+                            zh * (0x1.745d1745d1746p-4 + zh * (-0x1.5555555555555p-4 + zh * 0x1.3b13b13b13b14p-4))));
   math::double_double A = fast_two_sum(0x1.2492492492492p-3, 0x1.2492492492492p-57 + zh * H);
   A = log_horner_step(-0x1.5555555555555p-3, -0x1.5555555555555p-57, zh, A);  // -1/6
   A = log_horner_step(0x1.999999999999ap-3, -0x1.999999999999ap-57, zh, A);   // 1/5
-  A = log_horner_step(-0x1p-2, 0.0, zh, A);                                    // -1/4
+  A = log_horner_step(-0x1p-2, 0.0, zh, A);                                   // -1/4
   A = log_horner_step(0x1.5555555555555p-2, 0x1.5555555555555p-56, zh, A);    // 1/3
-  A = log_horner_step(-0x1p-1, 0.0, zh, A);                                    // -1/2
+  A = log_horner_step(-0x1p-1, 0.0, zh, A);                                   // -1/2
   const math::double_double M = dd_mul(two_prod(zh, zh), A);
   const double corr = d.zl / (1.0 + zh);
   const math::double_double P0 = fast_two_sum(zh, M.hi);
@@ -122,8 +124,11 @@ constexpr log_small_result log_small_eval(double x) noexcept {
   constexpr double G1 = 0x1.62e42fefa38p-1, G2 = 0x1.ef35793c768p-45;
   const log_reduced d = log_reduce(x);
   const double zh = d.zh;
-  const double p = zh * zh * (-0.5 + zh * (0x1.5555555555555p-2 + zh * (-0.25 + zh * (0x1.999999999999ap-3 +
-                   zh * (-0x1.5555555555555p-3 + zh * (0x1.2492492492492p-3 - zh * 0.125))))));
+  const double p =
+      zh * zh *
+      (-0.5 + zh * (0x1.5555555555555p-2 +
+                    zh * (-0.25 + zh * (0x1.999999999999ap-3 +
+                                        zh * (-0x1.5555555555555p-3 + zh * (0x1.2492492492492p-3 - zh * 0.125))))));
   const double E = d.E;
   const math::double_double s1 = two_sum(E * G1, d.Lh);
   const math::double_double h = two_sum(s1.hi, zh);

@@ -38,8 +38,10 @@ constexpr bool equal_powers(std::uint64_t x, std::int64_t a, std::uint64_t y, st
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo + 1) / 2;
     const std::uint64_t p = checked_power(mid, rx);
-    if (p != 0 && p <= x) lo = mid;
-    else hi = mid - 1;
+    if (p != 0 && p <= x)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
   return checked_power(lo, rx) == x && checked_power(lo, ry) == y;
 }
@@ -52,7 +54,8 @@ constexpr log_order compare_log_ratios(std::int64_t k1, std::int64_t p1, std::in
   const auto ln = [](std::int64_t x) { return dd_log(static_cast<double>(x)); };
   const auto diff = [](math::double_double a, math::double_double b) { return dd_add(a, {-b.hi, -b.lo}); };
   const math::double_double lp1 = ln(p1), lq1 = ln(q1), lp2 = ln(p2), lq2 = ln(q2);
-  const math::double_double d = diff(dd_mul(diff(lp1, lq1), static_cast<double>(k1)), dd_mul(diff(lp2, lq2), static_cast<double>(k2)));
+  const math::double_double d =
+      diff(dd_mul(diff(lp1, lq1), static_cast<double>(k1)), dd_mul(diff(lp2, lq2), static_cast<double>(k2)));
   // Each log within 2^-101 of itself; |log x| <= 37 (x < 2^53); the two subtractions, the two
   // products and the final sum each add below 2^-104 of magnitudes at most (k1 + k2) 2 * 37: in all
   // below (k1 + k2) (4 * 37) 2^-100 < (k1 + k2) 2^-92.

@@ -121,7 +121,7 @@ constexpr bool round_two_ended(double cc, double ss, double e0, math::sincos_res
       const std::uint64_t rc = (ac0 + half + ((ac0 >> d) & 1)) >> d;
       const std::uint64_t rs = (as0 + half + ((as0 >> d) & 1)) >> d;
       if (rc == (ac1 + half + ((ac1 >> d) & 1)) >> d && rs == (as1 + half + ((as1 >> d) & 1)) >> d) {
-        using S = typename F::storage;  // bits written in place: calls dominate the cost
+        using S = typename F::storage;                           // bits written in place: calls dominate the cost
         constexpr int sh = static_cast<int>(8 * sizeof(S)) - 1;  // the double's sign bit to T's
         r.sin.bits = static_cast<S>(((s0 >> 63) << sh) | (rs - rebias));
         r.cos.bits = static_cast<S>(((c0 >> 63) << sh) | (rc - rebias));
@@ -165,8 +165,9 @@ constexpr posenc::status entry(const Source& src, column_state& s, const double*
 // after sink.begin_chunk(j0, n). Returns the first non-ok status (ok otherwise); af != nullptr
 // folds the amplitude. n <= chunk_columns.
 template <class T, class Source, class Sink>
-constexpr posenc::status fill_chunk(const Source& src, std::uint64_t start, std::size_t rows, std::size_t j0, std::size_t n,
-                                    const std::uint64_t* list, const math::amplitude* af, Sink& sink) noexcept {
+constexpr posenc::status fill_chunk(const Source& src, std::uint64_t start, std::size_t rows, std::size_t j0,
+                                    std::size_t n, const std::uint64_t* list, const math::amplitude* af,
+                                    Sink& sink) noexcept {
   const std::size_t bmax = n * block_max <= anchor_budget ? block_max : anchor_budget / n;
   std::size_t bsize = 1;
   while (bsize < bmax && bsize * bsize < rows) bsize *= 2;
@@ -179,7 +180,8 @@ constexpr posenc::status fill_chunk(const Source& src, std::uint64_t start, std:
     s.f = src.frequency(static_cast<int>(j0 + j));
     if (!s.f.ok()) return s.f.error;
     s.ok = list == nullptr && !std::is_same_v<T, double> && s.f.value.hi != 0 && (af == nullptr || af->ok);
-    for (std::size_t b = 0; s.ok && b < bsize && b < rows; ++b) s.ok = cis_anchor(b, s.f.value, ec[j * bmax + b], es[j * bmax + b]);
+    for (std::size_t b = 0; s.ok && b < bsize && b < rows; ++b)
+      s.ok = cis_anchor(b, s.f.value, ec[j * bmax + b], es[j * bmax + b]);
     s.e = 0x1.02p-51 + static_cast<double>(start + rows) * dabs(s.f.value.hi) * (s.f.rel_err * 1.0000001);
   }
   sink.begin_chunk(j0, n);
@@ -212,7 +214,8 @@ constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::
                                    const std::uint64_t* list, const math::amplitude* af, Sink& sink) noexcept {
   for (std::size_t j0 = 0; j0 < columns; j0 += chunk_columns) {
     const std::size_t n = columns - j0 < chunk_columns ? columns - j0 : chunk_columns;
-    if (const posenc::status e = fill_chunk<T>(src, start, rows, j0, n, list, af, sink); e != posenc::status::ok) return e;
+    if (const posenc::status e = fill_chunk<T>(src, start, rows, j0, n, list, af, sink); e != posenc::status::ok)
+      return e;
   }
   return posenc::status::ok;
 }

@@ -55,10 +55,9 @@ constexpr trig_kernel_out trig_kernel_fast(double rh, double rl, bool want_sin, 
   const double zl = rl;
   const double u = zh * zh;
   // Taylor coefficients 1/n! (correctly rounded), A&S 4.3.65 and 4.3.66.
-  const double ps = u * (-0x1.5555555555555p-3 + u * (0x1.1111111111111p-7 +
-                    u * (-0x1.a01a01a01a01ap-13 + u * 0x1.71de3a556c734p-19)));
-  const double pc = u * (-0.5 + u * (0x1.5555555555555p-5 + u * (-0x1.6c16c16c16c17p-10 +
-                    u * 0x1.a01a01a01a01ap-16)));
+  const double ps = u * (-0x1.5555555555555p-3 +
+                         u * (0x1.1111111111111p-7 + u * (-0x1.a01a01a01a01ap-13 + u * 0x1.71de3a556c734p-19)));
+  const double pc = u * (-0.5 + u * (0x1.5555555555555p-5 + u * (-0x1.6c16c16c16c17p-10 + u * 0x1.a01a01a01a01ap-16)));
   const double st = zh * ps + zl * (1.0 + pc);  // sin(zh + zl) - zh
   const double ct = pc - zl * zh;               // cos(zh + zl) - 1
   trig_kernel_out o{};
@@ -98,11 +97,11 @@ constexpr trig_kernel_out trig_kernel_dd(double rh, double rl, bool want_sin, bo
   const math::double_double u0 = two_prod(zh, zh);
   const math::double_double u = two_sum(u0.hi, u0.lo + 2.0 * zh * zl);
   const double uu = u.hi * u.hi;
-  const double c4 = uu * (0x1.5555555555555p-5 + u.hi * (-0x1.6c16c16c16c17p-10 +
-                    u.hi * (0x1.a01a01a01a01ap-16 - u.hi * 0x1.27e4fb7789f5cp-22)));
-  const double s5 = uu * (0x1.1111111111111p-7 + u.hi * (-0x1.a01a01a01a01ap-13 +
-                    u.hi * 0x1.71de3a556c734p-19));
-  const double cth = -0.5 * u.hi, ctl = -0.5 * u.lo + c4;  // cos z - 1
+  const double c4 =
+      uu * (0x1.5555555555555p-5 +
+            u.hi * (-0x1.6c16c16c16c17p-10 + u.hi * (0x1.a01a01a01a01ap-16 - u.hi * 0x1.27e4fb7789f5cp-22)));
+  const double s5 = uu * (0x1.1111111111111p-7 + u.hi * (-0x1.a01a01a01a01ap-13 + u.hi * 0x1.71de3a556c734p-19));
+  const double cth = -0.5 * u.hi, ctl = -0.5 * u.lo + c4;          // cos z - 1
   math::double_double pp = two_prod(u.hi, -0x1.5555555555555p-3);  // -u/6; 1/6 = hi + lo below
   pp.lo += (u.hi * -0x1.5555555555555p-57 + u.lo * -0x1.5555555555555p-3) + s5;
   math::double_double st = two_prod(zh, pp.hi);  // sin z - z = z P

@@ -72,11 +72,11 @@ constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::
 // undecided value gives status::domain_error.
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::config& c, std::uint64_t m, int j,
-                                                                   bool fold) noexcept {
+                                                                  bool fold) noexcept {
   math::sincos_result<T> out{};
   bool ok_s = false, ok_c = false;
-  if (mp::ziv_pair<T>([&c, m, j, fold](auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold); }, out,
-                      ok_s, ok_c))
+  if (mp::ziv_pair<T>([&c, m, j, fold](auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold); },
+                      out, ok_s, ok_c))
     return {out, posenc::status::ok};
   return {out, posenc::status::domain_error};
 }

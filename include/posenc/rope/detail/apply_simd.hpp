@@ -41,8 +41,7 @@
 
 // On ARMv7 NEON, GCC keeps float vector arithmetic on the (IEEE) VFP unit, since NEON flushes
 // subnormals, unless -funsafe-math-optimizations: correct there, not faster.
-#if (defined(__GNUC__) || defined(__clang__)) && \
-    (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)) && \
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__SSE2__) || defined(__ARM_NEON) || defined(__aarch64__)) && \
     defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define POSENC_DETAIL_APPLY_SIMD 1
 #else
@@ -133,8 +132,8 @@ inline vu bf16_round_hi(vf v) noexcept {
   const vu r = bf16_rounded_sum(std::bit_cast<vu>(v)) & 0xFFFF0000u;
   return v != v ? vu{} + 0x7FC00000u : r;
 }
-inline vf bf16_lo(vu w) noexcept { return std::bit_cast<vf>(w << 16); }           // element 2i
-inline vf bf16_hi(vu w) noexcept { return std::bit_cast<vf>(w & 0xFFFF0000u); }    // element 2i + 1
+inline vf bf16_lo(vu w) noexcept { return std::bit_cast<vf>(w << 16); }          // element 2i
+inline vf bf16_hi(vu w) noexcept { return std::bit_cast<vf>(w & 0xFFFF0000u); }  // element 2i + 1
 
 // Half-split, C = float or double storage: pairs [0, n) (x = p[j], y = q[j]), n a multiple of
 // lanes<C>.
@@ -173,8 +172,8 @@ inline void rotate_interleaved_bf16(bfloat16* p, std::size_t n, const float* cs,
 
 // Half-split bfloat16: pairs [0, n) with x = p[j], y = q[j], n a multiple of 2 lanes<float>;
 // ce/co, se/so hold cos and sin of the even and the odd pairs (ce[i] = cos of pair 2i).
-inline void rotate_half_bf16(bfloat16* p, bfloat16* q, std::size_t n, const float* ce, const float* co,
-                             const float* se, const float* so) noexcept {
+inline void rotate_half_bf16(bfloat16* p, bfloat16* q, std::size_t n, const float* ce, const float* co, const float* se,
+                             const float* so) noexcept {
   POSENC_DETAIL_UNROLL_VECTORS
   for (std::size_t b = 0; b < n; b += 2 * lanes<float>) {
     const std::size_t i = b / 2;

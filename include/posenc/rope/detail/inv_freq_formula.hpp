@@ -73,15 +73,13 @@ constexpr typename P::value inv_freq_eval(const rope::config& c, std::int64_t j)
       const auto ln_q = P::sub(P::log(num), P::log(P::of_int(m)));
       return P::exp(P::sub(lt, P::div_int(P::mul_int(ln_q, 2 * j), d - 2)));
     }
-    case scaling::yarn:
-      return yarn_inv_freq<P>(c, j, lt);
+    case scaling::yarn: return yarn_inv_freq<P>(c, j, lt);
     case scaling::longrope: {  // _compute_longrope_parameters: 1 / (ext[j] b^(2j/d))
       const bool long_ext = c.seq_len > c.original_max_position_embeddings;
       const float e = (long_ext ? c.long_factor : c.short_factor)[static_cast<std::size_t>(j)];
       return P::exp(P::sub(lt, P::log(P::of(static_cast<double>(e)))));
     }
-    case scaling::llama3:
-      return llama3_inv_freq<P>(c, lt);
+    case scaling::llama3: return llama3_inv_freq<P>(c, lt);
   }
   return P::fail();
 }

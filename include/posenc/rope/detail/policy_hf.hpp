@@ -105,9 +105,12 @@ constexpr params make_params(const rope::config& c) noexcept {
   if (c.rope_type == scaling::yarn) {
     const double s = py_factor(c);
     p.factor = f32(s);
-    if (c.attention_factor) p.attention = *c.attention_factor;
-    else if (c.mscale != 0.0 && c.mscale_all_dim != 0.0) p.attention = get_mscale(s, c.mscale) / get_mscale(s, c.mscale_all_dim);
-    else p.attention = get_mscale(s, 1.0);
+    if (c.attention_factor)
+      p.attention = *c.attention_factor;
+    else if (c.mscale != 0.0 && c.mscale_all_dim != 0.0)
+      p.attention = get_mscale(s, c.mscale) / get_mscale(s, c.mscale_all_dim);
+    else
+      p.attention = get_mscale(s, 1.0);
     const double l0 = static_cast<double>(c.original_max_position_embeddings), dd = static_cast<double>(dim);
     double low = correction_dim(c.beta_fast, dd, c.rope_theta, l0);
     double high = correction_dim(c.beta_slow, dd, c.rope_theta, l0);
@@ -120,9 +123,12 @@ constexpr params make_params(const rope::config& c) noexcept {
   }
   if (c.rope_type == scaling::longrope) {
     const double s = py_factor(c), l0 = static_cast<double>(c.original_max_position_embeddings);
-    if (c.attention_factor) p.attention = *c.attention_factor;
-    else p.attention = s <= 1.0 ? 1.0 : math::sqrt(1 + math::log(s) / math::log(l0));
-    p.ext = (c.seq_len != 0 && c.seq_len > c.original_max_position_embeddings) ? c.long_factor.data() : c.short_factor.data();
+    if (c.attention_factor)
+      p.attention = *c.attention_factor;
+    else
+      p.attention = s <= 1.0 ? 1.0 : math::sqrt(1 + math::log(s) / math::log(l0));
+    p.ext = (c.seq_len != 0 && c.seq_len > c.original_max_position_embeddings) ? c.long_factor.data()
+                                                                               : c.short_factor.data();
   }
   if (c.rope_type == scaling::llama3) {
     const double l0 = static_cast<double>(c.original_max_position_embeddings);
@@ -138,40 +144,37 @@ constexpr params make_params(const rope::config& c) noexcept {
 
 // inv_freq[j] (0 <= j < dim/2), following the function of p.type line by line.
 constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
-  if (j >= p.pairs) return 0.0f;                        // proportional: torch.zeros(nope_angles)
-  const float t = static_cast<float>(2 * j) / p.d;      // arange(0, dim, 2).float() / dim
-  const float pw = math::pow(p.base, t);                // base ** t
+  if (j >= p.pairs) return 0.0f;                    // proportional: torch.zeros(nope_angles)
+  const float t = static_cast<float>(2 * j) / p.d;  // arange(0, dim, 2).float() / dim
+  const float pw = math::pow(p.base, t);            // base ** t
   switch (p.type) {
     case scaling::yarn: {
-      const float extrap = 1.0f / pw;                   // 1.0 / pos_freqs
-      const float interp = 1.0f / (p.factor * pw);      // 1.0 / (factor * pos_freqs)
+      const float extrap = 1.0f / pw;                               // 1.0 / pos_freqs
+      const float interp = 1.0f / (p.factor * pw);                  // 1.0 / (factor * pos_freqs)
       float r = (static_cast<float>(j) - p.ramp_low) / p.ramp_den;  // (arange(n) - min) / (max - min)
-      r = r < 0.0f ? 0.0f : (r > 1.0f ? 1.0f : r);      // clamp(0, 1)
-      const float w = 1.0f - r;                         // inv_freq_extrapolation_factor
+      r = r < 0.0f ? 0.0f : (r > 1.0f ? 1.0f : r);                  // clamp(0, 1)
+      const float w = 1.0f - r;                                     // inv_freq_extrapolation_factor
       // interp * (1 - w) + extrap * w: one rounding per op (separate statements: never contracted)
       const float a = interp * (1.0f - w);
       const float b = extrap * w;
       return a + b;
     }
-    case scaling::longrope:
-      return 1.0f / (p.ext[j] * pw);                    // 1.0 / (ext_factors * base ** shape)
+    case scaling::longrope: return 1.0f / (p.ext[j] * pw);  // 1.0 / (ext_factors * base ** shape)
     case scaling::llama3: {
       const float inv = 1.0f / pw;
-      const float wl = (1.0f / inv) * p.two_pi;         // 2 * math.pi / inv_freq (__rtruediv__)
+      const float wl = (1.0f / inv) * p.two_pi;  // 2 * math.pi / inv_freq (__rtruediv__)
       const float llama = wl > p.low_wl ? inv / p.factor : inv;
-      const float q = (1.0f / wl) * p.l0;               // old_context_len / wavelen (__rtruediv__)
-      const float sf = (q - p.lff) / p.hml;             // (... - lff) / (hff - lff)
-      const float a = (1.0f - sf) * llama / p.factor;   // (1 - sf) * inv_freq_llama / factor
+      const float q = (1.0f / wl) * p.l0;              // old_context_len / wavelen (__rtruediv__)
+      const float sf = (q - p.lff) / p.hml;            // (... - lff) / (hff - lff)
+      const float a = (1.0f - sf) * llama / p.factor;  // (1 - sf) * inv_freq_llama / factor
       const float b = sf * llama;
       const float smoothed = a + b;
       const bool medium = !(wl < p.high_wl) && !(wl > p.low_wl);
       return medium ? smoothed : llama;
     }
-    case scaling::linear:
-      return (1.0f / pw) / p.factor;                    // inv_freq /= factor
-    default:
-      return (1.0f / pw) / p.factor;                    // default/ntk/dynamic: factor 1 (exact);
-  }                                                     // proportional: inv_freq /= factor
+    case scaling::linear: return (1.0f / pw) / p.factor;  // inv_freq /= factor
+    default: return (1.0f / pw) / p.factor;               // default/ntk/dynamic: factor 1 (exact);
+  }                                                       // proportional: inv_freq /= factor
 }
 
 // The configs the HF policy covers: valid, and dim < 2^24 (exact as a float).

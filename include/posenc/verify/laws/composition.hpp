@@ -18,9 +18,9 @@ namespace posenc::verify::laws {
 
 // The law on given rows: ||R(tm) R(tn) q - R(tmn) q|| <= bound ||q||. The checkers below call it
 // with exact or rounded rows; tests call it with rows crafted just inside and just past the bound.
-inline law_report check_composition_rows(const char* law, const char* rows, const std::vector<double>& q, const cs_row& tm,
-                                         const cs_row& tn, const cs_row& tmn, double bound, std::uint64_t m,
-                                         std::uint64_t n) {
+inline law_report check_composition_rows(const char* law, const char* rows, const std::vector<double>& q,
+                                         const cs_row& tm, const cs_row& tn, const cs_row& tmn, double bound,
+                                         std::uint64_t m, std::uint64_t n) {
   law_report r = make_report(law);
   const xvec Q = to_exact(q);
   const double e = static_cast<double>(distance(rotate(rotate(Q, tn), tm), rotate(Q, tmn)) / norm(Q));
@@ -33,8 +33,8 @@ inline law_report check_composition_rows(const char* law, const char* rows, cons
 
 inline law_report check_composition_exact(const exact_rows& ex, const std::vector<double>& q, std::uint64_t m,
                                           std::uint64_t n) {
-  return check_composition_rows("composition R_m R_n = R_{m+n}, exact rotation (MPFR)", "exact rotation", q, ex.at(m), ex.at(n),
-                                ex.at(m + n), exact_law_tolerance, m, n);
+  return check_composition_rows("composition R_m R_n = R_{m+n}, exact rotation (MPFR)", "exact rotation", q, ex.at(m),
+                                ex.at(n), ex.at(m + n), exact_law_tolerance, m, n);
 }
 
 // 3 u_t + u_t^2 for a correctly rounded table of T: the core's table_law_bound (posenc/laws/bounds.hpp;
@@ -48,9 +48,12 @@ template <class T>
 law_report check_composition(const rope::config& c, const std::vector<double>& q, std::uint64_t m, std::uint64_t n) {
   bool ok = true;
   const cs_row tm = rounded_row<T>(c, m, ok), tn = rounded_row<T>(c, n, ok), tmn = rounded_row<T>(c, m + n, ok);
-  law_report r = check_composition_rows("composition R~_m R~_n = R~_{m+n}, rounded table", "rounded table", q, tm, tn, tmn,
-                                        composition_bound<T>(), m, n);
-  r.require(ok, [&] { return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m), static_cast<unsigned long long>(n)); });
+  law_report r = check_composition_rows("composition R~_m R~_n = R~_{m+n}, rounded table", "rounded table", q, tm, tn,
+                                        tmn, composition_bound<T>(), m, n);
+  r.require(ok, [&] {
+    return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m),
+                    static_cast<unsigned long long>(n));
+  });
   return r;
 }
 

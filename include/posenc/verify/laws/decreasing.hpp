@@ -25,7 +25,8 @@ inline law_report check_inv_freq_decreasing(const rope::config& c) {
     // 1.0 - 0x1p-60, which rounds to 1.0 and let equality pass; tests/test_law_checkers.cpp feeds
     // two equal frequencies.)
     const double ratio = a.ok() && b.ok() ? ::posenc::laws::detail::decreasing_ratio(a.value, b.value) : 2.0;
-    r.add(ratio, ::posenc::laws::decreasing_ratio_bound, [&] { return describe("j=%d: inv_freq %a, previous %a", j, b.value, a.value); });
+    r.add(ratio, ::posenc::laws::decreasing_ratio_bound,
+          [&] { return describe("j=%d: inv_freq %a, previous %a", j, b.value, a.value); });
   }
   return r;
 }

@@ -32,7 +32,8 @@ law_report check_table_layouts(const rope::table<T, N, D, rope::layout::interlea
         const std::size_t a = row * D + 2 * j + t, b = row * D + j + t * (D / 2);
         const bool same = verify::detail::to_bits64(il.cos[a]) == verify::detail::to_bits64(hs.cos[b]) &&
                           verify::detail::to_bits64(il.sin[a]) == verify::detail::to_bits64(hs.sin[b]);
-        r.require(same, [&] { return describe("position %u pair %zu component %zu: bits differ", il.position[row], j, t); });
+        r.require(same,
+                  [&] { return describe("position %u pair %zu component %zu: bits differ", il.position[row], j, t); });
       }
   }
   return r;
@@ -44,11 +45,13 @@ template <class S>
 void compare_layout_outputs(law_report& r, const std::vector<S>& ri, const std::vector<S>& rh, std::size_t head_dim,
                             std::size_t d, std::uint64_t m, const char* dir) {
   for (std::size_t k = 0; k < rh.size(); ++k) {
-    const std::size_t h = k / head_dim, q = k % head_dim;  // HF permute: half-split q <- interleaved 2(q mod d/2) + q div (d/2)
+    const std::size_t h = k / head_dim,
+                      q = k % head_dim;  // HF permute: half-split q <- interleaved 2(q mod d/2) + q div (d/2)
     const std::size_t src = q < d ? h * head_dim + 2 * (q % (d / 2)) + q / (d / 2) : k;
     r.require(verify::detail::to_bits64(rh[k]) == verify::detail::to_bits64(ri[src]), [&] {
-      return describe("m=%llu %s element %zu: half-split %a, interleaved permuted %a", static_cast<unsigned long long>(m),
-                      dir, k, verify::detail::to_double(rh[k]), verify::detail::to_double(ri[src]));
+      return describe("m=%llu %s element %zu: half-split %a, interleaved permuted %a",
+                      static_cast<unsigned long long>(m), dir, k, verify::detail::to_double(rh[k]),
+                      verify::detail::to_double(ri[src]));
     });
   }
 }
@@ -68,7 +71,8 @@ law_report check_rotate_then_permute(const rope::config& c, const std::vector<S>
   for (rope::direction dir : {rope::direction::forward, rope::direction::inverse}) {
     ok = ok && rope::rotate_copy(x.data(), ri.data(), si, row.data(), dir) == posenc::status::ok;
     ok = ok && rope::rotate_copy(xh.data(), rh.data(), sh, row.data(), dir) == posenc::status::ok;
-    r.require(ok, [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
+    r.require(ok,
+              [&] { return describe("m=%llu: the library reported an error", static_cast<unsigned long long>(m)); });
     compare_layout_outputs(r, ri, rh, head_dim, d, m, dir == rope::direction::forward ? "forward" : "inverse");
   }
   return r;

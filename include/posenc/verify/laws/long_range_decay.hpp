@@ -78,19 +78,25 @@ inline law_report check_long_range_decay(const rope::config& c, const std::vecto
       sum += a;
       mx = std::max(mx, a);
       if (!h.empty())
-        r.add(lhs, rhs * (1 + 0x1p-40) + 0x1p-900, [&] { return describe("(B) r=%llu: |sum h e| = %.17g > bound %.17g", static_cast<unsigned long long>(d), lhs, rhs); });
-      r.add(a, fig.a0 * (1 - 0x1p-40), [&] { return describe("(D3) r=%llu: A(r) = %.17g >= A(0) = %.17g", static_cast<unsigned long long>(d), a, fig.a0); });
+        r.add(lhs, rhs * (1 + 0x1p-40) + 0x1p-900, [&] {
+          return describe("(B) r=%llu: |sum h e| = %.17g > bound %.17g", static_cast<unsigned long long>(d), lhs, rhs);
+        });
+      r.add(a, fig.a0 * (1 - 0x1p-40), [&] {
+        return describe("(D3) r=%llu: A(r) = %.17g >= A(0) = %.17g", static_cast<unsigned long long>(d), a, fig.a0);
+      });
     }
     fig.octave_mean.push_back(sum / static_cast<double>(hi - lo));
     fig.octave_max.push_back(mx);
     const auto kk = static_cast<std::size_t>(k);
     if (k >= 1 && k < mean_octaves)
       r.add(fig.octave_mean[kk] / fig.octave_mean[kk - 1], 1.0 - 0x1p-40, [&] {
-        return describe("(D1) octave %d mean %.6g >= octave %d mean %.6g", k, fig.octave_mean[kk], k - 1, fig.octave_mean[kk - 1]);
+        return describe("(D1) octave %d mean %.6g >= octave %d mean %.6g", k, fig.octave_mean[kk], k - 1,
+                        fig.octave_mean[kk - 1]);
       });
     if (k >= 1 && k < max_octaves)
       r.add(fig.octave_max[kk] / fig.octave_max[kk - 1], 1.0, [&] {
-        return describe("(D2) octave %d max %.6g > octave %d max %.6g", k, fig.octave_max[kk], k - 1, fig.octave_max[kk - 1]);
+        return describe("(D2) octave %d max %.6g > octave %d max %.6g", k, fig.octave_max[kk], k - 1,
+                        fig.octave_max[kk - 1]);
       });
   }
   if (out != nullptr) *out = fig;

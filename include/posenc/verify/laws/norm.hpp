@@ -61,8 +61,12 @@ law_report check_norm_preservation_of_row(const std::vector<math::sincos_result<
     const xvec V = part(x), W = part(w), B = part(back);
     const exact_real nv = norm(V);
     const double dev = static_cast<double>(abs(norm(W) - nv) / nv), inv = static_cast<double>(distance(B, V) / nv);
-    r.add(dev, b.norm, [&] { return describe("m=%llu head %zu: | |Rv| - |v| | / |v| = %.3e", static_cast<unsigned long long>(m), h, dev); });
-    r.add(inv, b.inverse, [&] { return describe("m=%llu head %zu: |R^-1 R v - v| / |v| = %.3e", static_cast<unsigned long long>(m), h, inv); });
+    r.add(dev, b.norm, [&] {
+      return describe("m=%llu head %zu: | |Rv| - |v| | / |v| = %.3e", static_cast<unsigned long long>(m), h, dev);
+    });
+    r.add(inv, b.inverse, [&] {
+      return describe("m=%llu head %zu: |R^-1 R v - v| / |v| = %.3e", static_cast<unsigned long long>(m), h, inv);
+    });
   }
   return r;
 }

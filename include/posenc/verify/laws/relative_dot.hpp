@@ -21,9 +21,9 @@ inline constexpr double exact_law_tolerance = 0x1p-240;
 
 // The law on given rows: |<R(tm) q, R(tn) k> - <q, R(rel) k>| <= bound |q| |k|. The checkers below
 // call it with exact or rounded rows; tests call it with rows crafted just inside and past the bound.
-inline law_report check_relative_dot_rows(const char* law, const char* rows, const std::vector<double>& q, const std::vector<double>& k,
-                                          const cs_row& tm, const cs_row& tn, const cs_row& rel, double bound,
-                                          std::uint64_t m, std::uint64_t n) {
+inline law_report check_relative_dot_rows(const char* law, const char* rows, const std::vector<double>& q,
+                                          const std::vector<double>& k, const cs_row& tm, const cs_row& tn,
+                                          const cs_row& rel, double bound, std::uint64_t m, std::uint64_t n) {
   law_report r = make_report(law);
   const xvec Q = to_exact(q), K = to_exact(k);
   const exact_real scale = norm(Q) * norm(K);
@@ -38,8 +38,8 @@ inline law_report check_relative_dot_rows(const char* law, const char* rows, con
 // The exact rotation (ex = exact_rows(c), built once per config: it holds the 320-bit frequencies).
 inline law_report check_relative_dot_exact(const exact_rows& ex, const std::vector<double>& q,
                                            const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
-  return check_relative_dot_rows("relative position, exact rotation (MPFR)", "exact rotation", q, k, ex.at(m), ex.at(n), ex.at(n - m),
-                                 exact_law_tolerance, m, n);
+  return check_relative_dot_rows("relative position, exact rotation (MPFR)", "exact rotation", q, k, ex.at(m), ex.at(n),
+                                 ex.at(n - m), exact_law_tolerance, m, n);
 }
 
 // 2 u_t + u_t^2 for a correctly rounded table of T against the exact R_{n-m}: the core's
@@ -56,9 +56,12 @@ law_report check_relative_dot(const rope::config& c, const exact_rows& ex, const
                               const std::vector<double>& k, std::uint64_t m, std::uint64_t n) {
   bool ok = true;
   const cs_row tm = rounded_row<T>(c, m, ok), tn = rounded_row<T>(c, n, ok);
-  law_report r = check_relative_dot_rows("relative position <R~_m q, R~_n k> vs <q, R_{n-m} k>, rounded table", "rounded table", q, k,
-                                         tm, tn, ex.at(n - m), relative_dot_bound<T>(), m, n);
-  r.require(ok, [&] { return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m), static_cast<unsigned long long>(n)); });
+  law_report r = check_relative_dot_rows("relative position <R~_m q, R~_n k> vs <q, R_{n-m} k>, rounded table",
+                                         "rounded table", q, k, tm, tn, ex.at(n - m), relative_dot_bound<T>(), m, n);
+  r.require(ok, [&] {
+    return describe("m=%llu n=%llu: the library reported an error", static_cast<unsigned long long>(m),
+                    static_cast<unsigned long long>(n));
+  });
   return r;
 }
 

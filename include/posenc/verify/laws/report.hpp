@@ -13,14 +13,14 @@
 namespace posenc::verify::laws {
 
 struct law_report {
-  std::string law;            // which law, e.g. "orthogonality |c^2+s^2-1|"
-  bool passed = true;         // every case within its bound
-  std::size_t cases = 0;      // how many cases were checked
-  std::size_t failures = 0;   // how many broke the law
-  double worst_value = 0;     // the measured quantity at the worst ratio
-  double worst_bound = 0;     // its bound there
-  double worst_ratio = 0;     // max value / bound (bit laws: 0 pass, 1 fail)
-  std::string counterexample; // the first failing case, "" when passed
+  std::string law;             // which law, e.g. "orthogonality |c^2+s^2-1|"
+  bool passed = true;          // every case within its bound
+  std::size_t cases = 0;       // how many cases were checked
+  std::size_t failures = 0;    // how many broke the law
+  double worst_value = 0;      // the measured quantity at the worst ratio
+  double worst_bound = 0;      // its bound there
+  double worst_ratio = 0;      // max value / bound (bit laws: 0 pass, 1 fail)
+  std::string counterexample;  // the first failing case, "" when passed
 
   // One case: value must be <= bound. describe() is called only for the first failure.
   template <class Describe>

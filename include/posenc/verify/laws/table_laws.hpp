@@ -96,7 +96,8 @@ std::vector<table_law_outcome> check_rope_table(const rope::config& c, std::uint
                                                 posenc::status* fill_status = nullptr) {
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
   std::vector<T> hc(rows * d), hs(rows * d), ic(rows * d), is(rows * d);
-  posenc::status st = rope::fill_table<T>(c, std::span<T>(hc), std::span<T>(hs), rope::layout::half_split, {.start = start});
+  posenc::status st =
+      rope::fill_table<T>(c, std::span<T>(hc), std::span<T>(hs), rope::layout::half_split, {.start = start});
   if (st == posenc::status::ok)
     st = rope::fill_table<T>(c, std::span<T>(ic), std::span<T>(is), rope::layout::interleaved, {.start = start});
   if (fill_status != nullptr) *fill_status = st;

@@ -36,13 +36,13 @@ inline law_report check_yarn_ramp(const rope::config& c, bool require_all_region
     const bool ok = dj <= range.low ? f == e : dj >= range.high ? f == i : (i < f && f < e);
     (dj <= range.low ? g.below : dj >= range.high ? g.above : g.inside) += 1;
     r.require(ok, [&] {
-      return describe("j=%d (range %.6g..%.6g): inv_freq %a, extrapolated %a, interpolated %a", j, range.low, range.high, f, e, i);
+      return describe("j=%d (range %.6g..%.6g): inv_freq %a, extrapolated %a, interpolated %a", j, range.low,
+                      range.high, f, e, i);
     });
   }
   if (require_all_regions)
-    r.require(g.below > 0 && g.inside > 0 && g.above > 0, [&] {
-      return describe("empty region: below %d inside %d above %d", g.below, g.inside, g.above);
-    });
+    r.require(g.below > 0 && g.inside > 0 && g.above > 0,
+              [&] { return describe("empty region: below %d inside %d above %d", g.below, g.inside, g.above); });
   if (out != nullptr) *out = g;
   return r;
 }

@@ -22,10 +22,10 @@ namespace hana = boost::hana;
 using rope::scaling;
 
 // A small synthetic LongRoPE (16 pairs): not monotone on purpose (a dip at pair 5).
-inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f, 2.0f, 3.0f, 0.5f, 4.0f, 6.0f,
+inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f,  2.0f,  3.0f,  0.5f,  4.0f,  6.0f,
                                                          8.0f, 8.0f, 12.0f, 16.0f, 16.0f, 24.0f, 32.0f, 32.0f};
 inline constexpr std::array<float, 16> small_short_factor{1.0f, 1.0f, 1.0f, 1.25f, 1.25f, 1.5f, 1.5f, 2.0f,
-                                                          2.0f, 2.0f, 2.5f, 2.5f, 3.0f, 3.0f, 3.0f, 3.0f};
+                                                          2.0f, 2.0f, 2.5f, 2.5f,  3.0f,  3.0f, 3.0f, 3.0f};
 
 namespace configs {
 
@@ -36,36 +36,57 @@ struct default_rope {
 };
 struct linear {
   static constexpr const char* name = "linear x4";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
+  static constexpr rope::config config{
+      .head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::linear, .factor = 4.0};
 };
 struct ntk {
   static constexpr const char* name = "ntk x4";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
+  static constexpr rope::config config{
+      .head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::ntk, .factor = 4.0};
 };
 struct dynamic {
   static constexpr const char* name = "dynamic x2 at 10000";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::dynamic,
-                                       .factor = 2.0, .max_position_embeddings = 4096, .seq_len = 10000};
+  static constexpr rope::config config{.head_dim = 128,
+                                       .rope_theta = 10000.0,
+                                       .rope_type = scaling::dynamic,
+                                       .factor = 2.0,
+                                       .max_position_embeddings = 4096,
+                                       .seq_len = 10000};
 };
 struct yarn {
   static constexpr const char* name = "yarn x4 over 4096";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
+  static constexpr rope::config config{.head_dim = 128,
+                                       .rope_theta = 10000.0,
+                                       .rope_type = scaling::yarn,
+                                       .factor = 4.0,
                                        .original_max_position_embeddings = 4096};
 };
 struct yarn_untruncated {
   static constexpr const char* name = "yarn x4 untruncated";
-  static constexpr rope::config config{.head_dim = 128, .rope_theta = 10000.0, .rope_type = scaling::yarn, .factor = 4.0,
-                                       .original_max_position_embeddings = 4096, .truncate = false};
+  static constexpr rope::config config{.head_dim = 128,
+                                       .rope_theta = 10000.0,
+                                       .rope_type = scaling::yarn,
+                                       .factor = 4.0,
+                                       .original_max_position_embeddings = 4096,
+                                       .truncate = false};
 };
 struct longrope {
   static constexpr const char* name = "longrope (synthetic, long factors)";
-  static constexpr rope::config config{.head_dim = 32, .rope_theta = 10000.0, .rope_type = scaling::longrope,
-                                       .original_max_position_embeddings = 2048, .max_position_embeddings = 32768,
-                                       .seq_len = 32768, .short_factor = small_short_factor, .long_factor = small_long_factor};
+  static constexpr rope::config config{.head_dim = 32,
+                                       .rope_theta = 10000.0,
+                                       .rope_type = scaling::longrope,
+                                       .original_max_position_embeddings = 2048,
+                                       .max_position_embeddings = 32768,
+                                       .seq_len = 32768,
+                                       .short_factor = small_short_factor,
+                                       .long_factor = small_long_factor};
 };
 struct llama3 {
   static constexpr const char* name = "llama3 x4 over 4096";
-  static constexpr rope::config config{.head_dim = 64, .rope_theta = 10000.0, .rope_type = scaling::llama3, .factor = 4.0,
+  static constexpr rope::config config{.head_dim = 64,
+                                       .rope_theta = 10000.0,
+                                       .rope_type = scaling::llama3,
+                                       .factor = 4.0,
                                        .original_max_position_embeddings = 4096};
 };
 struct partial {
@@ -74,8 +95,8 @@ struct partial {
 };
 struct proportional {
   static constexpr const char* name = "proportional (Gemma-style, 0.25 of 256)";
-  static constexpr rope::config config{.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25,
-                                       .proportional = true};
+  static constexpr rope::config config{
+      .head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true};
 };
 
 // ---- curated published configs (pe-formulas.md 1.1-1.3; tests/test_rope_frequencies.cpp) ----

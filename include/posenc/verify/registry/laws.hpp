@@ -200,7 +200,8 @@ struct llama3_bands {
 struct long_range_decay {
   static constexpr const char* name = "long-range decay";
   static constexpr bool applies_to(const rope::config& c) noexcept {
-    return c.rope_type == rope::scaling::default_ && !c.proportional && rope::rotary_dim(c) == 128 && c.rope_theta == 10000.0;
+    return c.rope_type == rope::scaling::default_ && !c.proportional && rope::rotary_dim(c) == 128 &&
+           c.rope_theta == 10000.0;
   }
   static constexpr bool folded_too = true;
   static constexpr const char* measured = "check_long_range_decay (verify/laws/long_range_decay.hpp)";
@@ -214,8 +215,8 @@ using law_list = hana::tuple<hana::type<L>...>;
 // Every law, once.
 inline constexpr auto every_law =
     law_list<law::exactness, law::unit_norm, law::pair_copies, law::identity_at_zero, law::layout_equivalence,
-             law::relative_dot, law::composition, law::norm_preservation, law::pass_through,
-             law::monotone_frequencies, law::parity, law::yarn_ramp, law::llama3_bands, law::long_range_decay>{};
+             law::relative_dot, law::composition, law::norm_preservation, law::pass_through, law::monotone_frequencies,
+             law::parity, law::yarn_ramp, law::llama3_bands, law::long_range_decay>{};
 
 // Whether Law has a core (constexpr, posenc/laws/) definition over a table of view type V.
 template <class Law, class V>
