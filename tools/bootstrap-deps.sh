@@ -21,6 +21,7 @@ packages=(
 if [ "$demo_only" -eq 0 ]; then
   packages+=(
     clang-16       # the second compiler every proof and test must pass with
+    clang-format-16  # tools/check-format.sh: the declared format, checked by the test suite
     gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
     qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
   )

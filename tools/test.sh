@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# posenc's whole test suite: installs what is missing, then builds and tests with GCC 12 and Clang 16
-# (proofs, Catch2 tests, examples, header and packaging checks), warnings as errors, then again with
-# GCC under AddressSanitizer and UndefinedBehaviorSanitizer (that preset builds and runs the code that
-# runs: tests, examples, CLI; the compile-only checks and benchmarks ran already in the first two).
+# posenc's whole test suite: installs what is missing, checks the format (tools/check-format.sh),
+# then builds and tests with GCC 12 and Clang 16 (proofs, Catch2 tests, examples, header and
+# packaging checks), warnings as errors, then again with GCC under AddressSanitizer and
+# UndefinedBehaviorSanitizer (that preset builds and runs the code that runs: tests, examples, CLI;
+# the compile-only checks and benchmarks ran already in the first two).
 # Usage: bash tools/test.sh [preset ...]      (default: gcc clang asan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/bootstrap-deps.sh
+bash tools/check-format.sh   # the declared format (.clang-format); drift fails the suite
 
 presets=("$@")
 [ ${#presets[@]} -gt 0 ] || presets=(gcc clang asan)
