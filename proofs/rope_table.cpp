@@ -464,17 +464,18 @@ constexpr bool exact_pair_rows() noexcept {
   return true;
 }
 
-#define POSENC_PROVE_EXACT(T)                                                                                        \
-  static_assert(exact_rows<T, layout::half_split>() && exact_rows<T, layout::interleaved>(), #T                      \
-                ": rows 0..12 of base 4, d 4 hold RN(cos m), RN(sin m) (pair 0) and RN(cos m/2), "                   \
-                "RN(sin m/2) (pair 1), MPFR's values, both elements of each pair, both layouts");                    \
-  static_assert(exact_rows_from_1000<T, layout::half_split>() && exact_rows_from_1000<T, layout::interleaved>(),     \
-                #T ": rows 1000..1003 (start 1000) hold RN(cos, sin) of 1000..1003 and of 500..501.5");              \
-  static_assert(exact_list_rows<T, layout::half_split>() && exact_list_rows<T, layout::interleaved>(), #T            \
-                ": the rows of the position list {12, 0, 1001, 7, 1003} hold RN(cos, sin) of those "                 \
-                "positions and of their halves");                                                                    \
-  static_assert(exact_pair_rows<T>(), #T ": the compact pair table of rows 0..12 holds {RN(sin), RN(cos)} of m and " \
-                                         "m/2")
+#define POSENC_PROVE_EXACT(T)                                                                                    \
+  static_assert(exact_rows<T, layout::half_split>() && exact_rows<T, layout::interleaved>(), #T                  \
+                ": rows 0..12 of base 4, d 4 hold RN(cos m), RN(sin m) (pair 0) and RN(cos m/2), "               \
+                "RN(sin m/2) (pair 1), MPFR's values, both elements of each pair, both layouts");                \
+  static_assert(exact_rows_from_1000<T, layout::half_split>() && exact_rows_from_1000<T, layout::interleaved>(), \
+                #T ": rows 1000..1003 (start 1000) hold RN(cos, sin) of 1000..1003 and of 500..501.5");          \
+  static_assert(exact_list_rows<T, layout::half_split>() && exact_list_rows<T, layout::interleaved>(), #T        \
+                ": the rows of the position list {12, 0, 1001, 7, 1003} hold RN(cos, sin) of those "             \
+                "positions and of their halves");                                                                \
+  static_assert(exact_pair_rows<T>(), #T                                                                         \
+                ": the compact pair table of rows 0..12 holds {RN(sin), RN(cos)} of m and "                      \
+                "m/2")
 
 POSENC_PROVE_EXACT(double);
 POSENC_PROVE_EXACT(float);

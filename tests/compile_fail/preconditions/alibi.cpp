@@ -5,6 +5,8 @@
 
 namespace alibi = posenc::alibi;
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr alibi::config cfg{.heads = 12, .max_bias = 8.0};
 #elif POSENC_CASE == 1  // expect: heads must be at least 1
@@ -18,6 +20,7 @@ constexpr alibi::config cfg{.heads = 8, .max_bias = 0.1};
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The generator each case goes through (a checked_config is made from cfg on the way in).
 constexpr auto slopes = alibi::make_slopes<float, 12>(cfg);

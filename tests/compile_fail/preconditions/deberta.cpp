@@ -5,6 +5,8 @@
 
 namespace deberta = posenc::deberta;
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr deberta::config cfg{};
 #elif POSENC_CASE == 1  // expect: position_buckets must be in .2, 65536.
@@ -16,6 +18,7 @@ constexpr deberta::config cfg{.max_relative_positions = std::int64_t{1} << 32};
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The generators each case goes through (a checked_config is made from cfg on the way in).
 constexpr auto table = deberta::make_buckets<8>(cfg);

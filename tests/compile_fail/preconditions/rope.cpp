@@ -16,25 +16,27 @@ using rope::scaling;
 inline constexpr float two_ones[2] = {1.0f, 1.0f};
 inline constexpr float one_negative[2] = {1.0f, -1.0f};
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr rope::config cfg{.head_dim = 64, .rope_theta = 10000.0};
-#elif POSENC_CASE == 1   // expect: head_dim must be positive
+#elif POSENC_CASE == 1  // expect: head_dim must be positive
 constexpr rope::config cfg{.head_dim = 0};
-#elif POSENC_CASE == 2   // expect: partial_rotary_factor must be in .0, 1.
+#elif POSENC_CASE == 2  // expect: partial_rotary_factor must be in .0, 1.
 constexpr rope::config cfg{.head_dim = 64, .partial_rotary_factor = 1.5};
-#elif POSENC_CASE == 3   // expect: rotary_dim exceeds head_dim
+#elif POSENC_CASE == 3  // expect: rotary_dim exceeds head_dim
 constexpr rope::config cfg{.head_dim = 64, .rotary_dim = 128};
-#elif POSENC_CASE == 4   // expect: rotary dim is zero
+#elif POSENC_CASE == 4  // expect: rotary dim is zero
 constexpr rope::config cfg{.head_dim = 1, .partial_rotary_factor = 0.5};
-#elif POSENC_CASE == 5   // expect: rotary dim must be even
+#elif POSENC_CASE == 5  // expect: rotary dim must be even
 constexpr rope::config cfg{.head_dim = 63};
-#elif POSENC_CASE == 6   // expect: rotary dim above 65536
+#elif POSENC_CASE == 6  // expect: rotary dim above 65536
 constexpr rope::config cfg{.head_dim = 65538};
-#elif POSENC_CASE == 7   // expect: proportional applies to the default and linear rope types only
+#elif POSENC_CASE == 7  // expect: proportional applies to the default and linear rope types only
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::ntk, .factor = 2.0, .proportional = true};
-#elif POSENC_CASE == 8   // expect: proportional: no rotating pair
+#elif POSENC_CASE == 8  // expect: proportional: no rotating pair
 constexpr rope::config cfg{.head_dim = 64, .partial_rotary_factor = 0.01, .proportional = true};
-#elif POSENC_CASE == 9   // expect: rope_theta .the base. must be finite and > 1
+#elif POSENC_CASE == 9  // expect: rope_theta .the base. must be finite and > 1
 constexpr rope::config cfg{.head_dim = 64, .rope_theta = 1.0};
 #elif POSENC_CASE == 10  // expect: rope_theta .the base. must be below 2.960
 constexpr rope::config cfg{.head_dim = 64, .rope_theta = 0x1p961};
@@ -42,8 +44,7 @@ constexpr rope::config cfg{.head_dim = 64, .rope_theta = 0x1p961};
 constexpr rope::config cfg{.head_dim = 64, .attention_factor = -1.0};
 #elif POSENC_CASE == 12  // expect: position counts must be in .0, 2.53.
 constexpr rope::config cfg{.head_dim = 64, .max_position_embeddings = -1};
-#elif POSENC_CASE == \
-    13  // expect: factor unset: max_position_embeddings and original_max_position_embeddings must be positive
+#elif POSENC_CASE == 13  // expect: factor unset: max_position_embeddings and original_max_position_embeddings must be positive
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::yarn};
 #elif POSENC_CASE == 14  // expect: factor must be positive and finite
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::linear, .factor = -2.0};
@@ -54,73 +55,39 @@ constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::dynamic, .facto
 #elif POSENC_CASE == 17  // expect: original_max_position_embeddings must be positive
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::llama3, .factor = 8.0};
 #elif POSENC_CASE == 18  // expect: beta_fast and beta_slow must be positive
-constexpr rope::config cfg{.head_dim = 64,
-                           .rope_type = scaling::yarn,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .beta_slow = -1.0};
+constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::yarn, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .beta_slow = -1.0};
 #elif POSENC_CASE == 19  // expect: beta_fast must exceed beta_slow
-constexpr rope::config cfg{.head_dim = 64,
-                           .rope_type = scaling::yarn,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .beta_fast = 1.0,
-                           .beta_slow = 1.0};
+constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::yarn, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .beta_fast = 1.0, .beta_slow = 1.0};
 #elif POSENC_CASE == 20  // expect: mscale and mscale_all_dim must be finite and non-negative
-constexpr rope::config cfg{.head_dim = 64,
-                           .rope_type = scaling::yarn,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .mscale = -1.0};
+constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::yarn, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .mscale = -1.0};
 #elif POSENC_CASE == 21  // expect: longrope needs original_max_position_embeddings >= 2
-constexpr rope::config cfg{.head_dim = 4,
-                           .rope_type = scaling::longrope,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 1,
-                           .short_factor = two_ones,
-                           .long_factor = two_ones};
+constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .factor = 4.0,
+                           .original_max_position_embeddings = 1, .short_factor = two_ones, .long_factor = two_ones};
 #elif POSENC_CASE == 22  // expect: short_factor must have rotary_dim/2 entries
-constexpr rope::config cfg{.head_dim = 4,
-                           .rope_type = scaling::longrope,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .long_factor = two_ones};
+constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .long_factor = two_ones};
 #elif POSENC_CASE == 23  // expect: long_factor must have rotary_dim/2 entries
-constexpr rope::config cfg{.head_dim = 4,
-                           .rope_type = scaling::longrope,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .short_factor = two_ones};
+constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .short_factor = two_ones};
 #elif POSENC_CASE == 24  // expect: short_factor entries must be positive and finite
-constexpr rope::config cfg{.head_dim = 4,
-                           .rope_type = scaling::longrope,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .short_factor = one_negative,
-                           .long_factor = two_ones};
+constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .short_factor = one_negative, .long_factor = two_ones};
 #elif POSENC_CASE == 25  // expect: long_factor entries must be positive and finite
-constexpr rope::config cfg{.head_dim = 4,
-                           .rope_type = scaling::longrope,
-                           .factor = 4.0,
-                           .original_max_position_embeddings = 4096,
-                           .short_factor = two_ones,
-                           .long_factor = one_negative};
+constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .factor = 4.0,
+                           .original_max_position_embeddings = 4096, .short_factor = two_ones, .long_factor = one_negative};
 #elif POSENC_CASE == 26  // expect: low_freq_factor and high_freq_factor must be positive
-constexpr rope::config cfg{.head_dim = 64,
-                           .rope_type = scaling::llama3,
-                           .factor = 8.0,
-                           .original_max_position_embeddings = 8192,
-                           .low_freq_factor = -1.0};
+constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::llama3, .factor = 8.0,
+                           .original_max_position_embeddings = 8192, .low_freq_factor = -1.0};
 #elif POSENC_CASE == 27  // expect: high_freq_factor must exceed low_freq_factor
-constexpr rope::config cfg{.head_dim = 64,
-                           .rope_type = scaling::llama3,
-                           .factor = 8.0,
-                           .original_max_position_embeddings = 8192,
-                           .low_freq_factor = 4.0,
-                           .high_freq_factor = 4.0};
+constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::llama3, .factor = 8.0,
+                           .original_max_position_embeddings = 8192, .low_freq_factor = 4.0, .high_freq_factor = 4.0};
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The generator each case goes through: the frequency of pair 0 (a checked_config is made from
 // cfg on the way in). The value is used, so that the compiler must evaluate it.

@@ -23,6 +23,8 @@ constexpr rope::config big_af{.head_dim = 16,
                               .original_max_position_embeddings = 4096,
                               .attention_factor = 70000.0};
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr auto t = rope::make_table<float, 2, 16>(dflt, {.start = (std::uint64_t{1} << 21) - 1});
 #elif POSENC_CASE == 1  // expect: table positions past 2.21
@@ -32,8 +34,7 @@ constexpr std::array<std::uint64_t, 2> slots{5, (std::uint64_t{1} << 21) + 1};
 constexpr auto t = rope::make_table<float, 2, 16>(dflt, slots);
 #elif POSENC_CASE == 3  // expect: table RotaryDim differs from rotary_dim.cfg.
 constexpr auto t = rope::make_table<float, 2, 32>(dflt);
-#elif POSENC_CASE == \
-    4  // expect: attention_factor . cos or . sin exceeds the largest finite value  stop-in: folded_entry_overflows_table_type
+#elif POSENC_CASE == 4  // expect: attention_factor . cos or . sin exceeds the largest finite value  stop-in: folded_entry_overflows_table_type
 constexpr auto t = rope::make_table<posenc::float16, 2, 16>(big_af, {.fold_attention = true});
 #elif POSENC_CASE == 5  // expect: table span size is not a multiple of the row width
 constexpr auto t = [] {
@@ -49,6 +50,7 @@ constexpr auto t = [] {
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The value is used, so that the compiler must evaluate it.
 static_assert(sizeof(t) > 0, "RoPE table");

@@ -5,6 +5,8 @@
 
 namespace sinusoidal = posenc::sinusoidal;
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr sinusoidal::config cfg{.dim = 8};
 #elif POSENC_CASE == 1  // expect: dim must be in .1, 65536.
@@ -16,6 +18,7 @@ constexpr sinusoidal::config cfg{.dim = 8, .base = 0.5};
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The generators each case goes through (a checked_config is made from cfg on the way in).
 constexpr auto table = sinusoidal::make_table<float, 2, 8>(cfg);

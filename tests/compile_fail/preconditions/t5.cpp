@@ -5,6 +5,8 @@
 
 namespace t5 = posenc::t5;
 
+// The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
+// clang-format off
 #if POSENC_CASE == 0  // expect: (the compiling twin)
 constexpr t5::config cfg{};
 #elif POSENC_CASE == 1  // expect: relative_attention_num_buckets must be at least 2 .4 when bidirectional.
@@ -18,6 +20,7 @@ constexpr t5::config cfg{.relative_attention_max_distance = std::int64_t{1} << 4
 #else
 #error "unknown POSENC_CASE"
 #endif
+// clang-format on
 
 // The generators each case goes through (a checked_config is made from cfg on the way in).
 constexpr auto table = t5::make_buckets<16>(cfg);

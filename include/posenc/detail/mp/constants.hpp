@@ -17,7 +17,8 @@
 
 namespace posenc::detail::mp {
 
-// clang-format off: the limbs four to a line, as generated.
+// The limbs four to a line, as generated.
+// clang-format off
 inline constexpr int pio2_limbs = 20;
 inline constexpr std::uint64_t pio2_table[pio2_limbs] = {
     // pi/2 in [1, 2): 1 integer bit

@@ -11,7 +11,8 @@
 
 namespace posenc::detail {
 
-// clang-format off: generated values, laid out as the generator wrote them (one entry per line).
+// Generated values, laid out as the generator wrote them (one entry per line).
+// clang-format off
 inline constexpr double exp2_hi[128] = {
     0x1p+0,
     0x0p+0,

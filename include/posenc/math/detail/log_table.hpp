@@ -15,7 +15,8 @@
 
 namespace posenc::detail {
 
-// clang-format off: generated values, laid out as the generator wrote them (one entry per line).
+// Generated values, laid out as the generator wrote them (one entry per line).
+// clang-format off
 inline constexpr double log_table[768] = {
     0x1p+0,
     0x0p+0,

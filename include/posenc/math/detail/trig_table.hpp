@@ -13,7 +13,8 @@ namespace posenc::detail {
 
 inline constexpr int trig_table_size = 102;  // i <= RN(128 * (pi/4 + 2^-20)) = 101 with margin
 
-// clang-format off: generated values, laid out as the generator wrote them (one entry per line).
+// Generated values, laid out as the generator wrote them (one entry per line).
+// clang-format off
 inline constexpr double trig_table[trig_table_size][4] = {
     {0x0p+0, 0x0p+0, 0x1p+0, 0x0p+0},                                                              // 0
     {0x1.fffeaaaaeeeefp-8, -0x1.e45e2ec67b77cp-62, 0x1.fffc000155552p-1, 0x1.f4a01a0196daep-55},   // 1
