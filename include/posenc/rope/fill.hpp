@@ -152,9 +152,11 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
   const posenc::status st =
       fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  // Clang's diagnostic quotes the source line of the call, so the sentence stays on that line.
+  // clang-format off
   if (st == posenc::status::overflow && std::is_constant_evaluated())
-    rope::folded_entry_overflows_table_type(
-        "attention_factor * cos or * sin exceeds the largest finite value of the table's type");
+    rope::folded_entry_overflows_table_type("attention_factor * cos or * sin exceeds the largest finite value of the table's type");
+  // clang-format on
   return st;
 }
 
