@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -209,6 +210,28 @@ TEST_CASE("alibi: the dense symmetric table equals bias() entry by entry", "[ali
                   al::bias<bfloat16>(seven, h, 100 + i, 95 + j, al::mask::symmetric).value))
           ++differ;
   REQUIRE(differ == 0);
+}
+
+TEST_CASE("alibi: the dense symmetric table, far-apart first positions, at run time", "[alibi]") {
+  // Distances up to |first_query - first_key| + queries + keys: more than queries + keys entries
+  // (the table's first version indexed a queries + keys scratch array past its end here).
+  const al::config c{.heads = 12};
+  for (const auto& [fq, fk] : {std::pair<std::uint64_t, std::uint64_t>{1000, 0}, {0, 1000}, {5, 7}, {1u << 30, 3}}) {
+    std::vector<float> t(12 * 5 * 6);
+    REQUIRE(al::fill_symmetric_bias_table<float>(c, 5, 6, t, fq, fk) == posenc::status::ok);
+    std::uint64_t differ = 0;
+    for (int h = 0; h < 12; ++h)
+      for (std::uint64_t i = 0; i < 5; ++i)
+        for (std::uint64_t j = 0; j < 6; ++j)
+          if (!same(t[(static_cast<std::size_t>(h) * 5 + i) * 6 + j],
+                    al::bias<float>(c, h, fq + i, fk + j, al::mask::symmetric).value))
+            ++differ;
+    REQUIRE(differ == 0);
+  }
+  std::vector<float> wrong(12 * 5 * 6 - 1);
+  CHECK(al::fill_symmetric_bias_table<float>(c, 5, 6, wrong) == posenc::status::domain_error);
+  static constexpr auto far = al::make_symmetric_bias_table<float, 2, 3, 2>(al::config{.heads = 2}, 300, 0);
+  static_assert(far.ok() && far.value[0] == -300 * 0.0625f, "head 0 (slope 2^-4), distance 300");
 }
 
 TEST_CASE("alibi: the checker can fail", "[alibi]") {

@@ -8,6 +8,7 @@
 //                                       the table an ALiBi kernel indexes by |query - key|
 //   alibi::make_bias_by_distance<T, Heads, Distances>(cfg)        every head's, one array
 //   alibi::make_symmetric_bias_table<T, Heads, Queries, Keys>(cfg) the dense encoder table
+//   alibi::fill_symmetric_bias_table<T>(cfg, queries, keys, span)   the same into a caller's span
 //
 // The product of the integer distance k and the exact slope m_h = 2^-e is evaluated as k times
 // math::geometric_frequency's double-double (TwoProduct, so within 2^-100 + 2^-104 relative), decided
@@ -17,6 +18,7 @@
 // does not fit T (float16 holds at most 65504 and rounds 65520 up: with m_0 = 1/2 from distance 131040).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -93,6 +95,47 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
   return {out, posenc::status::ok};
 }
 
+}  // namespace posenc::alibi
+
+namespace posenc::detail::alibif {
+
+// One head's slope, formed once: m_h as a double-double (exact when it is a power of two).
+struct head_slope {
+  std::int64_t num = 0, den = 1;
+  math::double_double m{};
+};
+
+constexpr head_slope slope_of(std::int64_t num, std::int64_t den) noexcept {
+  return {num, den,
+          num % den == 0 ? math::double_double{exp2i(-static_cast<int>(num / den)), 0.0}
+                         : math::geometric_frequency(2.0, num, den)};
+}
+
+// RN_T(-m_h k) from the formed slope: one TwoProduct and a rounding test, else bias_at_distance's
+// accurate path (the same bits).
+template <class T>
+constexpr posenc::result<T> entry(const alibi::checked_config& cc, int h, const head_slope& s,
+                                  std::uint64_t k) noexcept {
+  const double kd = static_cast<double>(k);
+  T v{};
+  bool done = false;
+  if (k == 0) {
+    v = round_dd<T>(0.0, 0.0), done = true;
+  } else if (s.num % s.den == 0) {
+    v = round_dd<T>(-kd * s.m.hi, 0.0), done = true;
+  } else {
+    const math::double_double p = dd_mul(s.m, kd);
+    done = ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
+  }
+  if (!done) return alibi::bias_at_distance<T>(cc, h, k);
+  if (is_infinite(v)) return {v, posenc::status::overflow};
+  return {v, posenc::status::ok};
+}
+
+}  // namespace posenc::detail::alibif
+
+namespace posenc::alibi {
+
 // out[k] = RN_T(-m_h k) for k < out.size(): the slope's double-double is formed once, so each
 // entry costs one TwoProduct and a rounding test (bias_at_distance's path, the same bits).
 template <class T = double>
@@ -100,27 +143,10 @@ constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, 
   const auto e = slope_exponent_of(cc, h);
   if (!e.ok() || static_cast<std::uint64_t>(out.size()) >= (std::uint64_t{1} << 53))
     return posenc::status::domain_error;
-  const std::int64_t num = e.value.num, den = e.value.den;
-  const math::double_double m = num % den == 0 ? math::double_double{detail::exp2i(-static_cast<int>(num / den)), 0.0}
-                                               : math::geometric_frequency(2.0, num, den);
+  const detail::alibif::head_slope s = detail::alibif::slope_of(e.value.num, e.value.den);
   posenc::status st = posenc::status::ok;
   for (std::size_t k = 0; k < out.size(); ++k) {
-    const double kd = static_cast<double>(k);
-    T v{};
-    bool done = false;
-    if (k == 0) {
-      v = detail::round_dd<T>(0.0, 0.0), done = true;
-    } else if (num % den == 0) {
-      v = detail::round_dd<T>(-kd * m.hi, 0.0), done = true;
-    } else {
-      const math::double_double p = detail::dd_mul(m, kd);
-      done = detail::ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
-    }
-    posenc::result<T> r{v, posenc::status::ok};
-    if (!done)
-      r = bias_at_distance<T>(cc, h, k);
-    else if (detail::alibif::is_infinite(v))
-      r.error = posenc::status::overflow;
+    const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, k);
     if (st == posenc::status::ok) st = r.error;
     out[k] = r.value;
   }
@@ -141,33 +167,54 @@ constexpr posenc::result<std::array<T, Heads * Distances>> make_bias_by_distance
   return r;
 }
 
-// The dense symmetric table (encoders): element (h, i, j) at (h Queries + i) Keys + j holds
-// RN_T(-m_h |(first_query + i) - (first_key + j)|), from each head's distance table (so the cost is
-// one copy per entry). A causal table has no finite value for its masked entries, so it is not
-// offered dense: use the distance table, as the kernels do.
+// The dense symmetric table (encoders): element (h, i, j) at (h queries + i) keys + j holds
+// RN_T(-m_h |(first_query + i) - (first_key + j)|), i < queries, j < keys, every head;
+// out.size() == heads * queries * keys. Row 0 and column 0 of each head's block are computed
+// (queries + keys - 1 entries, the slope formed once); every other entry is the one up and to the
+// left (the bias depends on i - j alone), so rows 1.. are one contiguous copy each. A causal table
+// has no finite value for its masked entries, so it is not offered dense: use the distance table,
+// as the kernels do. domain_error for a size mismatch or a position above 2^52.
+template <class T = double>
+constexpr posenc::status fill_symmetric_bias_table(const checked_config& cc, std::size_t queries, std::size_t keys,
+                                                   std::span<T> out, std::uint64_t first_query = 0,
+                                                   std::uint64_t first_key = 0) noexcept {
+  constexpr std::uint64_t limit = std::uint64_t{1} << 52;
+  if (!cc.ok() || queries > limit || keys > limit || first_query > limit - queries || first_key > limit - keys ||
+      (queries != 0 && keys > out.size() / queries) ||
+      out.size() != static_cast<std::size_t>(cc.get().heads) * queries * keys)
+    return posenc::status::domain_error;
+  if (out.empty()) return posenc::status::ok;
+  posenc::status st = posenc::status::ok;
+  auto distance = [](std::uint64_t q, std::uint64_t k) { return q >= k ? q - k : k - q; };
+  for (int h = 0; h < cc.get().heads; ++h) {
+    const auto e = slope_exponent_of(cc, h);
+    const detail::alibif::head_slope s = detail::alibif::slope_of(e.value.num, e.value.den);
+    T* block = out.data() + static_cast<std::size_t>(h) * queries * keys;
+    for (std::size_t j = 0; j < keys; ++j) {  // row 0
+      const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, distance(first_query, first_key + j));
+      if (st == posenc::status::ok) st = r.error;
+      block[j] = r.value;
+    }
+    for (std::size_t i = 1; i < queries; ++i) {
+      T* row = block + i * keys;
+      const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, distance(first_query + i, first_key));
+      if (st == posenc::status::ok) st = r.error;
+      row[0] = r.value;
+      std::copy(row - keys, row - 1, row + 1);  // (i, j) = (i - 1, j - 1)
+    }
+  }
+  return st;
+}
+
 template <class T, std::size_t Heads, std::size_t Queries, std::size_t Keys>
 constexpr posenc::result<std::array<T, Heads * Queries * Keys>> make_symmetric_bias_table(
     const checked_config& cc, std::uint64_t first_query = 0, std::uint64_t first_key = 0) noexcept {
   posenc::result<std::array<T, Heads * Queries * Keys>> r{};
-  if (!cc.ok() || static_cast<std::size_t>(cc.get().heads) != Heads || first_query > (std::uint64_t{1} << 52) ||
-      first_key > (std::uint64_t{1} << 52)) {
+  if (!cc.ok() || static_cast<std::size_t>(cc.get().heads) != Heads) {
     r.error = posenc::status::domain_error;
     return r;
   }
-  const std::uint64_t lo = first_query < first_key ? first_query : first_key;
-  const std::uint64_t hi_q = first_query + Queries - 1, hi_k = first_key + Keys - 1;
-  const std::size_t span =
-      static_cast<std::size_t>((hi_q > hi_k ? hi_q : hi_k) - lo) + 1;  // every distance that occurs is below
-  for (std::size_t h = 0; h < Heads && r.error == posenc::status::ok; ++h) {
-    T by_distance[Queries + Keys] = {};
-    const std::size_t n = span < Queries + Keys ? span : Queries + Keys;
-    r.error = fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(by_distance, n));
-    for (std::size_t i = 0; i < Queries; ++i)
-      for (std::size_t j = 0; j < Keys; ++j) {
-        const std::uint64_t q = first_query + i, k = first_key + j;
-        r.value[(h * Queries + i) * Keys + j] = by_distance[q >= k ? q - k : k - q];
-      }
-  }
+  r.error = fill_symmetric_bias_table<T>(cc, Queries, Keys, std::span<T>(r.value), first_query, first_key);
   return r;
 }
 
