@@ -612,6 +612,7 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
       {{"t5-bucket", "--num-buckets", "32", "--max-distance", "128", "--range", "9223372036854775807"},
        "--range must be in [0, 4611686018427387904]"},
       {{"shaw", "--positions", "4097"}, "table too large"},
+      {{"sandwich", "--dim", "4096", "--heads", "16", "--distances", "100000"}, "at most 2^28 = 268435456 per run"},
       {{"logn", "--positions", "16777217"}, "--positions must be in [1, 16777216]"},
       {{"logn", "--positions", "0"}, "--positions must be in [1, 16777216]"},
       {{"logn", "--positions", "1", "--start", "0"}, "--start must be in [1, 1099511627776]"},
