@@ -645,6 +645,9 @@ TEST_CASE("emit <scheme> --help prints that table's usage and flags", "[cli][sch
   CHECK(t5.find("--dtype") == std::string::npos);  // integers: no dtype
   const std::string all = ok_out({"--help"});
   CHECK(all.find("posenc emit kerple-power") != std::string::npos);
+  const cli_result h = posenc_test::run_cli(POSENC_CLI_PATH, {"help", "emit"});
+  CHECK(h.status == 0);
+  CHECK(h.out == all);
 }
 
 }  // namespace

@@ -69,7 +69,7 @@ void run(std::span<const std::string_view> tokens, std::string& out) {
     if (rest.size() > 1) throw usage_error("help: unexpected extra argument " + quote(rest[1]));
     const command* c = find_command(rest[0]);
     if (c == nullptr) throw usage_error("help: unknown command " + quote(rest[0]) + try_help);
-    out += command_usage(*c);
+    out += c->help != nullptr ? c->help(parsed_args{}) : command_usage(*c);
     return;
   }
   if (first == "--version") {
