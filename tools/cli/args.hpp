@@ -82,6 +82,12 @@ class parsed_args {
     return f->second;
   }
   void add(std::string_view name, std::string_view val) { flags_.emplace_back(name, val); }
+  // The names of the flags given, in command-line order.
+  std::vector<std::string_view> names() const {
+    std::vector<std::string_view> n;
+    for (const auto& f : flags_) n.push_back(f.first);
+    return n;
+  }
 
  private:
   const std::pair<std::string_view, std::string_view>* find(std::string_view name) const {
@@ -204,6 +210,9 @@ struct command {
   std::string_view usage;    // full help text, for `posenc <name> --help`
   std::span<const flag_spec> flags;
   void (*run)(const parsed_args& args, std::string& out);
+  // Optional: the help of `posenc <name> ... --help` when it depends on the arguments (emit's
+  // tables); null means usage + the flag list.
+  std::string (*help)(const parsed_args& args) = nullptr;
 };
 
 // Help text for a command's flags, one per line.

@@ -39,6 +39,8 @@
 #include "args.hpp"
 #include "emit_config.hpp"
 #include "emit_output.hpp"
+#include "emit_schemes.hpp"
+#include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 
@@ -55,13 +57,41 @@ inline constexpr flag_spec own_flags[] = {
     {"dtype", flag_kind::value, "f64|f32|bf16|f16", "type the values are rounded into (default f64)"},
     {"policy", flag_kind::value, "exact|hf-float32", "exact values (default) or HF's float32 pipeline"},
     decimal_flag,
-    {"positions", flag_kind::value, "N", "rope: number of positions (required; N <= 2^21)"},
-    {"start", flag_kind::value, "P", "rope: first position (default 0; last position <= 2^21)"},
-    {"layout", flag_kind::value, "interleaved|half-split", "rope c/bin: element order (default half-split)"},
-    {"format", flag_kind::value, "csv|c|bin", "rope: output format (default csv)"},
+    {"positions", flag_kind::value, "N", "number of positions (rope: N <= 2^21; other tables: rows <= 2^24)"},
+    {"start", flag_kind::value, "P", "first position (default 0, logn 1; rope: last <= 2^21, others |P| <= 2^40)"},
+    {"layout", flag_kind::value, "L", "rope c/bin: interleaved|half-split; sinusoidal: interleaved|concat"},
+    {"format", flag_kind::value, "csv|c|bin", "output format (default csv)"},
     {"fold-attention", flag_kind::boolean, "", "rope: cos and sin times the attention factor, rounded once"},
-    {"name", flag_kind::value, "ID", "rope --format c: prefix of the C identifiers (default posenc_rope)"},
+    {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
+    // The other schemes' flags (emit_schemes.hpp); each table accepts only its own.
+    {"dim", flag_kind::value, "D", "sinusoidal: model dimension; sandwich: per-head dimension"},
+    {"base", flag_kind::value, "X", "sinusoidal: frequency base (default 10000); logn: log base (default 512)"},
+    {"exponent", flag_kind::value, "paper|fairseq", "sinusoidal: 2i/d (default) or i/(d/2 - 1)"},
+    {"d-model", flag_kind::value, "D", "transformer-xl: d_model (even)"},
+    {"klen", flag_kind::value, "K", "transformer-xl: memory + segment length"},
+    {"qlen", flag_kind::value, "Q", "transformer-xl --model xlnet: segment length (default 0)"},
+    {"clamp-len", flag_kind::value, "C", "transformer-xl: clamp_len (default -1: no clamp)"},
+    {"model", flag_kind::value, "transformer-xl|xlnet", "transformer-xl: whose positions (default transformer-xl)"},
+    {"attn-type", flag_kind::value, "bi|uni", "transformer-xl --model xlnet: attn_type (default bi)"},
+    {"bi-data", flag_kind::boolean, "", "transformer-xl --model xlnet: forward and backward halves"},
+    {"heads", flag_kind::value, "H", "alibi, sandwich: number of heads"},
+    {"max-bias", flag_kind::value, "X", "alibi: max_bias (default 8)"},
+    {"bias", flag_kind::boolean, "", "alibi: the biases of --positions N instead of the slopes"},
+    {"symmetric", flag_kind::boolean, "", "alibi --bias: every key, -m |i - j| (default: causal, keys j <= i)"},
+    {"num-buckets", flag_kind::value, "B", "t5-bucket: relative_attention_num_buckets"},
+    {"max-distance", flag_kind::value, "M", "t5-bucket: relative_attention_max_distance"},
+    {"causal", flag_kind::boolean, "", "t5-bucket: decoder self-attention (bidirectional = false)"},
+    {"range", flag_kind::value, "R", "t5-bucket, deberta-bucket: relative positions -R .. R"},
+    {"bucket-size", flag_kind::value, "S", "deberta-bucket: position_buckets"},
+    {"max-position", flag_kind::value, "M", "deberta-bucket: max_relative_positions"},
+    {"max-relative-position", flag_kind::value, "K", "shaw: the clip k (default 20)"},
+    {"scale-base", flag_kind::value, "N", "xpos: scale_base (default 512)"},
+    {"inverse", flag_kind::boolean, "", "xpos: the keys' factor zeta^(-n/scale_base)"},
+    {"p", flag_kind::value, "X,X,...", "kerple-log, kerple-power: p of each head"},
+    {"a", flag_kind::value, "X,X,...", "kerple-log, kerple-power: a of each head"},
+    {"distances", flag_kind::value, "N", "kerple-*, sandwich: distances 0 .. N-1"},
+    {"at-least-one", flag_kind::boolean, "", "logn: 1 for n <= base (Qwen's logn; default: Su's log_base n)"},
 };
 
 template <std::size_t A, std::size_t B>
@@ -280,8 +310,18 @@ inline bool c_identifier(std::string_view s) {
 }
 
 // Positionals: <what> and optionally "-o FILE" (the flag grammar takes only "--" flags).
-inline options read_options(const parsed_args& a) {
-  options o;
+struct target {
+  std::string what;    // the table, "" when none was given
+  std::string extra;   // a second positional, "" when none
+  std::string output;  // -o FILE or --output FILE; empty: stdout
+};
+
+inline constexpr std::string_view table_list =
+    "rope-freq, rope, sinusoidal, transformer-xl, alibi, t5-bucket, deberta-bucket, shaw, xpos, kerple-log, "
+    "kerple-power, sandwich, logn";
+
+inline target read_target(const parsed_args& a) {
+  target t;
   std::vector<std::string_view> what;
   const auto& p = a.positionals;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -290,21 +330,31 @@ inline options read_options(const parsed_args& a) {
       continue;
     }
     if (i + 1 >= p.size()) throw usage_error("emit: -o needs a file name");
-    if (!o.output.empty()) throw usage_error("emit: the output file is given twice");
-    o.output = std::string(p[++i]);
-    if (o.output.empty()) throw usage_error("emit: -o has an empty value");
+    if (!t.output.empty()) throw usage_error("emit: the output file is given twice");
+    t.output = std::string(p[++i]);
+    if (t.output.empty()) throw usage_error("emit: -o has an empty value");
   }
-  if (what.empty()) throw usage_error("emit: missing <what> (one of: rope-freq, rope)");
+  if (what.empty()) throw usage_error("emit: missing <what> (one of: " + std::string(table_list) + ")");
+  t.what = std::string(what[0]);
+  if (what.size() > 1) t.extra = std::string(what[1]);
+  if (const auto v = a.value("output")) {
+    if (!t.output.empty()) throw usage_error("emit " + t.what + ": the output file is given twice");
+    t.output = std::string(*v);
+  }
+  return t;
+}
+
+inline options read_options(const parsed_args& a, const target& t) {
+  options o;
+  o.output = t.output;
+  std::vector<std::string_view> what{t.what};
+  if (!t.extra.empty()) what.push_back(t.extra);
   if (what[0] == "rope")
     o.rope = true;
   else if (what[0] != "rope-freq")
-    throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: rope-freq, rope)");
+    throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: " + std::string(table_list) + ")");
   o.ctx = "emit " + std::string(what[0]);
   if (what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(what[1]));
-  if (const auto v = a.value("output")) {
-    if (!o.output.empty()) throw usage_error(o.ctx + ": the output file is given twice");
-    o.output = std::string(*v);
-  }
   o.pol =
       flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
   o.decimal = a.has("decimal");
@@ -345,23 +395,88 @@ std::string emit_any(const parsed_config& pc, const options& o) {
   return emit_rope<T>(pc.cfg, o);
 }
 
-inline void run(const parsed_args& a, std::string& out) {
-  const options o = read_options(a);
+// The flags of emit rope and emit rope-freq: the config flags and the first ten own flags.
+inline constexpr std::size_t rope_own_flags = 10;
+inline bool rope_flag(std::string_view name) {
+  for (const auto& f : config_flags)
+    if (f.name == name) return true;
+  for (std::size_t i = 0; i < rope_own_flags; ++i)
+    if (own_flags[i].name == name) return true;
+  return false;
+}
+
+inline void check_scheme_flags(const parsed_args& a, const scheme_command& s, const std::string& ctx) {
+  for (const std::string_view f : a.names()) {
+    bool ok = f == "format" || f == "name" || f == "output";
+    for (const std::string_view g : s.own) ok = ok || f == g;
+    if (!ok && (f == "dtype" || f == "decimal")) {
+      if (s.real) continue;
+      throw usage_error(ctx + ": flag --" + std::string(f) + " applies to real-valued tables only ('emit " +
+                        std::string(s.name) + "' writes exact integers)");
+    }
+    if (!ok)
+      throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to 'emit " + std::string(s.name) + "'");
+  }
+}
+
+// The command line of a scheme table, for the C header's comment (flags in the order given).
+inline std::string command_text(const parsed_args& a, std::string_view what) {
+  std::string s = " emit " + std::string(what);
+  for (const std::string_view f : a.names()) {
+    if (f == "output") continue;
+    s += " --" + std::string(f);
+    if (const auto v = a.value(f); v && !v->empty()) s += " " + comment_safe(*v);
+  }
+  return s;
+}
+
+inline std::string run_scheme(const parsed_args& a, const target& t, const scheme_command& s) {
+  table_options o;
+  o.ctx = "emit " + t.what;
+  if (!t.extra.empty()) throw usage_error(o.ctx + ": unexpected argument " + quote(t.extra));
+  check_scheme_flags(a, s, o.ctx);
+  o.command = command_text(a, t.what);
+  o.fmt = flag_choice(a, "format", {{"csv", table_format::csv}, {"c", table_format::c}, {"bin", table_format::bin}},
+                      table_format::csv, o.ctx);
+  o.decimal = a.has("decimal");
+  if (o.decimal && o.fmt != table_format::csv)
+    throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");
+  o.name = "posenc_" + t.what;
+  for (char& ch : o.name)
+    if (ch == '-') ch = '_';
+  if (const auto v = a.value("name")) {
+    if (o.fmt != table_format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
+    if (!c_identifier(*v)) throw usage_error(o.ctx + ": --name must be a C identifier, got " + quote(*v));
+    o.name = std::string(*v);
+  }
+  return s.run(a, o);
+}
+
+inline std::string run_rope(const parsed_args& a, const target& t) {
+  const options o = read_options(a, t);
+  for (const std::string_view f : a.names())
+    if (!rope_flag(f)) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
   const parsed_config pc = read_config(a, o.ctx);
-  const dtype t =
+  const dtype ty =
       flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
                   dtype::f64, o.ctx);
-  std::string data;
-  switch (t) {
-    case dtype::f64: data = emit_any<double>(pc, o); break;
-    case dtype::f32: data = emit_any<float>(pc, o); break;
-    case dtype::bf16: data = emit_any<posenc::bfloat16>(pc, o); break;
-    case dtype::f16: data = emit_any<posenc::float16>(pc, o); break;
+  switch (ty) {
+    case dtype::f32: return emit_any<float>(pc, o);
+    case dtype::bf16: return emit_any<posenc::bfloat16>(pc, o);
+    case dtype::f16: return emit_any<posenc::float16>(pc, o);
+    case dtype::f64: break;
   }
-  if (o.output.empty()) {
+  return emit_any<double>(pc, o);
+}
+
+inline void run(const parsed_args& a, std::string& out) {
+  const target t = read_target(a);
+  const scheme_command* s = find_scheme(t.what);
+  const std::string data = s != nullptr ? run_scheme(a, t, *s) : run_rope(a, t);
+  if (t.output.empty()) {
     out += data;
   } else {
-    write_file_atomically(o.output, data);
+    write_file_atomically(t.output, data);
   }
 }
 
@@ -383,13 +498,43 @@ inline constexpr std::string_view usage =
     "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"
     "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n"
     "\n"
-    "flags:\n";
+    "The other schemes (each also takes [--format csv|c|bin] [--name ID] [-o FILE], and the\n"
+    "real-valued ones [--dtype T] [--decimal]; 'posenc emit <table> --help' for one table):\n";
+
+// `posenc emit [<table>] --help`: one table's usage and flags, or all of them.
+inline std::string help(const parsed_args& a) {
+  const scheme_command* s = nullptr;
+  for (std::size_t i = 0; i < a.positionals.size() && s == nullptr; ++i) {
+    if (a.positionals[i] == "-o") {
+      ++i;
+      continue;
+    }
+    s = find_scheme(a.positionals[i]);
+  }
+  if (s == nullptr) {
+    std::string h(usage);
+    for (const auto& sc : schemes) h += "       posenc emit " + std::string(sc.synopsis) + "\n";
+    return h + "\nflags:\n" + describe_flags(all_flags);
+  }
+  std::string h = "usage: posenc emit " + std::string(s->synopsis) + "\n         [--format csv|c|bin] [--name ID]" +
+                  (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
+                  " [-o FILE]\n\nThe table and its formats are described in docs/cli.md.\n\nflags:\n";
+  std::vector<flag_spec> specs;
+  for (const auto& f : all_flags) {
+    bool mine = f.name == "format" || f.name == "name" || f.name == "output" ||
+                (s->real && (f.name == "dtype" || f.name == "decimal"));
+    for (const std::string_view g : s->own) mine = mine || f.name == g;
+    if (mine) specs.push_back(f);
+  }
+  return h + describe_flags(specs);
+}
 
 }  // namespace posenc::cli::emit
 
 namespace posenc::cli {
 
-inline constexpr command emit_command{"emit", "write RoPE frequency and cos/sin tables (CSV, C header, binary)",
-                                      emit::usage, emit::all_flags, emit::run};
+inline constexpr command emit_command{"emit",      "write the tables of every scheme (CSV, C header, binary)",
+                                      emit::usage, emit::all_flags,
+                                      emit::run,   emit::help};
 
 }  // namespace posenc::cli

@@ -69,7 +69,7 @@ void run(std::span<const std::string_view> tokens, std::string& out) {
     if (rest.size() > 1) throw usage_error("help: unexpected extra argument " + quote(rest[1]));
     const command* c = find_command(rest[0]);
     if (c == nullptr) throw usage_error("help: unknown command " + quote(rest[0]) + try_help);
-    out += command_usage(*c);
+    out += c->help != nullptr ? c->help(parsed_args{}) : command_usage(*c);
     return;
   }
   if (first == "--version") {
@@ -82,7 +82,7 @@ void run(std::span<const std::string_view> tokens, std::string& out) {
   if (c == nullptr) throw usage_error("unknown command " + quote(first) + try_help);
   const parsed_args args = parse_args(rest, c->flags, c->name);
   if (args.has(help_flag.name)) {
-    out += command_usage(*c);
+    out += c->help != nullptr ? c->help(args) : command_usage(*c);
     return;
   }
   c->run(args, out);
