@@ -40,7 +40,8 @@ constexpr law_result alibi_monotone_bias(const alibi_bias_table<T>& t) noexcept 
         const double w = detail::to_double(t.at(h, i, j + 1));
         // key j + 1 is farther from the query than key j when key j >= query
         const bool ok = t.key(j) >= q ? w <= v : v <= w;
-        const std::int64_t far = t.key(j) >= q ? t.key(j + 1) : t.key(j), near = t.key(j) >= q ? t.key(j) : t.key(j + 1);
+        const std::int64_t far = t.key(j) >= q ? t.key(j + 1) : t.key(j),
+                           near = t.key(j) >= q ? t.key(j) : t.key(j + 1);
         if (ok && r.checked > 0) {
           r.pass(1);
           continue;

@@ -32,8 +32,10 @@ constexpr law_result alibi_relative_bias(const alibi_bias_table<T>& t) noexcept 
         if (!t.read(i, j)) continue;  // then (i - 1, j - 1) is masked too
         const bool same = detail::same_bits(t.at(h, i, j), t.at(h, i - 1, j - 1));
         if (same) {
-          if (r.checked == 0) r.require(true, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.query(i - 1)});
-          else r.pass(1);
+          if (r.checked == 0)
+            r.require(true, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.query(i - 1)});
+          else
+            r.pass(1);
           continue;
         }
         r.require(false, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.query(i - 1)});

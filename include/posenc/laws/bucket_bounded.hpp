@@ -21,7 +21,9 @@ constexpr law_result bucket_bounded(const bucket_table<I>& t, const bucket_spec&
     const std::int64_t rel = t.relative(k);
     if (detail::magnitude(rel) > s.range) continue;
     const std::int64_t b = t[k];
-    const double out = b < s.lowest ? static_cast<double>(s.lowest - b) : b > s.highest ? static_cast<double>(b - s.highest) : 0.0;
+    const double out = b < s.lowest    ? static_cast<double>(s.lowest - b)
+                       : b > s.highest ? static_cast<double>(b - s.highest)
+                                       : 0.0;
     if (out == 0 && r.checked > 0) {
       r.pass(1);
       continue;

@@ -19,8 +19,8 @@ namespace posenc::laws {
 
 template <class I>
 constexpr law_result bucket_monotone(const bucket_table<I>& t, const bucket_spec& s) noexcept {
-  law_result r = make_result("bucket monotone: the bucket moves one way on each side as |r| grows",
-                             law_kind::bucket_monotone);
+  law_result r =
+      make_result("bucket monotone: the bucket moves one way on each side as |r| grows", law_kind::bucket_monotone);
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
     const std::int64_t a = t.relative(k), b = t.relative(k + 1);
     if (detail::magnitude(a) > s.range || detail::magnitude(b) > s.range) continue;

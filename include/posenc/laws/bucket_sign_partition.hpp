@@ -1,9 +1,10 @@
 // bucket_sign_partition.hpp: law "a bidirectional bucket tells the sides apart": every bucket at
 // r < 0 is below every bucket at r > 0 (T5 bidirectional: [0, nb - 1] and [nb, 2 nb - 1]; DeBERTa:
 // negative and positive; Shaw: below and above k), so a key before the query never shares a bucket
-// (a learned bias) with a key after it. Read in the table's order: an entry at r < 0 must be below
-// the least bucket of the positive side, an entry at r > 0 above the greatest of the negative side
-// (within the spec's range). A spec that is not sign-partitioned (T5 causal) checks nothing.
+// (a learned bias) with a key after it. Each entry is held to its side of the spec's split: at most
+// negative_max at r < 0 (T5: nb - 1; DeBERTa: -1; Shaw: k - 1), at least positive_min at r > 0 (nb; 1;
+// k + 1), so a wrong entry is named at itself. A spec that is not sign-partitioned (T5 causal)
+// checks nothing; one whose negative_max is not below positive_min fails at laws::invalid_position.
 // A comparison: 0 or 1 against 0.
 //   static_assert(laws::bucket_sign_partition(laws::bucket_table<int>{b, -200}, laws::t5_bucket_spec(cfg)).holds);
 // Index: position = the relative position.
@@ -22,17 +23,14 @@ constexpr law_result bucket_sign_partition(const bucket_table<I>& t, const bucke
   law_result r = make_result("bucket sign partition: every bucket at r < 0 is below every bucket at r > 0",
                              law_kind::bucket_sign_partition);
   if (!s.sign_partitioned) return r;
-  std::int64_t max_negative = INT64_MIN, min_positive = INT64_MAX;
-  for (std::size_t k = 0; k < t.size(); ++k) {
-    const std::int64_t rel = t.relative(k);
-    if (detail::magnitude(rel) > s.range) continue;
-    if (rel < 0 && t[k] > max_negative) max_negative = t[k];
-    if (rel > 0 && t[k] < min_positive) min_positive = t[k];
+  if (!(s.negative_max < s.positive_min)) {
+    r.require(false, {invalid_position, -1, -1});
+    return r;
   }
   for (std::size_t k = 0; k < t.size(); ++k) {
     const std::int64_t rel = t.relative(k);
     if (rel == 0 || detail::magnitude(rel) > s.range) continue;
-    const bool ok = rel < 0 ? t[k] < min_positive : t[k] > max_negative;
+    const bool ok = rel < 0 ? t[k] <= s.negative_max : t[k] >= s.positive_min;
     if (ok && r.checked > 0) {
       r.pass(1);
       continue;

@@ -37,8 +37,8 @@ template <class I, std::size_t N>
 bucket_table(const std::array<I, N>&, std::int64_t) -> bucket_table<I>;
 
 struct bucket_side {
-  bool rises = true;                 // the bucket does not decrease (true) or not increase as |r| grows
-  std::int64_t saturates_from = 0;   // from this |r| on the bucket is `saturated` (0: no saturation)
+  bool rises = true;                // the bucket does not decrease (true) or not increase as |r| grows
+  std::int64_t saturates_from = 0;  // from this |r| on the bucket is `saturated` (0: no saturation)
   std::int64_t saturated = 0;
 };
 
@@ -46,7 +46,10 @@ struct bucket_spec {
   std::int64_t lowest = 0, highest = 0;  // every bucket of |r| <= range lies in [lowest, highest]
   std::int64_t range = INT64_MAX;        // the laws read |r| <= range only
   bucket_side negative{}, positive{};
-  bool sign_partitioned = false;  // every bucket at r < 0 is below every bucket at r > 0
+  // Bidirectional schemes: every bucket at r < 0 is at most negative_max, every bucket at r > 0 at
+  // least positive_min, negative_max < positive_min.
+  bool sign_partitioned = false;
+  std::int64_t negative_max = 0, positive_min = 0;
 };
 
 // T5 (HF T5Attention._relative_position_bucket, r = key - query): nb = num_buckets (halved when
@@ -56,25 +59,26 @@ struct bucket_spec {
 // bucket 0 (saturated from |r| = 1).
 constexpr bucket_spec t5_bucket_spec(const t5::config& c) noexcept {
   const std::int64_t n = c.relative_attention_num_buckets, md = c.relative_attention_max_distance;
-  if (c.bidirectional) return {0, n - 1, INT64_MAX, {true, md, n / 2 - 1}, {true, md, n - 1}, true};
-  return {0, n - 1, INT64_MAX, {true, md, n - 1}, {true, 1, 0}, false};
+  if (c.bidirectional) return {0, n - 1, INT64_MAX, {true, md, n / 2 - 1}, {true, md, n - 1}, true, n / 2 - 1, n / 2};
+  return {0, n - 1, INT64_MAX, {true, md, n - 1}, {true, 1, 0}, false, 0, 0};
 }
 
 // DeBERTa-v2/v3 (HF make_log_bucket_position, r = query - key), mid = position_buckets / 2,
 // M = max_relative_positions: |r| <= mid is r itself, past it sign(r) (mid + ceil((mid - 1)
 // log(|r|/mid) / log((M - 1)/mid))), which is exactly sign(r) (2 mid - 1) at |r| = M - 1. The raw
 // bucket has no clamp (it keeps growing past M - 1; the attention clamps at use), so the spec
-// describes |r| <= M - 1: bounds +-(2 mid - 1), reached at |r| = M - 1; the negative side falls.
+// describes |r| <= M - 1: bounds +-(2 mid - 1), reached at |r| = M - 1; the negative side falls;
+// the sides are below -1 and above 1 (|r| >= 1 maps to |bucket| >= 1).
 constexpr bucket_spec deberta_bucket_spec(const deberta::config& c) noexcept {
   const std::int64_t mid = c.position_buckets / 2, top = c.max_relative_positions - 1;
-  return {-(2 * mid - 1), 2 * mid - 1, top, {false, top, -(2 * mid - 1)}, {true, top, 2 * mid - 1}, true};
+  return {-(2 * mid - 1), 2 * mid - 1, top, {false, top, -(2 * mid - 1)}, {true, top, 2 * mid - 1}, true, -1, 1};
 }
 
 // Shaw et al. (tensor2tensor _generate_relative_positions_matrix, r = key - query): clip(r, -k, k) + k,
 // in [0, 2k], 0 from r <= -k and 2k from r >= k; the negative side falls.
 constexpr bucket_spec shaw_bucket_spec(std::int64_t max_relative_position) noexcept {
   const std::int64_t k = max_relative_position;
-  return {0, 2 * k, INT64_MAX, {false, k, 0}, {true, k, 2 * k}, true};
+  return {0, 2 * k, INT64_MAX, {false, k, 0}, {true, k, 2 * k}, true, k - 1, k + 1};
 }
 
 namespace detail {

@@ -27,8 +27,8 @@ namespace posenc::laws {
 
 template <class T>
 constexpr law_result sinusoid_shift(const sinusoid_table<T>& t, const sinusoid_grid& g = {}) noexcept {
-  law_result r = make_result("sinusoid shift: P(p + k) = M_k P(p), M_k the rotation by k omega (row k)",
-                             law_kind::sinusoid_shift);
+  law_result r =
+      make_result("sinusoid shift: P(p + k) = M_k P(p), M_k the rotation by k omega (row k)", law_kind::sinusoid_shift);
   if (!t.valid()) {
     r.require(false, {invalid_position, -1, -1});
     return r;

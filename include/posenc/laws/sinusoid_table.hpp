@@ -25,9 +25,9 @@ namespace posenc::laws {
 template <class T>
 struct sinusoid_table {
   using value_type = T;
-  std::span<const T> data;        // rows x config.dim
-  sinusoidal::config config{};    // dim, exponent and layout say where each pair's sin and cos are
-  std::int64_t first = 0;         // the position of row 0 (positions empty)
+  std::span<const T> data;                    // rows x config.dim
+  sinusoidal::config config{};                // dim, exponent and layout say where each pair's sin and cos are
+  std::int64_t first = 0;                     // the position of row 0 (positions empty)
   std::span<const std::int64_t> positions{};  // or each row's position
 
   constexpr std::size_t dim() const noexcept { return config.dim > 0 ? static_cast<std::size_t>(config.dim) : 0; }

@@ -65,7 +65,8 @@ constexpr law_result xpos_relative_scale(const V& v, std::span<const S> sigma, s
       if (ref_n == detail::no_row) ref_n = rn, ref_m = rm;
       for (std::size_t j = 0; j < half; ++j) {
         const std::size_t k = j * step;
-        const detail::block b = detail::block_product<T, true>(v.cos_row(rn), v.sin_row(rn), v.cos_row(rm), v.sin_row(rm), k);
+        const detail::block b =
+            detail::block_product<T, true>(v.cos_row(rn), v.sin_row(rn), v.cos_row(rm), v.sin_row(rm), k);
         const detail::block b0 =
             detail::block_product<T, true>(v.cos_row(ref_n), v.sin_row(ref_n), v.cos_row(ref_m), v.sin_row(ref_m), k);
         const double p = detail::to_double(sigma[rn * half + j]) * detail::to_double(iota[rm * half + j]);
