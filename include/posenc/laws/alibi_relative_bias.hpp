@@ -5,7 +5,7 @@
 // approximation. The causal table's masked entries (key after query) are not read.
 //   static_assert(laws::alibi_relative_bias(laws::alibi_bias_table<float>{b, heads, q, k}).holds);
 // Index: position = the query's position, pair = the head, element = the key's position, partner =
-// the query of the neighbour compared with. A wrong entry is named at itself, unless it is the first
+// the key of the neighbour compared with (at query - 1). A wrong entry is named at itself, unless it is the first
 // of its diagonal (first query or first key): then at its successor on the diagonal. A table of
 // another size fails at laws::invalid_position.
 #pragma once
@@ -33,12 +33,12 @@ constexpr law_result alibi_relative_bias(const alibi_bias_table<T>& t) noexcept 
         const bool same = detail::same_bits(t.at(h, i, j), t.at(h, i - 1, j - 1));
         if (same) {
           if (r.checked == 0)
-            r.require(true, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.query(i - 1)});
+            r.require(true, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.key(j - 1)});
           else
             r.pass(1);
           continue;
         }
-        r.require(false, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.query(i - 1)});
+        r.require(false, {t.query(i), static_cast<std::int64_t>(h), t.key(j), t.key(j - 1)});
       }
   return r;
 }
