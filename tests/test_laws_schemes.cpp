@@ -3,9 +3,12 @@
 // and at run time; each law shown able to fail: one seeded defect per case, after which exactly the
 // expected laws fail, at the expected index, in constant evaluation and again at run time; and the
 // decay of P(p) . P(p + k) with k for docs/laws.md section 6, from MPFR and from the tables.
-#include <catch2/catch.hpp>
 #include <mpfr.h>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/length.hpp>
+#include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +31,7 @@
 #include "posenc/sinusoidal.hpp"
 #include "posenc/t5.hpp"
 #include "posenc/transformer_xl.hpp"
+#include "posenc/verify/registry/schemes.hpp"
 #include "posenc/xpos.hpp"
 
 namespace {
@@ -111,13 +115,14 @@ constexpr std::array<laws::law_result, 2> sinusoid_family(int defect) {
 
 static_assert(exactly(sinusoid_family<float>(0), {}));
 static_assert(exactly(sinusoid_family<double>(0), {}));
-static_assert(exactly(sinusoid_family<float>(1), {{law_kind::sinusoid_shift, 9, 0, 0, 1},
-                                                  {law_kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
+static_assert(exactly(sinusoid_family<float>(1),
+                      {{law_kind::sinusoid_shift, 9, 0, 0, 1}, {law_kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
 static_assert(exactly(sinusoid_family<float>(2), {{law_kind::sinusoid_shift, 2, 0, 0, 1}}));
-static_assert(exactly(sinusoid_family<double>(3), {{law_kind::sinusoid_shift, -3, 1, 1, 1},
-                                                   {law_kind::sinusoid_relative_dot, -4, -1, -1, -3}}));
+static_assert(exactly(sinusoid_family<double>(3),
+                      {{law_kind::sinusoid_shift, -3, 1, 1, 1}, {law_kind::sinusoid_relative_dot, -4, -1, -1, -3}}));
 
-TEST_CASE("sinusoid laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
+TEST_CASE("sinusoid laws: seeded defects fail exactly where expected, at compile time and run time",
+          "[laws][schemes]") {
   for (int d = 0; d <= 3; ++d) {
     CAPTURE(d);
     CHECK(same(sinusoid_family<float>(opaque(d)), sinusoid_family<float>(d)));
@@ -160,9 +165,10 @@ TEST_CASE("sinusoid laws hold of posenc's tables in every dtype and layout", "[l
 
 TEST_CASE("sinusoid laws hold of Transformer-XL's and XLNet's relative sinusoids", "[laws][schemes]") {
   namespace tx = posenc::transformer_xl;
-  for (const tx::config& c : {tx::config{.d_model = 64, .klen = 96, .qlen = 32},
-                              tx::config{.d_model = 64, .klen = 96, .qlen = 32, .model = tx::model::xlnet, .bi_data = true},
-                              tx::config{.d_model = 64, .klen = 96, .qlen = 32, .clamp_len = 40, .model = tx::model::xlnet}}) {
+  for (const tx::config& c :
+       {tx::config{.d_model = 64, .klen = 96, .qlen = 32},
+        tx::config{.d_model = 64, .klen = 96, .qlen = 32, .model = tx::model::xlnet, .bi_data = true},
+        tx::config{.d_model = 64, .klen = 96, .qlen = 32, .clamp_len = 40, .model = tx::model::xlnet}}) {
     const auto rows = static_cast<std::size_t>(tx::rows(c));
     std::vector<float> t(rows * 64);
     REQUIRE(tx::fill_table<float>(c, std::span<float>(t)) == posenc::status::ok);
@@ -202,7 +208,8 @@ TEST_CASE("the dot of two sinusoids decays with their distance (docs/laws.md sec
   constexpr int d = 512;
   constexpr std::size_t rows = 1024 + 2048;
   std::vector<float> t(rows * d);
-  REQUIRE(sn::fill_table<float>(sn::checked_config{sn::config{.dim = d}}, 0, std::span<float>(t)) == posenc::status::ok);
+  REQUIRE(sn::fill_table<float>(sn::checked_config{sn::config{.dim = d}}, 0, std::span<float>(t)) ==
+          posenc::status::ok);
   const laws::sinusoid_table<float> v{t, {.dim = d}};
   const double bound = laws::sinusoid_dot_bound<float>(d / 2) / 2;  // one dot against the exact value
   std::vector<std::string> lines;
@@ -219,7 +226,8 @@ TEST_CASE("the dot of two sinusoids decays with their distance (docs/laws.md sec
     std::snprintf(buf, sizeof buf, "| %ld | %.6f | %.6f | %.2e |", k, exact, exact / (d / 2), worst);
     lines.emplace_back(buf);
   }
-  std::string table = "| k | P(p) . P(p + k) (MPFR) | / (d/2) | float table, worst over p < 1024 |\n|---|---|---|---|\n";
+  std::string table =
+      "| k | P(p) . P(p + k) (MPFR) | / (d/2) | float table, worst over p < 1024 |\n|---|---|---|---|\n";
   for (const auto& l : lines) table += l + "\n";
   std::printf("docs/laws.md section 6, d = 512 (paper), float table bound per dot %.2e:\n%s", bound, table.c_str());
   std::ifstream doc(POSENC_SOURCE_DIR "/docs/laws.md");
@@ -257,8 +265,8 @@ static_assert(exactly(alibi_family(1), {{law_kind::alibi_geometric_slopes, -1, 5
 static_assert(exactly(alibi_family(2), {{law_kind::alibi_power_of_two_slopes, -1, 3, -1}}));
 static_assert(exactly(alibi_family(3), {{law_kind::alibi_relative_bias, 3, 1, 1, 0}}));
 static_assert(exactly(alibi_family(4), {{law_kind::alibi_monotone_bias, 0, 1, 1, 0}}));
-static_assert(exactly(alibi_family(5), {{law_kind::alibi_relative_bias, 4, 0, 1, 0},
-                                        {law_kind::alibi_monotone_bias, 4, 0, 1, 2}}));
+static_assert(exactly(alibi_family(5),
+                      {{law_kind::alibi_relative_bias, 4, 0, 1, 0}, {law_kind::alibi_monotone_bias, 4, 0, 1, 2}}));
 
 TEST_CASE("ALiBi laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   for (int d = 0; d <= 5; ++d) {
@@ -317,9 +325,9 @@ constexpr std::array<laws::law_result, 4> bucket_laws(const std::array<I, N>& b,
 // 6..7: DeBERTa 16/40 (none; r = 5 in bucket -5); 8..9: Shaw k = 4 (none; r = 2 at index 9).
 constexpr std::array<laws::law_result, 4> bucket_family(int defect) {
   if (defect <= 3) {
-    auto b = posenc::t5::make_buckets<200>(defect == 2 ? posenc::t5::config{.relative_attention_max_distance = 256}
-                                                       : t5_bi)
-                 .value;
+    auto b =
+        posenc::t5::make_buckets<200>(defect == 2 ? posenc::t5::config{.relative_attention_max_distance = 256} : t5_bi)
+            .value;
     if (defect == 1) b[200 - 50] = 3;
     if (defect == 3)
       for (std::size_t i = 0; i < 200; ++i) {
@@ -340,7 +348,8 @@ constexpr std::array<laws::law_result, 4> bucket_family(int defect) {
     return bucket_laws(b, -39, laws::deberta_bucket_spec(deberta_small));
   }
   std::array<int, 17> b{};
-  for (int r = -8; r <= 8; ++r) b[static_cast<std::size_t>(r + 8)] = posenc::shaw::relative_index({.max_relative_position = 4}, 0, r).value;
+  for (int r = -8; r <= 8; ++r)
+    b[static_cast<std::size_t>(r + 8)] = posenc::shaw::relative_index({.max_relative_position = 4}, 0, r).value;
   if (defect == 9) b[8 + 2] = 9;
   return bucket_laws(b, -8, laws::shaw_bucket_spec(4));
 }
@@ -350,14 +359,14 @@ static_assert(exactly(bucket_family(1), {{law_kind::bucket_monotone, -50, -1, -1
 // Buckets of max_distance 256 read as 128's: bucket 8 + floor(8 log(n/8) / log 32) stays below 15
 // while n / 8 < 32^(7/8) = 20.75..., i.e. n <= 165: the first unsaturated r from -200 up is -165.
 static_assert(exactly(bucket_family(2), {{law_kind::bucket_saturation, -165, -1, -1}}));
-static_assert(exactly(bucket_family(3), {{law_kind::bucket_saturation, -200, -1, -1},
-                                         {law_kind::bucket_sign_partition, -200, -1, -1}}));
-static_assert(exactly(bucket_family(5), {{law_kind::bucket_monotone, -150, -1, -1, -149},
-                                         {law_kind::bucket_saturation, -150, -1, -1}}));
-static_assert(exactly(bucket_family(7), {{law_kind::bucket_monotone, 5, -1, -1, 4},
-                                         {law_kind::bucket_sign_partition, 5, -1, -1}}));
-static_assert(exactly(bucket_family(9), {{law_kind::bucket_monotone, 3, -1, -1, 2},
-                                         {law_kind::bucket_bounded, 2, -1, -1}}));
+static_assert(exactly(bucket_family(3),
+                      {{law_kind::bucket_saturation, -200, -1, -1}, {law_kind::bucket_sign_partition, -200, -1, -1}}));
+static_assert(exactly(bucket_family(5),
+                      {{law_kind::bucket_monotone, -150, -1, -1, -149}, {law_kind::bucket_saturation, -150, -1, -1}}));
+static_assert(exactly(bucket_family(7),
+                      {{law_kind::bucket_monotone, 5, -1, -1, 4}, {law_kind::bucket_sign_partition, 5, -1, -1}}));
+static_assert(exactly(bucket_family(9),
+                      {{law_kind::bucket_monotone, 3, -1, -1, 2}, {law_kind::bucket_bounded, 2, -1, -1}}));
 
 TEST_CASE("bucket laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   // T5 causal, DeBERTa and Shaw without defects: every law holds; causal T5 has no sign partition.
@@ -388,7 +397,8 @@ constexpr std::array<laws::law_result, 1> xpos_family(int defect) {
   const auto inv = posenc::xpos::make_scale_table<S, 16, 8>(x16, -4, true).value;
   if (defect == 1) sc[10 * 8 + 2] = static_cast<S>(static_cast<float>(sc[10 * 8 + 2]) * 1.01f);
   if (defect == 2)
-    for (std::size_t k = 0; k < 16; ++k) rot.cos[9 * 16 + k] = rot.cos[10 * 16 + k], rot.sin[9 * 16 + k] = rot.sin[10 * 16 + k];
+    for (std::size_t k = 0; k < 16; ++k)
+      rot.cos[9 * 16 + k] = rot.cos[10 * 16 + k], rot.sin[9 * 16 + k] = rot.sin[10 * 16 + k];
   // The rotation's rows are positions 0 .. 15; the scales', -4 .. 11: XPOS centres its positions,
   // and the law reads the scale of row r with the rotation of row r, whatever their positions.
   return {laws::xpos_relative_scale(laws::view(rot), std::span<const S>(sc), std::span<const S>(inv))};
@@ -420,6 +430,77 @@ TEST_CASE("XPOS law: seeded defects fail exactly where expected, at compile time
   INFO(laws::to_string(r));
   CHECK(r.holds);
   CHECK(r.checked == (511 + 495 + 257) * 64);
+}
+
+// ---- the registry: every law that applies to each scheme config runs on its table, every dtype ----
+
+namespace reg = posenc::verify::registry;
+namespace hana = boost::hana;
+
+static_assert(decltype(hana::length(reg::every_scheme))::value == 14, "fourteen scheme configs");
+static_assert(decltype(hana::length(reg::every_scheme_law))::value == 11, "eleven scheme laws");
+static_assert(!reg::scheme_law::bucket_sign_partition::applies_to(reg::schemes::t5_small_causal::value));
+static_assert(reg::scheme_law::sinusoid_shift::applies_to(reg::schemes::xlnet_bi_data::value));
+static_assert(!reg::scheme_law::xpos_relative_scale::applies_to(reg::schemes::alibi_bloom::value));
+
+// law -> schemes it ran on (the report's matrix).
+template <class T>
+void run_registry(const char* dtype, std::vector<std::vector<std::string>>& ran_on) {
+  hana::for_each(reg::every_scheme, [&](auto s) {
+    using S = typename decltype(s)::type;
+    const auto tables = reg::make_scheme_tables<T>(S::value);
+    REQUIRE(tables.status == posenc::status::ok);
+    const auto outcomes = reg::run_scheme_laws<T>(tables);
+    REQUIRE(outcomes.size() == ran_on.size());
+    std::string line = std::string(S::name) + " (" + dtype + "):";
+    bool any = false;
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+      const auto& o = outcomes[i];
+      if (!o.ran) continue;
+      any = true;
+      line += std::string(" ") + o.law + ",";
+      INFO(S::name << " " << dtype << ": " << laws::to_string(o.result));
+      CHECK(o.result.holds);
+      // Every law checks something on every scheme it applies to.
+      CHECK(o.result.checked > 0);
+      if (std::find(ran_on[i].begin(), ran_on[i].end(), S::name) == ran_on[i].end()) ran_on[i].emplace_back(S::name);
+    }
+    CHECK(any);
+    std::printf("%s\n", line.c_str());
+  });
+}
+
+TEST_CASE("the scheme law runner: every applicable law on every registered scheme config, every dtype",
+          "[laws][schemes][registry]") {
+  std::vector<std::vector<std::string>> ran_on(decltype(hana::length(reg::every_scheme_law))::value);
+  run_registry<double>("double", ran_on);
+  run_registry<float>("float", ran_on);
+  run_registry<bfloat16>("bfloat16", ran_on);
+  run_registry<float16>("float16", ran_on);
+  std::size_t i = 0;
+  hana::for_each(reg::every_scheme_law, [&](auto l) {
+    using L = typename decltype(l)::type;
+    std::string line = std::string(L::name) + " ran on:";
+    for (const auto& s : ran_on[i]) line += " [" + s + "]";
+    std::printf("%s\n", line.c_str());
+    CHECK(!ran_on[i].empty());  // each law ran on some scheme
+    ++i;
+  });
+}
+
+// The runner reports a defect: a registered config's table with one wrong bucket.
+TEST_CASE("the scheme law runner reports a corrupted table", "[laws][schemes][registry]") {
+  auto t = reg::make_scheme_tables<float>(reg::schemes::t5_small_bidirectional::value);
+  t.buckets[400 + 20] = 40;  // r = 20 past the last bucket (31)
+  const auto outcomes = reg::run_scheme_laws<float>(t);
+  for (const auto& o : outcomes) {
+    if (!o.ran) continue;
+    INFO(laws::to_string(o.result));
+    const bool expect_fail = o.result.kind == law_kind::bucket_bounded || o.result.kind == law_kind::bucket_monotone;
+    CHECK(o.result.holds == !expect_fail);
+    if (o.result.kind == law_kind::bucket_bounded) CHECK(o.result.first_failure.position == 20);
+    if (o.result.kind == law_kind::bucket_monotone) CHECK(o.result.first_failure.position == 21);
+  }
 }
 
 }  // namespace
