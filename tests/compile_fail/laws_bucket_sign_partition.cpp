@@ -13,5 +13,5 @@ constexpr auto table() {
   return b;
 }
 constexpr auto b = table();
-static_assert(laws::require(
-    laws::bucket_sign_partition(laws::bucket_table<std::int64_t>{b, -39}, laws::deberta_bucket_spec(cfg))));
+static_assert(laws::require(laws::bucket_sign_partition(laws::bucket_table<std::int64_t>{b, -39},
+                                                        laws::deberta_bucket_spec(cfg))));

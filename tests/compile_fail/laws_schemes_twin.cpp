@@ -40,13 +40,13 @@ constexpr auto tc = posenc::t5::make_buckets<200>(t5c).value;
 static_assert(laws::require(laws::bucket_saturation(laws::bucket_table<int>{tc, -200}, laws::t5_bucket_spec(t5c))));
 constexpr posenc::deberta::config dcfg{.position_buckets = 16, .max_relative_positions = 40};
 constexpr auto db = posenc::deberta::make_buckets<39>(dcfg).value;
-static_assert(laws::require(
-    laws::bucket_sign_partition(laws::bucket_table<std::int64_t>{db, -39}, laws::deberta_bucket_spec(dcfg))));
+static_assert(laws::require(laws::bucket_sign_partition(laws::bucket_table<std::int64_t>{db, -39},
+                                                        laws::deberta_bucket_spec(dcfg))));
 
 constexpr rope::config rcfg{.head_dim = 16, .rope_theta = 10000.0};
 constexpr posenc::xpos::config xcfg{.head_dim = 16};
 constexpr auto rot = rope::make_table<float, 16, 16, rope::layout::interleaved>(rcfg).value;
 constexpr auto sc = posenc::xpos::make_scale_table<float, 16, 8>(xcfg).value;
 constexpr auto inv = posenc::xpos::make_scale_table<float, 16, 8>(xcfg, 0, true).value;
-static_assert(laws::require(
-    laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc), std::span<const float>(inv))));
+static_assert(laws::require(laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc),
+                                                      std::span<const float>(inv))));

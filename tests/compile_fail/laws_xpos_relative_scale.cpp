@@ -18,5 +18,5 @@ constexpr auto scales() {
   return s;
 }
 constexpr auto sc = scales();
-static_assert(laws::require(
-    laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc), std::span<const float>(inv))));
+static_assert(laws::require(laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc),
+                                                      std::span<const float>(inv))));
