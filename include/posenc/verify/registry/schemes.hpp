@@ -80,7 +80,8 @@ namespace schemes {
 
 struct sinusoidal_paper {  // Vaswani et al. d_model 512; XLM, DistilBERT, Marian
   static constexpr const char* name = "sinusoidal paper d=512";
-  static constexpr scheme value{.family = scheme_family::sinusoidal, .sinusoidal = {.dim = 512}, .first = 0, .rows = 512};
+  static constexpr scheme value{
+      .family = scheme_family::sinusoidal, .sinusoidal = {.dim = 512}, .first = 0, .rows = 512};
 };
 struct sinusoidal_fairseq {  // fairseq get_embedding / tensor2tensor, concat
   static constexpr const char* name = "sinusoidal fairseq d=512";
@@ -104,10 +105,13 @@ struct transformer_xl_wt103 {  // Transformer-XL: klen = mem 256 + tgt 128 (wt10
 };
 struct xlnet_bi_data {  // XLNet: forward and backward halves, clamp_len 100
   static constexpr const char* name = "XLNet d=64 bi_data clamp 100";
-  static constexpr scheme value{
-      .family = scheme_family::transformer_xl,
-      .transformer_xl = {
-          .d_model = 64, .klen = 192, .qlen = 64, .clamp_len = 100, .model = transformer_xl::model::xlnet, .bi_data = true}};
+  static constexpr scheme value{.family = scheme_family::transformer_xl,
+                                .transformer_xl = {.d_model = 64,
+                                                   .klen = 192,
+                                                   .qlen = 64,
+                                                   .clamp_len = 100,
+                                                   .model = transformer_xl::model::xlnet,
+                                                   .bi_data = true}};
 };
 struct alibi_bloom {  // BLOOM-176B/7B1: 16 heads (build_alibi_tensor)
   static constexpr const char* name = "ALiBi 16 heads (BLOOM)";
@@ -131,7 +135,8 @@ struct t5_small_bidirectional {  // T5-small encoder: 32 buckets, 128
 };
 struct t5_small_causal {  // T5-small decoder self-attention
   static constexpr const char* name = "T5 32/128 causal";
-  static constexpr scheme value{.family = scheme_family::t5, .t5 = {.bidirectional = false}, .first = -400, .rows = 801};
+  static constexpr scheme value{
+      .family = scheme_family::t5, .t5 = {.bidirectional = false}, .first = -400, .rows = 801};
 };
 struct deberta_v3 {  // deberta-v3-base: 256 buckets, 512
   static constexpr const char* name = "DeBERTa-v3 256/512";
@@ -161,10 +166,10 @@ template <class T>
 struct scheme_tables {
   scheme config{};
   posenc::status status = posenc::status::ok;
-  std::vector<T> values;                 // sinusoids (rows x d), or ALiBi biases (heads x n x n)
-  std::vector<std::int64_t> positions;   // Transformer-XL / XLNet rows
-  std::vector<T> slopes;                 // ALiBi
-  std::vector<std::int64_t> buckets;     // T5, DeBERTa, Shaw
+  std::vector<T> values;                  // sinusoids (rows x d), or ALiBi biases (heads x n x n)
+  std::vector<std::int64_t> positions;    // Transformer-XL / XLNet rows
+  std::vector<T> slopes;                  // ALiBi
+  std::vector<std::int64_t> buckets;      // T5, DeBERTa, Shaw
   std::vector<float> rope_cos, rope_sin;  // XPOS: RoPE's interleaved rotation (float), ...
   std::vector<T> scales, inverse_scales;  // ... and the scales
 
