@@ -389,12 +389,20 @@ TEST_CASE("bucket laws: seeded defects fail exactly where expected, at compile t
 constexpr rope::config xrope{.head_dim = 16, .rope_theta = 10000.0};
 constexpr posenc::xpos::config x16{.head_dim = 16};
 
-// 0: none; 1: q's scale of pair 2 at position 6 1% high; 2: the rotation's row 9 holds position 10.
+// The tables are built once, each its own constant evaluation (Clang's default step limit is per
+// evaluation), and copied into each case.
+constexpr auto xpos_rot = rope::make_table<float, 16, 16, rope::layout::interleaved>(xrope).value;
+template <class S>
+constexpr auto xpos_sc = posenc::xpos::make_scale_table<S, 16, 8>(x16, -4).value;
+template <class S>
+constexpr auto xpos_inv = posenc::xpos::make_scale_table<S, 16, 8>(x16, -4, true).value;
+
+// 0: none; 1: q's scale of pair 2 at row 10 1% high; 2: the rotation's row 9 holds position 10.
 template <class S>
 constexpr std::array<laws::law_result, 1> xpos_family(int defect) {
-  auto rot = rope::make_table<float, 16, 16, rope::layout::interleaved>(xrope).value;
-  auto sc = posenc::xpos::make_scale_table<S, 16, 8>(x16, -4).value;
-  const auto inv = posenc::xpos::make_scale_table<S, 16, 8>(x16, -4, true).value;
+  auto rot = xpos_rot;
+  auto sc = xpos_sc<S>;
+  const auto& inv = xpos_inv<S>;
   if (defect == 1) sc[10 * 8 + 2] = static_cast<S>(static_cast<float>(sc[10 * 8 + 2]) * 1.01f);
   if (defect == 2)
     for (std::size_t k = 0; k < 16; ++k)
