@@ -1,7 +1,17 @@
 // laws.hpp: every constexpr law of posenc/laws/ (core: standard library only). docs/laws.md.
 #pragma once
 
+#include "posenc/laws/alibi_bias_table.hpp"
+#include "posenc/laws/alibi_geometric_slopes.hpp"
+#include "posenc/laws/alibi_monotone_bias.hpp"
+#include "posenc/laws/alibi_power_of_two_slopes.hpp"
+#include "posenc/laws/alibi_relative_bias.hpp"
 #include "posenc/laws/bounds.hpp"
+#include "posenc/laws/bucket_bounded.hpp"
+#include "posenc/laws/bucket_monotone.hpp"
+#include "posenc/laws/bucket_saturation.hpp"
+#include "posenc/laws/bucket_sign_partition.hpp"
+#include "posenc/laws/bucket_table.hpp"
 #include "posenc/laws/composition.hpp"
 #include "posenc/laws/exactness.hpp"
 #include "posenc/laws/identity_at_zero.hpp"
@@ -14,5 +24,9 @@
 #include "posenc/laws/pass_through.hpp"
 #include "posenc/laws/relative_dot.hpp"
 #include "posenc/laws/require.hpp"
+#include "posenc/laws/sinusoid_relative_dot.hpp"
+#include "posenc/laws/sinusoid_shift.hpp"
+#include "posenc/laws/sinusoid_table.hpp"
 #include "posenc/laws/table_view.hpp"
 #include "posenc/laws/unit_norm.hpp"
+#include "posenc/laws/xpos_relative_scale.hpp"

@@ -40,7 +40,24 @@ enum class law_kind : unsigned char {
   pass_through,
   monotone_frequencies,
   parity,
+  // The laws of the bias and absolute encodings (docs/laws.md sections 6-9).
+  sinusoid_shift,
+  sinusoid_relative_dot,
+  alibi_geometric_slopes,
+  alibi_power_of_two_slopes,
+  alibi_relative_bias,
+  alibi_monotone_bias,
+  bucket_monotone,
+  bucket_bounded,
+  bucket_saturation,
+  bucket_sign_partition,
+  xpos_relative_scale,
 };
+
+// The position of a failure the law could not place (a table it cannot read, an invalid
+// description), for the laws whose positions are signed (require() names it
+// table_shape_or_description_invalid).
+inline constexpr std::int64_t invalid_position = INT64_MIN;
 
 struct law_result {
   const char* law = "";

@@ -15,18 +15,30 @@
 
 namespace posenc::laws {
 
-inline std::string to_string(const entry_index& at) {
+// The words of each index field: the RoPE laws' positions are never negative (-1: none); the
+// laws of the bias and absolute encodings have signed positions (laws::invalid_position: none), the
+// ALiBi slope laws a head, the ALiBi bias laws a query, a head and a key.
+inline std::string to_string(const entry_index& at, law_kind kind = law_kind::exactness) {
+  const bool signed_positions = kind >= law_kind::sinusoid_shift;
+  const bool slopes = kind == law_kind::alibi_geometric_slopes || kind == law_kind::alibi_power_of_two_slopes;
+  const bool bias = kind == law_kind::alibi_relative_bias || kind == law_kind::alibi_monotone_bias;
+  const char* position = bias ? "query" : "position";
+  const char* pair = slopes || bias ? "head" : "pair";
+  const char* element = bias ? "key" : "element";
+  const bool has_position = signed_positions ? at.position != invalid_position : at.position >= 0;
   std::string s;
   char buf[64];
-  if (at.position >= 0)
-    s += (std::snprintf(buf, sizeof buf, "position %lld", static_cast<long long>(at.position)), buf);
+  if (has_position && !slopes)
+    s += (std::snprintf(buf, sizeof buf, "%s %lld", position, static_cast<long long>(at.position)), buf);
   if (at.pair >= 0)
-    s += (std::snprintf(buf, sizeof buf, "%spair %lld", s.empty() ? "" : " ", static_cast<long long>(at.pair)), buf);
-  if (at.element >= 0)
-    s += (std::snprintf(buf, sizeof buf, "%selement %lld", s.empty() ? "" : " ", static_cast<long long>(at.element)),
-          buf);
+    s +=
+        (std::snprintf(buf, sizeof buf, "%s%s %lld", s.empty() ? "" : " ", pair, static_cast<long long>(at.pair)), buf);
+  if (at.element >= 0 || (bias && has_position))
+    s +=
+        (std::snprintf(buf, sizeof buf, "%s%s %lld", s.empty() ? "" : " ", element, static_cast<long long>(at.element)),
+         buf);
   if (at.partner != no_partner)
-    s += (std::snprintf(buf, sizeof buf, "%spartner position %lld", s.empty() ? "" : " ",
+    s += (std::snprintf(buf, sizeof buf, "%spartner %s %lld", s.empty() ? "" : " ", bias ? "key" : "position",
                         static_cast<long long>(at.partner)),
           buf);
   return s.empty() ? "the table" : s;
@@ -36,12 +48,12 @@ inline std::string to_string(const law_result& r) {
   char buf[160];
   if (r.holds) {
     std::snprintf(buf, sizeof buf, ": holds, worst %.3g (bound %.3g) at ", r.deviation, r.bound);
-    return std::string(r.law) + buf + to_string(r.worst) + " (" + std::to_string(r.checked) + " cases)";
+    return std::string(r.law) + buf + to_string(r.worst, r.kind) + " (" + std::to_string(r.checked) + " cases)";
   }
   std::snprintf(buf, sizeof buf, ": FAILS, first at ");
-  std::string s = std::string(r.law) + buf + to_string(r.first_failure);
+  std::string s = std::string(r.law) + buf + to_string(r.first_failure, r.kind);
   std::snprintf(buf, sizeof buf, "; worst %.3g > %.3g at ", r.deviation, r.bound);
-  return s + buf + to_string(r.worst) + " (" + std::to_string(r.failures) + " of " + std::to_string(r.checked) +
+  return s + buf + to_string(r.worst, r.kind) + " (" + std::to_string(r.failures) + " of " + std::to_string(r.checked) +
          " cases)";
 }
 

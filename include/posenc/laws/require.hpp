@@ -18,6 +18,10 @@
 // monotone_frequencies has no position: its failure reads 'first_failure_pair_plus_one' instead
 // (GCC then shows the pair j, plus one). The laws over two rows (relative_dot, composition, parity)
 // name the row of their position field (docs/laws.md); the partner row is in to_string(r).
+// The laws of the bias and absolute encodings (sinusoid_*, alibi_*, bucket_*, xpos_*) have signed
+// positions: a negative one reads 'first_failure_minus_position_plus_one' (GCC shows -p + 1), and
+// the ALiBi slope laws, which have a head and no position, read 'first_failure_head_plus_one'
+// (Clang: 'alibi_geometric_slopes(head, -1, -1)').
 #pragma once
 
 #include <cstdint>
@@ -30,6 +34,8 @@ namespace posenc::laws::failed {
 inline constexpr char first_failure_position_plus_one[1] = {};
 inline constexpr char table_shape_or_description_invalid[1] = {};
 inline constexpr char first_failure_pair_plus_one[1] = {};
+inline constexpr char first_failure_minus_position_plus_one[1] = {};
+inline constexpr char first_failure_head_plus_one[1] = {};
 
 constexpr bool at(std::int64_t position) noexcept {
   if (position < 0) return table_shape_or_description_invalid[1 - position] != 0;  // always out of bounds
@@ -38,6 +44,20 @@ constexpr bool at(std::int64_t position) noexcept {
 constexpr bool at_pair(std::int64_t pair) noexcept {
   if (pair < 0) return table_shape_or_description_invalid[1 - pair] != 0;
   return first_failure_pair_plus_one[pair + 1] != 0;
+}
+
+// The laws of the bias and absolute encodings read signed positions (a relative position, a row of
+// a table on [-N, N)): -5 reads first_failure_minus_position_plus_one[6]; invalid_position (no
+// place) reads table_shape_or_description_invalid.
+constexpr bool at_signed(std::int64_t position) noexcept {
+  if (position == invalid_position) return at(-1);  // table_shape_or_description_invalid
+  if (position < 0) return first_failure_minus_position_plus_one[1 - position] != 0;
+  return first_failure_position_plus_one[position + 1] != 0;
+}
+// The ALiBi slope laws have a head and no position.
+constexpr bool at_head(std::int64_t head) noexcept {
+  if (head < 0) return table_shape_or_description_invalid[1 - head] != 0;
+  return first_failure_head_plus_one[head + 1] != 0;
 }
 
 // One function per law, so that the call stack names it; the arguments are the first failure.
@@ -74,6 +94,39 @@ constexpr bool monotone_frequencies(std::int64_t position, std::int64_t pair, st
 constexpr bool parity(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
   return at(position) && pair + element > 0;
 }
+constexpr bool sinusoid_shift(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool sinusoid_relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool alibi_geometric_slopes(std::int64_t head, std::int64_t position, std::int64_t element) noexcept {
+  return at_head(head) && position + element > 0;
+}
+constexpr bool alibi_power_of_two_slopes(std::int64_t head, std::int64_t position, std::int64_t element) noexcept {
+  return at_head(head) && position + element > 0;
+}
+constexpr bool alibi_relative_bias(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool alibi_monotone_bias(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool bucket_monotone(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool bucket_bounded(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool bucket_saturation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool bucket_sign_partition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
+constexpr bool xpos_relative_scale(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed(position) && pair + element > 0;
+}
 
 }  // namespace posenc::laws::failed
 
@@ -94,6 +147,17 @@ constexpr bool require(const law_result& r) noexcept {
     case law_kind::pass_through: return failed::pass_through(f.position, f.pair, f.element);
     case law_kind::monotone_frequencies: return failed::monotone_frequencies(f.position, f.pair, f.element);
     case law_kind::parity: return failed::parity(f.position, f.pair, f.element);
+    case law_kind::sinusoid_shift: return failed::sinusoid_shift(f.position, f.pair, f.element);
+    case law_kind::sinusoid_relative_dot: return failed::sinusoid_relative_dot(f.position, f.pair, f.element);
+    case law_kind::alibi_relative_bias: return failed::alibi_relative_bias(f.position, f.pair, f.element);
+    case law_kind::alibi_monotone_bias: return failed::alibi_monotone_bias(f.position, f.pair, f.element);
+    case law_kind::bucket_monotone: return failed::bucket_monotone(f.position, f.pair, f.element);
+    case law_kind::bucket_bounded: return failed::bucket_bounded(f.position, f.pair, f.element);
+    case law_kind::bucket_saturation: return failed::bucket_saturation(f.position, f.pair, f.element);
+    case law_kind::bucket_sign_partition: return failed::bucket_sign_partition(f.position, f.pair, f.element);
+    case law_kind::xpos_relative_scale: return failed::xpos_relative_scale(f.position, f.pair, f.element);
+    case law_kind::alibi_geometric_slopes: return failed::alibi_geometric_slopes(f.pair, f.position, f.element);
+    case law_kind::alibi_power_of_two_slopes: return failed::alibi_power_of_two_slopes(f.pair, f.position, f.element);
   }
   return false;
 }
