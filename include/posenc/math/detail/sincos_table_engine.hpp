@@ -135,9 +135,11 @@ constexpr bool round_two_ended(double cc, double ss, double e0, math::sincos_res
 }
 
 // Entry (row i, position p) of column j from the anchors, or from the source; returns its status.
+// Always inlined: as a call (GCC 12 outlines it for the RoPE source) it was half of a run-time fill.
 template <class T, class Source>
-constexpr posenc::status entry(const Source& src, column_state& s, const double* ec, const double* es, std::size_t b,
-                               std::uint64_t p, int j, const math::amplitude* af, math::sincos_result<T>& r) noexcept {
+[[gnu::always_inline]] constexpr posenc::status entry(const Source& src, column_state& s, const double* ec,
+                                                      const double* es, std::size_t b, std::uint64_t p, int j,
+                                                      const math::amplitude* af, math::sincos_result<T>& r) noexcept {
   if (s.ok && p != 0) {
     const double cc = s.ac * ec[b] - s.as * es[b];
     const double ss = s.as * ec[b] + s.ac * es[b];
@@ -160,10 +162,11 @@ constexpr posenc::status entry(const Source& src, column_state& s, const double*
 }
 
 // Columns j0 <= j < j0 + n of rows i < rows at positions list ? list[i] : start + i, written row
-// by row (GCC's constant evaluator inserts array elements stored out of order in linear time, so a
-// column-major fill of a large table is quadratic) through sink.store(i, j0, jj, r), jj = j - j0,
-// after sink.begin_chunk(j0, n). Returns the first non-ok status (ok otherwise); af != nullptr
-// folds the amplitude. n <= chunk_columns.
+// by row in constant evaluation (GCC's constant evaluator inserts array elements stored out of
+// order in linear time, so a column-major fill of a large table is quadratic), column by column at
+// run time through sink.store(i, j0, jj, r), jj = j - j0,
+// after sink.begin_chunk(j0, n). Returns ok, or the first non-ok status in the order the entries
+// were written; af != nullptr folds the amplitude. n <= chunk_columns.
 template <class T, class Source, class Sink>
 constexpr posenc::status fill_chunk(const Source& src, std::uint64_t start, std::size_t rows, std::size_t j0,
                                     std::size_t n, const std::uint64_t* list, const math::amplitude* af,
@@ -185,6 +188,28 @@ constexpr posenc::status fill_chunk(const Source& src, std::uint64_t start, std:
     s.e = 0x1.02p-51 + static_cast<double>(start + rows) * dabs(s.f.value.hi) * (s.f.rel_err * 1.0000001);
   }
   sink.begin_chunk(j0, n);
+  if (!std::is_constant_evaluated()) {
+    // At run time column by column: a column's frequency, anchors and block anchor stay in
+    // registers over all of its rows, where the row-major order below reloads them for every entry
+    // (with entry() inlined, a 4096 x 64-pair float table: 6.9 -> 5.0 ns per pair from
+    // math::sincos_geometric_table, 5.5 from rope::fill_pair_table; docs/performance.md). Every
+    // entry comes from the same anchors as below, so the bits are the same (test_ct_rt compares
+    // them with constant evaluation's); only the order of the stores differs.
+    for (std::size_t j = 0; j < n; ++j) {
+      column_state& s = col[j];
+      for (std::size_t i0 = 0; i0 < rows; i0 += bsize) {
+        if (s.ok) s.ok = cis_anchor(start + i0, s.f.value, s.ac, s.as);
+        for (std::size_t i = i0; i < i0 + bsize && i < rows; ++i) {
+          const std::uint64_t p = list != nullptr ? list[i] : start + i;
+          const posenc::status e =
+              entry<T>(src, s, ec + j * bmax, es + j * bmax, i - i0, p, static_cast<int>(j0 + j), af, r);
+          if (st == posenc::status::ok) st = e;
+          sink.store(i, j0, j, r);
+        }
+      }
+    }
+    return st;
+  }
   for (std::size_t i0 = 0; i0 < rows; i0 += bsize) {
     for (std::size_t j = 0; j < n; ++j)
       if (col[j].ok) col[j].ok = cis_anchor(start + i0, col[j].f.value, col[j].ac, col[j].as);
