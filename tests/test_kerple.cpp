@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <span>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -101,13 +103,34 @@ static_assert(kp::power_bias<double>(0.5, 0.5, 16).value == -2.0 &&
                   kp::power_bias<double>(0.25, 1.5, 16).value == -16.0,
               "perfect powers: exact");
 static_assert(kp::log_bias<float>(1.0, 0.5, 0).value == 0.0f, "distance 0: +0");
-static_assert(kp::power_bias<double>(0.5, 2.5, 3).error == posenc::status::domain_error, "p at most 2");
-static_assert(kp::log_bias<double>(-1.0, 0.5, 3).error == posenc::status::domain_error, "p positive");
+// A bad head is a value for validate and a compile error for the biases (compile_fail/preconditions).
+static_assert(kp::validate(kp::power_config{.a = 0.5, .p = 2.5}).message ==
+              std::string_view("KERPLE-power p must be in (0, 2]"));
+static_assert(kp::validate(kp::log_config{.p = -1.0, .a = 0.5}).message ==
+              std::string_view("KERPLE-log p must be finite and positive"));
+static_assert(kp::log_bias<double>(kp::log_config{.p = 1.0, .a = 0.5}, 1).value ==
+              kp::log_bias<double>(1.0, 0.5, 1).value);
 
 namespace {
 constexpr double ct[] = {kp::log_bias<double>(1.3, 0.7, 100).value, kp::power_bias<double>(0.3, 1.7, 1000).value,
                          kp::log_bias<double>(0.01, 0.01, 1).value};
 }  // namespace
+
+TEST_CASE("kerple: a bad head at run time: domain_error, and the compiler's sentence", "[kerple]") {
+  volatile double bad_p = 2.5, bad_a = 0x1p-61;
+  const kp::power_checked_config pc{kp::power_config{.a = 0.5, .p = bad_p}};
+  CHECK(std::string_view(pc.check().message) == "KERPLE-power p must be in (0, 2]");
+  CHECK(kp::power_bias<double>(pc, 3).error == posenc::status::domain_error);
+  CHECK(kp::power_bias<double>(0.5, bad_p, 3).error == posenc::status::domain_error);
+  const kp::log_checked_config lc{kp::log_config{.p = 1.0, .a = bad_a}};
+  CHECK(std::string_view(lc.check().message) == "KERPLE-log a must be finite and at least 2^-60");
+  CHECK(kp::log_bias<double>(-1.0, 0.5, 3).error == posenc::status::domain_error);
+  double out[4] = {};
+  CHECK(kp::fill_log_bias<double>(lc, std::span<double>(out)) == posenc::status::domain_error);
+  CHECK(kp::fill_power_bias<double>(kp::power_config{.a = 0.5, .p = 1.0}, std::span<double>(out)) ==
+        posenc::status::ok);
+  CHECK((out[0] == 0.0 && out[3] == -1.5));
+}
 
 TEST_CASE("kerple: the same bits at compile time and at run time", "[kerple]") {
   volatile double p1 = 1.3, a1 = 0.7, a2 = 0.3, p2 = 1.7, e = 0.01;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
 
 #include <catch2/catch.hpp>
 
@@ -62,12 +63,22 @@ static_assert(sw::bias<double>({.dim = 64, .heads = 8}, 0, 0).value == 0.0, "dis
 static_assert(sw::bias<float>({.dim = 64, .heads = 8}, 3, 17).value ==
                   sw::bias<float>({.dim = 64, .heads = 8}, 3, -17).value,
               "even in the distance");
-static_assert(sw::bias<float>({.dim = 63, .heads = 8}, 0, 1).error == posenc::status::domain_error);
+static_assert(sw::validate({.dim = 63, .heads = 8}).message == std::string_view("dim must be even and in [2, 4096]"),
+              "a bad config is a value for validate, a compile error for bias (compile_fail/preconditions)");
+static_assert(sw::validate({.dim = 64, .heads = 0}).message == std::string_view("heads must be in [1, 4096]"));
 
 namespace {
 constexpr double ct[] = {sw::bias<double>({.dim = 16, .heads = 4}, 1, 7).value,
                          sw::bias<double>({.dim = 32, .heads = 12}, 11, 1000).value};
 }  // namespace
+
+TEST_CASE("sandwich: a bad config at run time: domain_error, and the compiler's sentence", "[sandwich]") {
+  const sw::checked_config cc{sw::config{.dim = 63, .heads = 8}};
+  CHECK(!cc.ok());
+  CHECK(std::string_view(cc.check().message) == "dim must be even and in [2, 4096]");
+  CHECK(sw::bias<float>(cc, 0, 1).error == posenc::status::domain_error);
+  CHECK(sw::bias<float>({.dim = 64, .heads = 8}, 8, 1).error == posenc::status::domain_error);  // head out of range
+}
 
 TEST_CASE("sandwich: the same bits at compile time and at run time", "[sandwich]") {
   volatile int d1 = 16, d2 = 32;

@@ -162,9 +162,7 @@ inline std::string emit_sandwich(const parsed_args& a, const table_options& o) {
   sandwich::config c{};
   c.dim = static_cast<int>(required_integer(a, "dim", int_min, int_max, o.ctx));
   c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, o.ctx));
-  // sandwich::bias has no validate: its domain_error at distance 0 is the config's.
-  if (sandwich::bias<double>(c, 0, 0).error == posenc::status::domain_error)
-    throw usage_error(o.ctx + ": invalid Sandwich config: dim must be even and in [2, 4096], heads in [1, 4096]");
+  check_valid(sandwich::validate(c), o.ctx, "Sandwich");
   const auto n =
       static_cast<std::size_t>(required_integer(a, "distances", 1, static_cast<long long>(max_table_rows), o.ctx));
   const auto heads = static_cast<std::size_t>(c.heads);

@@ -3,8 +3,10 @@
 // chijames/KERPLE megatron/mpu/layers.py ParallelKerpleLog / ParallelKerplePower), per head, exact
 // then rounded once into T:
 //
-//   kerple::log_bias<T>(p, a, k)     -p log(1 + a k)     (KERPLE-log; p, a the head's parameters)
-//   kerple::power_bias<T>(a, p, k)   -a k^p              (KERPLE-power; p in (0, 2])
+//   kerple::log_bias<T>(log_config{.p, .a}, k)     -p log(1 + a k)     (KERPLE-log; one head)
+//   kerple::power_bias<T>(power_config{.a, .p}, k) -a k^p              (KERPLE-power; p in (0, 2])
+//   kerple::log_bias<T>(p, a, k), power_bias<T>(a, p, k)               the same, parameters loose
+//   kerple::fill_log_bias<T>(cfg, span), fill_power_bias<T>(cfg, span) out[k], k < out.size()
 //
 // k = |m - n| >= 0 is the distance. The parameters are learned doubles (KERPLE initialises p, a
 // from U(0, 2), U(0, 1) and clamps them at 0.01); they are taken as the exact binary values given.
@@ -15,16 +17,23 @@
 // product a t^P is then formed exactly (TwoProduct) and rounded once. Otherwise k^p is irrational.
 // Method: double-double (dd_log, dd_exp, TwoProduct) with a stated bound and Ziv's test; then
 // 256 to 1024 bits (detail/mp/exp_log.hpp log_approx_big for the log of the exact 1 + a k).
-// Errors: domain_error outside the preconditions (finite positive parameters; log: a >= 2^-60 and
-// a k < 2^84, so 1 + a k is exact in 256 bits; power: p <= 2 and k < 2^26, so k^p < 2^52).
+// The head is a kerple::log_checked_config / power_checked_config (validate.hpp: finite positive
+// parameters; log: a >= 2^-60; power: p <= 2), made from a config where it is passed: a broken
+// precondition is a compile error naming it in constant evaluation, domain_error at run time.
+// Per call: domain_error for log: a k >= 2^84 or k >= 2^53 (1 + a k exact in 256 bits); power:
+// k >= 2^26 (k^p < 2^52).
 #pragma once
 
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "posenc/detail/mp/bigfloat.hpp"
 #include "posenc/detail/mp/exp_log.hpp"
 #include "posenc/detail/mp/ziv.hpp"
+#include "posenc/kerple/config.hpp"
+#include "posenc/kerple/validate.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/double_double.hpp"
@@ -34,7 +43,6 @@
 
 namespace posenc::detail::kerplef {
 
-constexpr bool finite_positive(double x) noexcept { return x > 0 && x <= 0x1.fffffffffffffp1023; }
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
 
 // -p log(1 + a k) at 64L bits: 1 + a k exact (a's 53 bits times k, plus 1, within 4L >= 256 bits
@@ -74,11 +82,11 @@ namespace posenc::kerple {
 
 // RN_T(-p log(1 + a k)).
 template <class T = double>
-constexpr posenc::result<T> log_bias(double p, double a, std::uint64_t k) noexcept {
+constexpr posenc::result<T> log_bias(const log_checked_config& cc, std::uint64_t k) noexcept {
   using namespace detail::kerplef;
-  if (!finite_positive(p) || !finite_positive(a) || a < 0x1p-60 || k >= (std::uint64_t{1} << 53) ||
-      a * static_cast<double>(k) >= 0x1p84)
-    return {T{}, posenc::status::domain_error};
+  if (!cc.ok()) return {T{}, cc.check().error};
+  const double p = cc.get().p, a = cc.get().a;
+  if (k >= (std::uint64_t{1} << 53) || a * static_cast<double>(k) >= 0x1p84) return {T{}, posenc::status::domain_error};
   if (k == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   const math::double_double t = detail::two_prod(a, static_cast<double>(k));  // a k exactly
   const math::double_double v = detail::dd_add({1.0, 0.0}, t);                // 1 + a k, within 3u^2
@@ -97,10 +105,11 @@ constexpr posenc::result<T> log_bias(double p, double a, std::uint64_t k) noexce
 
 // RN_T(-a k^p).
 template <class T = double>
-constexpr posenc::result<T> power_bias(double a, double p, std::uint64_t k) noexcept {
+constexpr posenc::result<T> power_bias(const power_checked_config& cc, std::uint64_t k) noexcept {
   using namespace detail::kerplef;
-  if (!finite_positive(a) || !finite_positive(p) || p > 2.0 || k >= (std::uint64_t{1} << 26))
-    return {T{}, posenc::status::domain_error};
+  if (!cc.ok()) return {T{}, cc.check().error};
+  const double a = cc.get().a, p = cc.get().p;
+  if (k >= (std::uint64_t{1} << 26)) return {T{}, posenc::status::domain_error};
   if (k == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   // Exact case: p = P 2^-q with P odd; k = t^(2^q) makes k^p = t^P, an integer below 2^52.
   const std::uint64_t pbits = std::bit_cast<std::uint64_t>(p);
@@ -128,6 +137,51 @@ constexpr posenc::result<T> power_bias(double a, double p, std::uint64_t k) noex
   if (detail::ziv_round<T>(r.hi, r.lo, err, out)) return finish(out);
   return finish(
       detail::mp::ziv_loop<T>([a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
+}
+
+// The same from a plain head (a braced {.p = .., .a = ..} binds here) and from loose parameters.
+template <class T = double>
+constexpr posenc::result<T> log_bias(const log_config& c, std::uint64_t k) noexcept {
+  return log_bias<T>(log_checked_config{c}, k);
+}
+template <class T = double>
+constexpr posenc::result<T> log_bias(double p, double a, std::uint64_t k) noexcept {
+  return log_bias<T>(log_checked_config{log_config{.p = p, .a = a}}, k);
+}
+template <class T = double>
+constexpr posenc::result<T> power_bias(const power_config& c, std::uint64_t k) noexcept {
+  return power_bias<T>(power_checked_config{c}, k);
+}
+template <class T = double>
+constexpr posenc::result<T> power_bias(double a, double p, std::uint64_t k) noexcept {
+  return power_bias<T>(power_checked_config{power_config{.a = a, .p = p}}, k);
+}
+
+// out[k] = the head's bias at distance k, k < out.size(), the head validated once. The first
+// error is returned (overflow leaves its entry infinite and goes on; domain_error stops).
+template <class T = double>
+constexpr posenc::status fill_log_bias(const log_checked_config& cc, std::span<T> out) noexcept {
+  if (!cc.ok()) return cc.check().error;
+  posenc::status st = posenc::status::ok;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const posenc::result<T> r = log_bias<T>(cc, k);
+    if (r.error == posenc::status::domain_error) return r.error;
+    if (st == posenc::status::ok) st = r.error;
+    out[k] = r.value;
+  }
+  return st;
+}
+template <class T = double>
+constexpr posenc::status fill_power_bias(const power_checked_config& cc, std::span<T> out) noexcept {
+  if (!cc.ok()) return cc.check().error;
+  posenc::status st = posenc::status::ok;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const posenc::result<T> r = power_bias<T>(cc, k);
+    if (r.error == posenc::status::domain_error) return r.error;
+    if (st == posenc::status::ok) st = r.error;
+    out[k] = r.value;
+  }
+  return st;
 }
 
 }  // namespace posenc::kerple

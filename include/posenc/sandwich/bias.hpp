@@ -15,7 +15,9 @@
 // each sin from the double-double kernel (2^-84 relative, plus the angle's and the reduction's
 // errors), squared and summed in double-double with their error bounds carried, times -H/(4 (h+1));
 // Ziv's test; then 256 to 1024 bits (sum of cos - 1 from the geometric angle kernel).
-// Errors: domain_error outside 2 <= d <= 4096 even, 1 <= H <= 4096, 0 <= h < H, |k| < 2^53.
+// bias takes a sandwich::checked_config (validate.hpp: 2 <= d <= 4096 even, 1 <= H <= 4096), made
+// from a config where it is passed: a broken precondition is a compile error naming it in constant
+// evaluation, domain_error at run time. Per call: domain_error outside 0 <= h < H, |k| < 2^53.
 #pragma once
 
 #include <cstdint>
@@ -29,16 +31,9 @@
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/reduce.hpp"
 #include "posenc/math/round.hpp"
+#include "posenc/sandwich/config.hpp"
+#include "posenc/sandwich/validate.hpp"
 #include "posenc/status.hpp"
-
-namespace posenc::sandwich {
-
-struct config {
-  int dim = 0;    // d: NeMo's hidden size per head
-  int heads = 0;  // H
-};
-
-}  // namespace posenc::sandwich
 
 namespace posenc::detail::sandwichf {
 
@@ -69,9 +64,10 @@ namespace posenc::sandwich {
 
 // RN_T(bias_h(k)).
 template <class T = double>
-constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) noexcept {
-  if (c.dim < 2 || c.dim > 4096 || c.dim % 2 != 0 || c.heads < 1 || c.heads > 4096 || h < 0 || h >= c.heads ||
-      distance <= -(std::int64_t{1} << 53) || distance >= (std::int64_t{1} << 53))
+constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t distance) noexcept {
+  if (!cc.ok()) return {T{}, cc.check().error};
+  const config& c = cc.get();
+  if (h < 0 || h >= c.heads || distance <= -(std::int64_t{1} << 53) || distance >= (std::int64_t{1} << 53))
     return {T{}, posenc::status::domain_error};
   if (distance == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   const auto k = static_cast<std::uint64_t>(distance < 0 ? -distance : distance);
@@ -112,6 +108,12 @@ constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) 
   return {detail::mp::ziv_loop<T>(
               [k, d, H, h](auto lv) { return detail::sandwichf::sum_approx<decltype(lv)::value>(k, d, H, h); }),
           posenc::status::ok};
+}
+
+// The same from a plain config (a braced {.dim = d, .heads = H} binds here).
+template <class T = double>
+constexpr posenc::result<T> bias(const config& c, int h, std::int64_t distance) noexcept {
+  return bias<T>(checked_config{c}, h, distance);
 }
 
 }  // namespace posenc::sandwich

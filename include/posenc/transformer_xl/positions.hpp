@@ -15,43 +15,22 @@
 // The embedding is [sin(pos inv_freq) | cos(pos inv_freq)], inv_freq_i = 10000^(-2i/d): the
 // sinusoidal scheme's paper exponent in the concat layout (d_model even), so every entry is
 // exact then rounded once (posenc/sinusoidal/).
+//
+// position and fill_table take a transformer_xl::checked_config (validate.hpp), made from a config
+// where it is passed: a broken precondition is a compile error naming it in constant evaluation,
+// domain_error at run time.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 
 #include "posenc/sinusoidal/table.hpp"
 #include "posenc/status.hpp"
-#include "posenc/validation.hpp"
+#include "posenc/transformer_xl/config.hpp"
+#include "posenc/transformer_xl/validate.hpp"
 
 namespace posenc::transformer_xl {
-
-enum class model : unsigned char { transformer_xl, xlnet };
-enum class attention : unsigned char { bi, uni };  // XLNet's attn_type
-
-struct config {
-  int d_model = 0;
-  std::int64_t klen = 0;  // memory + current segment length
-  std::int64_t qlen = 0;  // current segment length (XLNet)
-  std::int64_t clamp_len = -1;
-  transformer_xl::model model = model::transformer_xl;
-  attention attn_type = attention::bi;
-  bool bi_data = false;  // XLNet: forward and backward halves
-};
-
-using validation = posenc::validation;  // validation.hpp
-
-inline void invalid_transformer_xl_config(const char* precondition) noexcept { static_cast<void>(precondition); }
-
-constexpr validation validate(const config& c) noexcept {
-  const auto bad = [](const char* m) { return validation{posenc::status::domain_error, m}; };
-  if (c.d_model < 2 || c.d_model % 2 != 0 || c.d_model > 65536) return bad("d_model must be even and in [2, 65536]");
-  if (c.klen < 1 || c.klen > (std::int64_t{1} << 40)) return bad("klen must be in [1, 2^40]");
-  if (c.qlen < 0 || c.qlen > c.klen) return bad("qlen must be in [0, klen]");
-  return {};
-}
 
 // Rows of the table.
 constexpr std::int64_t rows(const config& c) noexcept {
@@ -61,12 +40,9 @@ constexpr std::int64_t rows(const config& c) noexcept {
 }
 
 // The relative position of row r (0 <= r < rows(c)).
-constexpr posenc::result<std::int64_t> position(const config& c, std::int64_t r) noexcept {
-  const validation v = validate(c);
-  if (!v.ok()) {
-    if (std::is_constant_evaluated()) invalid_transformer_xl_config(v.message);
-    return {0, v.error};
-  }
+constexpr posenc::result<std::int64_t> position(const checked_config& cc, std::int64_t r) noexcept {
+  if (!cc.ok()) return {0, cc.check().error};
+  const config& c = cc.get();
   if (r < 0 || r >= rows(c)) return {0, posenc::status::domain_error};
   std::int64_t p = 0;
   if (c.model == model::transformer_xl) {
@@ -80,19 +56,21 @@ constexpr posenc::result<std::int64_t> position(const config& c, std::int64_t r)
   return {p, posenc::status::ok};
 }
 
+// The same from a plain config (a braced {.d_model = ..} binds here).
+constexpr posenc::result<std::int64_t> position(const config& c, std::int64_t r) noexcept {
+  return position(checked_config{c}, r);
+}
+
 // out[r * d_model + k]: element k of [sin | cos] at position(c, r); out.size() == rows(c) * d_model.
 template <class T = double>
-constexpr posenc::status fill_table(const config& c, std::span<T> out) noexcept {
-  const validation v = validate(c);
-  if (!v.ok()) {
-    if (std::is_constant_evaluated()) invalid_transformer_xl_config(v.message);
-    return v.error;
-  }
+constexpr posenc::status fill_table(const checked_config& cc, std::span<T> out) noexcept {
+  if (!cc.ok()) return cc.check().error;
+  const config& c = cc.get();
   const auto d = static_cast<std::size_t>(c.d_model);
   if (out.size() != static_cast<std::size_t>(rows(c)) * d) return posenc::status::domain_error;
   const sinusoidal::checked_config sc{sinusoidal::config{.dim = c.d_model, .layout = sinusoidal::layout::concat}};
   for (std::size_t r = 0; r < static_cast<std::size_t>(rows(c)); ++r) {
-    const std::int64_t p = position(c, static_cast<std::int64_t>(r)).value;
+    const std::int64_t p = position(cc, static_cast<std::int64_t>(r)).value;
     for (std::size_t k = 0; k < d; ++k) {
       const auto e = sinusoidal::element<T>(sc, p, static_cast<int>(k));
       if (!e.ok()) return e.error;
@@ -100,6 +78,11 @@ constexpr posenc::status fill_table(const config& c, std::span<T> out) noexcept 
     }
   }
   return posenc::status::ok;
+}
+
+template <class T = double>
+constexpr posenc::status fill_table(const config& c, std::span<T> out) noexcept {
+  return fill_table<T>(checked_config{c}, out);
 }
 
 }  // namespace posenc::transformer_xl

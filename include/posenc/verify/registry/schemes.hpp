@@ -19,13 +19,16 @@
 // / XLNet); the ALiBi, bucket and XPOS laws their own scheme's; bucket_sign_partition needs a
 // bidirectional scheme (not T5's causal buckets); alibi_power_of_two_slopes needs a head whose
 // exponent e_h is an integer (has_power_of_two_slope; every config of every_scheme has one, e.g.
-// 2^-1 at head 3 of 5 heads with max_bias 1).
+// 2^-1 at head 3 of 5 heads with max_bias 1). KERPLE (log, power), Sandwich and log-n are listed
+// with no law (no law of every_scheme_law reads their tables; scheme_law::none_applies): their
+// tables are still built in every dtype, so the runner shows them and their generators run.
 #pragma once
 
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -33,6 +36,7 @@
 
 #include "posenc/alibi.hpp"
 #include "posenc/deberta.hpp"
+#include "posenc/kerple.hpp"
 #include "posenc/laws/alibi_bias_table.hpp"
 #include "posenc/laws/alibi_geometric_slopes.hpp"
 #include "posenc/laws/alibi_monotone_bias.hpp"
@@ -49,7 +53,9 @@
 #include "posenc/laws/sinusoid_table.hpp"
 #include "posenc/laws/table_view.hpp"
 #include "posenc/laws/xpos_relative_scale.hpp"
+#include "posenc/logn.hpp"
 #include "posenc/rope/table.hpp"
+#include "posenc/sandwich.hpp"
 #include "posenc/shaw.hpp"
 #include "posenc/sinusoidal.hpp"
 #include "posenc/t5.hpp"
@@ -60,7 +66,22 @@ namespace posenc::verify::registry {
 
 namespace hana = boost::hana;
 
-enum class scheme_family : unsigned char { sinusoidal, transformer_xl, alibi, t5, deberta, shaw, xpos };
+enum class scheme_family : unsigned char {
+  sinusoidal,
+  transformer_xl,
+  alibi,
+  t5,
+  deberta,
+  shaw,
+  xpos,
+  kerple_log,
+  kerple_power,
+  sandwich,
+  logn
+};
+
+// The most KERPLE heads a registry config lists (kerple_heads of them are read).
+inline constexpr std::size_t max_kerple_heads = 4;
 
 // One config of one scheme (only its family's member is read) and the range its tables cover.
 struct scheme {
@@ -72,8 +93,14 @@ struct scheme {
   deberta::config deberta{};
   shaw::config shaw{};
   xpos::config xpos{};
+  std::array<kerple::log_config, max_kerple_heads> kerple_log{};
+  std::array<kerple::power_config, max_kerple_heads> kerple_power{};
+  std::size_t kerple_heads = 0;
+  sandwich::config sandwich{};
+  logn::config logn{};
   std::int64_t first = 0;  // first position (sinusoidal, XPOS) or relative position (buckets: -range)
-  std::size_t rows = 0;    // positions (sinusoidal, XPOS), queries = keys (ALiBi), relative positions
+  std::size_t rows = 0;    // positions (sinusoidal, XPOS, log-n), queries = keys (ALiBi), relative
+                           // positions (buckets), distances 0 .. rows - 1 (KERPLE, Sandwich)
 };
 
 namespace schemes {
@@ -151,6 +178,43 @@ struct xpos_128 {  // torchscale: head_dim 128, xpos_scale_base 512, centred pos
   static constexpr scheme value{.family = scheme_family::xpos, .xpos = {.head_dim = 128}, .first = -256, .rows = 512};
 };
 
+// KERPLE heads with parameters in the ranges the trained models settle in (chijames/KERPLE: p, a
+// initialised from U(0, 2), U(0, 1), clamped at 0.01); binary fractions, so they are the exact
+// values a checkpoint would hold after rounding to these many bits.
+struct kerple_log_4 {
+  static constexpr const char* name = "KERPLE-log 4 heads";
+  static constexpr scheme value{.family = scheme_family::kerple_log,
+                                .kerple_log = {{{.p = 1.5, .a = 0.5},
+                                                {.p = 0.75, .a = 0.125},
+                                                {.p = 0x1.8p-2, .a = 0x1.4p-5},
+                                                {.p = 0.01, .a = 0.01}}},
+                                .kerple_heads = 4,
+                                .rows = 512};
+};
+struct kerple_power_4 {
+  static constexpr const char* name = "KERPLE-power 4 heads";
+  static constexpr scheme value{.family = scheme_family::kerple_power,
+                                .kerple_power = {{{.a = 0.5, .p = 1.0},
+                                                  {.a = 0.25, .p = 0.5},
+                                                  {.a = 0x1.4p-3, .p = 1.25},
+                                                  {.a = 0.01, .p = 2.0}}},
+                                .kerple_heads = 4,
+                                .rows = 512};
+};
+struct sandwich_nemo {  // NeMo's Sandwich with 64-dim heads, 8 heads
+  static constexpr const char* name = "Sandwich d=64 heads=8";
+  static constexpr scheme value{.family = scheme_family::sandwich, .sandwich = {.dim = 64, .heads = 8}, .rows = 256};
+};
+struct logn_su {  // Su's log_512(n), n = 1 .. 4096
+  static constexpr const char* name = "log-n log_512 n (Su)";
+  static constexpr scheme value{.family = scheme_family::logn, .logn = {}, .first = 1, .rows = 4096};
+};
+struct logn_qwen {  // Qwen-7B: seq_length 2048, 1 below it, log_2048(i) past it
+  static constexpr const char* name = "log-n log_2048 i, at least 1 (Qwen)";
+  static constexpr scheme value{
+      .family = scheme_family::logn, .logn = {.base = 2048, .at_least_one = true}, .first = 1, .rows = 8192};
+};
+
 }  // namespace schemes
 
 inline constexpr auto every_scheme =
@@ -159,7 +223,9 @@ inline constexpr auto every_scheme =
                 hana::type<schemes::xlnet_bi_data>, hana::type<schemes::alibi_bloom>, hana::type<schemes::alibi_12>,
                 hana::type<schemes::alibi_mpt>, hana::type<schemes::alibi_5_bias1>,
                 hana::type<schemes::t5_small_bidirectional>, hana::type<schemes::t5_small_causal>,
-                hana::type<schemes::deberta_v3>, hana::type<schemes::shaw_t2t>, hana::type<schemes::xpos_128>>{};
+                hana::type<schemes::deberta_v3>, hana::type<schemes::shaw_t2t>, hana::type<schemes::xpos_128>,
+                hana::type<schemes::kerple_log_4>, hana::type<schemes::kerple_power_4>,
+                hana::type<schemes::sandwich_nemo>, hana::type<schemes::logn_su>, hana::type<schemes::logn_qwen>>{};
 
 // The tables of one scheme config in dtype T, built at run time (posenc's generators).
 template <class T>
@@ -172,6 +238,7 @@ struct scheme_tables {
   std::vector<std::int64_t> buckets;      // T5, DeBERTa, Shaw
   std::vector<float> rope_cos, rope_sin;  // XPOS: RoPE's interleaved rotation (float), ...
   std::vector<T> scales, inverse_scales;  // ... and the scales
+  std::vector<T> by_distance;             // KERPLE, Sandwich: heads x distances; log-n: the factors
 
   laws::sinusoid_table<T> sinusoids() const noexcept {
     if (config.family == scheme_family::transformer_xl)
@@ -257,6 +324,29 @@ scheme_tables<T> make_scheme_tables(const scheme& s) {
       keep(xpos::fill_scales<T>(xc, s.first, std::span<T>(t.inverse_scales), true));
       break;
     }
+    case scheme_family::kerple_log:
+    case scheme_family::kerple_power:
+      t.by_distance.resize(s.kerple_heads * s.rows);
+      for (std::size_t h = 0; h < s.kerple_heads; ++h) {
+        const std::span<T> row(t.by_distance.data() + h * s.rows, s.rows);
+        keep(s.family == scheme_family::kerple_log ? kerple::fill_log_bias<T>(s.kerple_log[h], row)
+                                                   : kerple::fill_power_bias<T>(s.kerple_power[h], row));
+      }
+      break;
+    case scheme_family::sandwich: {
+      const sandwich::checked_config cc{s.sandwich};
+      for (int h = 0; h < s.sandwich.heads; ++h)
+        for (std::size_t k = 0; k < s.rows; ++k) {
+          const auto b = sandwich::bias<T>(cc, h, static_cast<std::int64_t>(k));
+          keep(b.error);
+          t.by_distance.push_back(b.value);
+        }
+      break;
+    }
+    case scheme_family::logn:
+      t.by_distance.resize(s.rows);
+      keep(logn::fill_factors<T>(s.logn, s.first, std::span<T>(t.by_distance)));
+      break;
   }
   return t;
 }
@@ -270,6 +360,12 @@ constexpr bool sinusoids(const scheme& s) noexcept {
 }
 constexpr bool buckets(const scheme& s) noexcept {
   return s.family == scheme_family::t5 || s.family == scheme_family::deberta || s.family == scheme_family::shaw;
+}
+// No law of every_scheme_law reads this family's tables (KERPLE, Sandwich, log-n): the runner lists
+// the config with no law.
+constexpr bool none_applies(const scheme& s) noexcept {
+  return s.family == scheme_family::kerple_log || s.family == scheme_family::kerple_power ||
+         s.family == scheme_family::sandwich || s.family == scheme_family::logn;
 }
 // Some head's exponent e_h is an integer (its slope a power of two).
 constexpr bool has_power_of_two_slope(const alibi::config& c) noexcept {
