@@ -28,44 +28,23 @@
 #include <posenc/verify/rope_table_oracle.hpp>
 #include <posenc/version.hpp>
 
-#include "cli_spawn.hpp"
-
-#ifndef POSENC_CLI_PATH
-#error "POSENC_CLI_PATH must name the posenc executable (tests/CMakeLists.txt defines it)"
-#endif
+#include "cli_test_util.hpp"
 
 namespace {
 
 using posenc::bfloat16;
 using posenc::float16;
+using posenc_test::cat;
 using posenc_test::cli_result;
-using strings = std::vector<std::string>;
+using posenc_test::dbits;
+using posenc_test::dtype;
+using posenc_test::emit;
+using posenc_test::exact;
+using posenc_test::fnv1a64;
+using posenc_test::parse_hex;
+using posenc_test::split;
+using posenc_test::strings;
 
-cli_result emit(strings args) {
-  args.insert(args.begin(), "emit");
-  return posenc_test::run_cli(POSENC_CLI_PATH, args);
-}
-
-strings cat(strings a, const strings& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t e = s.find(sep, pos);
-    if (e == std::string::npos) {
-      parts.push_back(s.substr(pos));
-      return parts;
-    }
-    parts.push_back(s.substr(pos, e - pos));
-    pos = e + 1;
-  }
-}
-
-// Lines of a successful run's stdout (the last, empty piece after the final newline dropped).
 std::vector<std::string> ok_lines(const strings& args) {
   const cli_result r = emit(args);
   INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
@@ -75,38 +54,6 @@ std::vector<std::string> ok_lines(const strings& args) {
   REQUIRE(lines.back().empty());
   lines.pop_back();
   return lines;
-}
-
-// The exact value of a T as a double, and the bits of a double (compared so that -0 != +0).
-template <class T>
-double exact(T v) {
-  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
-    return static_cast<double>(v.to_float());
-  else
-    return static_cast<double>(v);
-}
-std::uint64_t dbits(double x) { return std::bit_cast<std::uint64_t>(x); }
-
-// A whole hex-float field: strtod must consume all of it.
-double parse_hex(const std::string& s) {
-  REQUIRE(s.size() > 2);
-  REQUIRE(s.find("0x") != std::string::npos);
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  REQUIRE(end == s.c_str() + s.size());
-  return d;
-}
-
-template <class T>
-const char* dtype() {
-  if constexpr (std::is_same_v<T, double>)
-    return "f64";
-  else if constexpr (std::is_same_v<T, float>)
-    return "f32";
-  else if constexpr (std::is_same_v<T, bfloat16>)
-    return "bf16";
-  else
-    return "f16";
 }
 
 // ---- the configs: the flags and the same config as a struct ------------------------------------
@@ -387,15 +334,6 @@ T read_le(const std::string& bytes, std::size_t offset) {
   for (std::size_t i = 0; i < sizeof(S); ++i)
     b = static_cast<S>(b | static_cast<S>(static_cast<S>(static_cast<unsigned char>(bytes[offset + i])) << (8 * i)));
   return posenc::detail::float_format<T>::from_bits(b);
-}
-
-std::uint64_t fnv1a64(const std::string& bytes) {
-  std::uint64_t h = 14695981039346656037u;  // FNV-1a 64 offset basis
-  for (const char c : bytes) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 1099511628211u;  // FNV 64 prime
-  }
-  return h;
 }
 
 // The bin table against the oracle: element k of row i holds pair j of the layout.

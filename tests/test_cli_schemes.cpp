@@ -30,42 +30,22 @@
 #include <posenc/transformer_xl.hpp>
 #include <posenc/xpos.hpp>
 
-#include "cli_spawn.hpp"
-
-#ifndef POSENC_CLI_PATH
-#error "POSENC_CLI_PATH must name the posenc executable (tests/CMakeLists.txt defines it)"
-#endif
+#include "cli_test_util.hpp"
 
 namespace {
 
 using posenc::bfloat16;
 using posenc::float16;
+using posenc_test::cat;
 using posenc_test::cli_result;
-using strings = std::vector<std::string>;
-
-cli_result emit(strings args) {
-  args.insert(args.begin(), "emit");
-  return posenc_test::run_cli(POSENC_CLI_PATH, args);
-}
-
-strings cat(strings a, const strings& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t e = s.find(sep, pos);
-    if (e == std::string::npos) {
-      parts.push_back(s.substr(pos));
-      return parts;
-    }
-    parts.push_back(s.substr(pos, e - pos));
-    pos = e + 1;
-  }
-}
+using posenc_test::dbits;
+using posenc_test::dtype;
+using posenc_test::emit;
+using posenc_test::exact;
+using posenc_test::fnv1a64;
+using posenc_test::parse_hex;
+using posenc_test::split;
+using posenc_test::strings;
 
 // A successful run's stdout.
 std::string ok_out(const strings& args) {
@@ -101,29 +81,10 @@ long long integer(const std::string& s) {
   return v;
 }
 
-// A hex-float field (strtod reads it exactly).
-double hex(const std::string& s) {
-  REQUIRE(s.find("0x") != std::string::npos);
-  char* end = nullptr;
-  const double d = std::strtod(s.c_str(), &end);
-  REQUIRE(end == s.c_str() + s.size());
-  return d;
-}
-
-template <class T>
-double exact(T v) {
-  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
-    return static_cast<double>(v.to_float());
-  else
-    return static_cast<double>(v);
-}
-
-std::uint64_t dbits(double x) { return std::bit_cast<std::uint64_t>(x); }
-
 // The field equals v bit for bit (-0 differs from +0).
 template <class T>
 bool same(const std::string& field, T v) {
-  return dbits(hex(field)) == dbits(exact(v));
+  return dbits(parse_hex(field)) == dbits(exact(v));
 }
 
 // A --decimal field read back into T (f64/f32 by from_chars, bf16/f16 by one correct rounding of
@@ -142,18 +103,6 @@ T read_decimal(const std::string& s) {
     REQUIRE(end == s.c_str() + s.size());
     return posenc::math::round_to<T>(d).value;
   }
-}
-
-template <class T>
-const char* dtype() {
-  if constexpr (std::is_same_v<T, double>)
-    return "f64";
-  else if constexpr (std::is_same_v<T, float>)
-    return "f32";
-  else if constexpr (std::is_same_v<T, bfloat16>)
-    return "bf16";
-  else
-    return "f16";
 }
 
 template <class T>
@@ -487,16 +436,6 @@ TEST_CASE("emit <scheme> --format bin: the value column, little-endian, in row o
     want += le_bytes(static_cast<std::int32_t>(posenc::deberta::bucket(dc, r).value));
   CHECK(b == want);
   CHECK(b.size() == 61 * 4);
-}
-
-// FNV-1a 64 of bytes (the checksum the C header states).
-std::uint64_t fnv1a64(const std::string& bytes) {
-  std::uint64_t h = 0xcbf29ce484222325u;
-  for (const char c : bytes) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3u;
-  }
-  return h;
 }
 
 TEST_CASE("emit <scheme> --format c: named, sized arrays, the command, the parameters, the checksum",
