@@ -10,12 +10,12 @@
 //                     posenc::rope::layout::half_split), llama31, {.max_ulp = 1}).holds);
 //
 // Cost: views with sizes known at compile time and consecutive positions build the reference
-// with the table engine (rope::make_table) in blocks of rows; at run time, views of run-time sizes
+// with the table engine (rope::make_pair_table, compact rows) in blocks of rows; at run time, views of run-time sizes
 // with consecutive positions do the same through rope::fill_pair_table (a 32 KiB block on the
 // stack); the rest (position lists, and run-time sizes in constant evaluation) evaluate each
 // element with rope::sincos. A config that fails validate() or a rotary dim that is not
 // rotary_dim(cfg) fails the law at "the table"; so does a position past rope::max_table_position
-// in a view of static sizes (its reference is rope::make_table), while a view of run-time sizes
+// in a view of static sizes (its reference is rope::make_pair_table), while a view of run-time sizes
 // compares such rows entry by entry (rope::sincos takes any position).
 #pragma once
 
@@ -59,30 +59,45 @@ constexpr void compare_entry(law_result& r, T c, T s, T ec, T es, double max_ulp
 
 // consecutive(v) is in table_view.hpp (shared with the laws over two rows).
 
-// Rows of v against the engine's reference in v's own layout, built in blocks of K rows (so that
-// element k of a row is element k of the reference row).
+// Rows of v against the engine's compact reference (rope::make_pair_table: one {sin, cos} per
+// pair, half the stores of an expanded table, which is most of the law's cost in constant
+// evaluation), built in blocks of K rows. A row is first compared pair by pair, both elements of
+// each pair at once; only a row with a difference is walked element by element (in element order,
+// so the first failure and the worst case are the ones of an element-by-element walk).
 template <rope::layout L, std::size_t K, std::size_t D, rotary_table V>
 constexpr bool compare_blocks(law_result& r, const V& v, const rope::config& c, exactness_options o) noexcept {
   using T = typename V::value_type;
+  constexpr std::size_t half = D / 2;
   const std::size_t n = v.rows();
   const double max_ulp = static_cast<double>(o.max_ulp);
   for (std::size_t base = 0; base < n; base += K) {
     const std::size_t first = base + K <= n ? base : n - K;  // the last block overlaps the one before
-    const auto ref = rope::make_table<T, K, D, L>(
+    const auto ref = rope::make_pair_table<T, K, half>(
         c, {.start = static_cast<std::uint64_t>(position_of(v, 0)) + first, .fold_attention = o.fold_attention});
     if (!ref.ok()) return false;
     for (std::size_t row = base; row < base + K && row < n; ++row) {
       const T *cr = v.cos_row(row), *sr = v.sin_row(row);
-      const T *ec = ref.value.cos_row(row - first), *es = ref.value.sin_row(row - first);
+      const math::sincos_result<T>* er = ref.value.row(row - first);
       const auto p = static_cast<std::int64_t>(v.position(row));
-      std::uint64_t equal = 0;  // counted here, one call per row: the common case stays cheap
-      for (std::size_t k = 0; k < D; ++k) {
-        if (same_bits(cr[k], ec[k]) && same_bits(sr[k], es[k])) {
-          ++equal;
-          continue;
+      bool row_equal = true;
+      for (std::size_t j = 0; j < half && row_equal; ++j) {
+        const std::size_t k0 = L == rope::layout::interleaved ? 2 * j : j;
+        const std::size_t k1 = L == rope::layout::interleaved ? 2 * j + 1 : j + half;
+        row_equal = same_bits(cr[k0], er[j].cos) && same_bits(sr[k0], er[j].sin) && same_bits(cr[k1], er[j].cos) &&
+                    same_bits(sr[k1], er[j].sin);
+      }
+      std::uint64_t equal = D;  // counted here, one call per row: the common case stays cheap
+      if (!row_equal) {
+        equal = 0;
+        for (std::size_t k = 0; k < D; ++k) {
+          const std::size_t j = pair_of_element(L, k, D);
+          if (same_bits(cr[k], er[j].cos) && same_bits(sr[k], er[j].sin)) {
+            ++equal;
+            continue;
+          }
+          compare_entry(r, cr[k], sr[k], er[j].cos, er[j].sin, max_ulp,
+                        {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
         }
-        compare_entry(r, cr[k], sr[k], ec[k], es[k], max_ulp,
-                      {p, static_cast<std::int64_t>(pair_of_element(L, k, D)), static_cast<std::int64_t>(k)});
       }
       if (r.checked == 0 && equal > 0) {  // the first case sets the worst index
         r.add(0.0, max_ulp, {p, 0, 0});
