@@ -9,14 +9,17 @@
 //   static_assert(posenc::laws::exactness(posenc::laws::view(vendor_cos, vendor_sin,
 //                     posenc::rope::layout::half_split), llama31, {.max_ulp = 1}).holds);
 //
-// Cost: views with sizes known at compile time and consecutive positions build the reference
-// with the table engine (rope::make_pair_table, compact rows) in blocks of rows; at run time, views of run-time sizes
-// with consecutive positions do the same through rope::fill_pair_table (a 32 KiB block on the
-// stack); the rest (position lists, and run-time sizes in constant evaluation) evaluate each
-// element with rope::sincos. A config that fails validate() or a rotary dim that is not
-// rotary_dim(cfg) fails the law at "the table"; so does a position past rope::max_table_position
-// in a view of static sizes (its reference is rope::make_pair_table), while a view of run-time sizes
-// compares such rows entry by entry (rope::sincos takes any position).
+// Cost: views with sizes known at compile time and consecutive positions are compared, in
+// constant evaluation, by the table engine itself as it computes the exact table (a comparing
+// sink, no reference stored: about 0.9x (GCC) and 1.2x (Clang) of generating the table, docs/
+// performance.md 2.1; rotary dims up to 256), or against blocks of rope::make_pair_table (wider
+// rows, and at run time); at run time, views of run-time sizes with consecutive positions are
+// compared against rope::fill_pair_table blocks (32 KiB of stack); the rest (position lists, and
+// run-time sizes in constant evaluation) evaluate each element with rope::sincos. A config that
+// fails validate() or a rotary dim that is not rotary_dim(cfg) fails the law at "the table"; so
+// does a position past rope::max_table_position in a view of static sizes (the engine takes
+// positions up to it), while a view of run-time sizes compares such rows entry by entry
+// (rope::sincos takes any position).
 #pragma once
 
 #include <array>
@@ -136,6 +139,79 @@ constexpr bool compare_rows_scalar(law_result& r, const V& v, const rope::config
   return true;
 }
 
+// Constant evaluation, one chunk of columns (rotary dims up to 2 x sincos_table::chunk_columns):
+// the table engine computes the exact table row by row and hands each pair to this sink, which
+// compares it with the view's two elements of that pair instead of storing it, so no reference
+// block is written and read back (that was a third of the law's cost on Clang). The engine hands
+// over a row's pairs consecutively and in order here; the sink keeps the row's exact pairs, and a
+// row with a difference is walked again element by element against them, so the first failure and
+// the worst case are those of an element-by-element walk.
+template <rotary_table V>
+struct compare_sink {
+  using T = typename V::value_type;
+  law_result* r;
+  const V* v;
+  const rope::config* c;
+  exactness_options o;
+  std::size_t half;
+  bool interleaved;
+  bool clean = true;
+  const T* cr = nullptr;
+  const T* sr = nullptr;
+  math::sincos_result<T> row_ref[posenc::detail::sincos_table::chunk_columns] = {};  // the row's exact pairs
+
+  constexpr void begin_chunk(std::size_t, std::size_t) noexcept {}
+  constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& e) noexcept {
+    const std::size_t j = j0 + jj;
+    if (j == 0) cr = v->cos_row(i), sr = v->sin_row(i);
+    const std::size_t k0 = interleaved ? 2 * j : j, k1 = interleaved ? 2 * j + 1 : j + half;
+    row_ref[j] = e;
+    clean = clean && same_bits(cr[k0], e.cos) && same_bits(sr[k0], e.sin) && same_bits(cr[k1], e.cos) &&
+            same_bits(sr[k1], e.sin);
+    if (j + 1 < half) return;
+    const auto p = position_of(*v, i);
+    const double max_ulp = static_cast<double>(o.max_ulp);
+    std::uint64_t equal = 2 * half;
+    if (!clean) {  // element by element, in element order
+      equal = 0;
+      const rope::layout lay = interleaved ? rope::layout::interleaved : rope::layout::half_split;
+      for (std::size_t k = 0; k < 2 * half; ++k) {
+        const std::size_t jk = pair_of_element(lay, k, 2 * half);
+        if (same_bits(cr[k], row_ref[jk].cos) && same_bits(sr[k], row_ref[jk].sin)) {
+          ++equal;
+          continue;
+        }
+        compare_entry(*r, cr[k], sr[k], row_ref[jk].cos, row_ref[jk].sin, max_ulp,
+                      {p, static_cast<std::int64_t>(jk), static_cast<std::int64_t>(k)});
+      }
+    }
+    if (r->checked == 0 && equal > 0) {  // the first case sets the worst index
+      r->add(0.0, max_ulp, {p, 0, 0});
+      --equal;
+    }
+    r->pass(equal);
+    clean = true;
+  }
+};
+
+// The law over a whole view of consecutive positions through compare_sink; false when the engine
+// refuses (a position past rope::max_table_position, a folded entry that overflows T).
+template <rotary_table V>
+constexpr bool compare_in_engine(law_result& r, const V& v, const rope::config& c, exactness_options o) noexcept {
+  using T = typename V::value_type;
+  const std::int64_t p0 = position_of(v, 0);
+  const std::size_t n = v.rows(), half = v.rotary_dim() / 2;
+  if (p0 < 0 || static_cast<std::uint64_t>(p0) > rope::max_table_position ||
+      n - 1 > rope::max_table_position - static_cast<std::uint64_t>(p0))
+    return false;
+  compare_sink<V> sink{&r, &v, &c, o, half, v.layout() == rope::layout::interleaved};
+  const posenc::detail::ropet::attention_value af =
+      o.fold_attention ? posenc::detail::ropet::attention_dd(c) : posenc::detail::ropet::attention_value{};
+  const posenc::detail::ropet::rope_source src{&c};
+  return posenc::detail::sincos_table::fill_rows<T>(src, static_cast<std::uint64_t>(p0), n, half, nullptr,
+                                                    o.fold_attention ? &af : nullptr, sink) == posenc::status::ok;
+}
+
 // Pairs of the run-time reference block (compact rows, rope::fill_pair_table): 2048 x 16 bytes =
 // 32 KiB of stack for double.
 inline constexpr std::size_t reference_pairs = 2048;
@@ -219,7 +295,9 @@ constexpr law_result exactness(const V& v, const rope::config& c, exactness_opti
     if (detail::consecutive(v)) {
       const bool il = v.layout() == rope::layout::interleaved;
       bool built = false;
-      if (std::is_constant_evaluated())
+      if (std::is_constant_evaluated() && D / 2 <= posenc::detail::sincos_table::chunk_columns)
+        built = detail::compare_in_engine(r, v, c, o);
+      else if (std::is_constant_evaluated())
         built = il ? detail::compare_blocks<rope::layout::interleaved, Kc, D>(r, v, c, o)
                    : detail::compare_blocks<rope::layout::half_split, Kc, D>(r, v, c, o);
       else
