@@ -62,6 +62,36 @@ constexpr void compare_entry(law_result& r, T c, T s, T ec, T es, double max_ulp
 
 // consecutive(v) is in table_view.hpp (shared with the laws over two rows).
 
+// One row's elements against the row's exact pairs ref[j] (j the pair of element k), in element
+// order, recording each difference; returns how many were equal. Used by every path that has the
+// exact pairs of a row (reference blocks, the comparing sink), so the first failure and the worst
+// case are always those of an element-by-element walk.
+template <class T>
+constexpr std::uint64_t compare_row_elements(law_result& r, const T* cr, const T* sr, const math::sincos_result<T>* ref,
+                                             rope::layout lay, std::size_t d, std::int64_t p, double max_ulp) noexcept {
+  std::uint64_t equal = 0;
+  for (std::size_t k = 0; k < d; ++k) {
+    const std::size_t j = pair_of_element(lay, k, d);
+    if (same_bits(cr[k], ref[j].cos) && same_bits(sr[k], ref[j].sin)) {
+      ++equal;
+      continue;
+    }
+    compare_entry(r, cr[k], sr[k], ref[j].cos, ref[j].sin, max_ulp,
+                  {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+  }
+  return equal;
+}
+
+// A row's equal elements, counted in bulk (one call per row: the common case stays cheap); the
+// first case of the law sets the worst index.
+constexpr void pass_row(law_result& r, std::uint64_t equal, std::int64_t p, double max_ulp) noexcept {
+  if (r.checked == 0 && equal > 0) {
+    r.add(0.0, max_ulp, {p, 0, 0});
+    --equal;
+  }
+  r.pass(equal);
+}
+
 // Rows of v against the engine's compact reference (rope::make_pair_table: one {sin, cos} per
 // pair, half the stores of an expanded table, which is most of the law's cost in constant
 // evaluation), built in blocks of K rows. A row is first compared pair by pair, both elements of
@@ -89,24 +119,7 @@ constexpr bool compare_blocks(law_result& r, const V& v, const rope::config& c, 
         row_equal = same_bits(cr[k0], er[j].cos) && same_bits(sr[k0], er[j].sin) && same_bits(cr[k1], er[j].cos) &&
                     same_bits(sr[k1], er[j].sin);
       }
-      std::uint64_t equal = D;  // counted here, one call per row: the common case stays cheap
-      if (!row_equal) {
-        equal = 0;
-        for (std::size_t k = 0; k < D; ++k) {
-          const std::size_t j = pair_of_element(L, k, D);
-          if (same_bits(cr[k], er[j].cos) && same_bits(sr[k], er[j].sin)) {
-            ++equal;
-            continue;
-          }
-          compare_entry(r, cr[k], sr[k], er[j].cos, er[j].sin, max_ulp,
-                        {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
-        }
-      }
-      if (r.checked == 0 && equal > 0) {  // the first case sets the worst index
-        r.add(0.0, max_ulp, {p, 0, 0});
-        --equal;
-      }
-      r.pass(equal);
+      pass_row(r, row_equal ? D : compare_row_elements(r, cr, sr, er, L, D, p, max_ulp), p, max_ulp);
     }
   }
   return true;
@@ -171,25 +184,8 @@ struct compare_sink {
     if (j + 1 < half) return;
     const auto p = position_of(*v, i);
     const double max_ulp = static_cast<double>(o.max_ulp);
-    std::uint64_t equal = 2 * half;
-    if (!clean) {  // element by element, in element order
-      equal = 0;
-      const rope::layout lay = interleaved ? rope::layout::interleaved : rope::layout::half_split;
-      for (std::size_t k = 0; k < 2 * half; ++k) {
-        const std::size_t jk = pair_of_element(lay, k, 2 * half);
-        if (same_bits(cr[k], row_ref[jk].cos) && same_bits(sr[k], row_ref[jk].sin)) {
-          ++equal;
-          continue;
-        }
-        compare_entry(*r, cr[k], sr[k], row_ref[jk].cos, row_ref[jk].sin, max_ulp,
-                      {p, static_cast<std::int64_t>(jk), static_cast<std::int64_t>(k)});
-      }
-    }
-    if (r->checked == 0 && equal > 0) {  // the first case sets the worst index
-      r->add(0.0, max_ulp, {p, 0, 0});
-      --equal;
-    }
-    r->pass(equal);
+    const rope::layout lay = interleaved ? rope::layout::interleaved : rope::layout::half_split;
+    pass_row(*r, clean ? 2 * half : compare_row_elements(*r, cr, sr, row_ref, lay, 2 * half, p, max_ulp), p, max_ulp);
     clean = true;
   }
 };
@@ -246,21 +242,7 @@ bool compare_filled(law_result& r, const V& v, const rope::config& c, exactness_
       const T *cr = v.cos_row(row), *sr = v.sin_row(row);
       const math::sincos_result<T>* er = ref.data() + (row - base) * half;
       const auto p = static_cast<std::int64_t>(start + (row - base));
-      std::uint64_t equal = 0;  // counted in bulk, one call per row, as compare_blocks does
-      for (std::size_t k = 0; k < d; ++k) {
-        const std::size_t j = pair_of_element(lay, k, d);
-        if (same_bits(cr[k], er[j].cos) && same_bits(sr[k], er[j].sin)) {
-          ++equal;
-          continue;
-        }
-        compare_entry(r, cr[k], sr[k], er[j].cos, er[j].sin, max_ulp,
-                      {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
-      }
-      if (r.checked == 0 && equal > 0) {  // the first case sets the worst index
-        r.add(0.0, max_ulp, {p, 0, 0});
-        --equal;
-      }
-      r.pass(equal);
+      pass_row(r, compare_row_elements(r, cr, sr, er, lay, d, p, max_ulp), p, max_ulp);
     }
   }
   return true;
