@@ -1,0 +1,271 @@
+// The cos/sin table engine's run-time float kernel (include/posenc/math/detail/sincos_table_rows.hpp):
+//  * every table it writes is the scalar function entry by entry (which the oracle tests check
+//    against MPFR), on both of its instruction sets, over the shapes that move its boundaries:
+//    rows around the block size, columns around the slice width and the vector width, positions
+//    where the block anchors leave cis_anchor's range, negative sinusoidal positions, RoPE scalings;
+//  * its entry bound holds: the recurrence E_{b+1} = fl(E_b E_1) and the entry fl(A E_b), computed
+//    as the kernel computes them, against MPFR's cis of the exact angle, and the bound is not
+//    vacuous (the worst measured error is a visible fraction of it);
+//  * its rounding test decides at its bound: a value on a float midpoint goes to the scalar path,
+//    a value just past the bound does not (the test shown able to fail).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <span>
+#include <vector>
+
+#include <posenc/math/detail/sincos_table_rows.hpp>
+#include <posenc/math/sincos_geometric.hpp>
+#include <posenc/math/sincos_table.hpp>
+#include <posenc/rope/angle.hpp>
+#include <posenc/rope/fill.hpp>
+#include <posenc/sinusoidal.hpp>
+#include <posenc/verify/oracle.hpp>
+
+namespace {
+
+namespace st = posenc::detail::sincos_table;
+using posenc::math::sincos_result;
+
+bool same(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+
+// Which entry points of the kernel this machine runs: the baseline always, AVX where present.
+enum class isa { baseline, avx };
+
+std::vector<isa> isas() {
+  std::vector<isa> v{isa::baseline};
+#ifdef POSENC_DETAIL_ROWS_AVX
+  if (st::cpu_has_avx()) v.push_back(isa::avx);
+#endif
+  return v;
+}
+
+template <class Source, class Sink>
+posenc::status run(isa k, const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns, Sink& sink) {
+#ifdef POSENC_DETAIL_ROWS_AVX
+  if (k == isa::avx) return st::fill_rows_float_avx(src, start, rows, columns, sink);
+#endif
+  (void)k;
+  return st::fill_rows_float_baseline(src, start, rows, columns, sink);
+}
+
+struct shape {
+  std::size_t rows, columns;
+  std::uint64_t start;
+};
+
+}  // namespace
+
+TEST_CASE("run-time float kernel: geometric tables equal the scalar function on every shape", "[table_rows]") {
+  // Rows around the block sizes (B = 16 .. 256), columns around the vector (4), slice (32) and
+  // chunk (128) widths, positions from 0 to 2^40, and two shapes whose block anchors leave
+  // cis_anchor's range (angle past 0x1.8p30) mid-table, so that those columns turn to the scalar path.
+  const shape shapes[] = {{1, 1, 0},
+                          {2, 3, 0},
+                          {7, 5, 1},
+                          {255, 4, 0},
+                          {256, 31, 0},
+                          {257, 33, 99},
+                          {1000, 64, 0},
+                          {1025, 130, 5},
+                          {4097, 7, 12345},
+                          {300, 36, 1u << 20},
+                          {64, 40, 1ull << 40},
+                          {40, 9, 1610612736ull - 20},  // column 0 (theta = 1): anchors fail after row 20
+                          {300, 2, 1610612736ull - 200}};
+  for (const isa k : isas()) {
+    for (const shape& s : shapes) {
+      const posenc::math::geometric_frequencies g{10000.0, 2, static_cast<std::int64_t>(2 * s.columns)};
+      std::vector<sincos_result<float>> out(s.rows * s.columns);
+      st::row_major_sink<float> sink{out.data(), s.columns};
+      REQUIRE(run(k, g, s.start, s.rows, s.columns, sink) == posenc::status::ok);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < s.rows; ++i)
+        for (std::size_t j = 0; j < s.columns; ++j) {
+          const auto e = g.entry<float>({}, nullptr, s.start + i, static_cast<int>(j));
+          const auto& r = out[i * s.columns + j];
+          if (!same(r.sin, e.value.sin) || !same(r.cos, e.value.cos)) {
+            if (bad++ == 0)
+              UNSCOPED_INFO("isa " << static_cast<int>(k) << " rows " << s.rows << " columns " << s.columns << " start "
+                                   << s.start << ": first difference at row " << i << " column " << j);
+          }
+        }
+      CHECK(bad == 0);
+    }
+  }
+}
+
+TEST_CASE("run-time float kernel: sinusoidal tables equal element() in both layouts, any start", "[table_rows]") {
+  namespace sn = posenc::sinusoidal;
+  for (const auto ex : {sn::exponent::paper, sn::exponent::fairseq})
+    for (const auto lay : {sn::layout::interleaved, sn::layout::concat})
+      for (const int dim : {8, 67, 130})
+        for (const std::int64_t first : {std::int64_t{0}, std::int64_t{-300}, std::int64_t{-5}, std::int64_t{70000}}) {
+          const sn::checked_config cc{sn::config{.dim = dim, .exponent = ex, .layout = lay}};
+          REQUIRE(cc.ok());
+          const std::size_t rows = 333, d = static_cast<std::size_t>(dim);
+          std::vector<float> t(rows * d);
+          REQUIRE(sn::fill_table<float>(cc, first, std::span<float>(t)) == posenc::status::ok);
+          std::size_t bad = 0;
+          for (std::size_t r = 0; r < rows; ++r)
+            for (std::size_t k = 0; k < d; ++k) {
+              const std::int64_t p = first + static_cast<std::int64_t>(r);
+              if (!same(t[r * d + k], sn::element<float>(cc, p, static_cast<int>(k)).value) && bad++ == 0)
+                UNSCOPED_INFO("dim " << dim << " first " << first << ": position " << p << " element " << k);
+            }
+          CHECK(bad == 0);
+        }
+}
+
+TEST_CASE("run-time float kernel: RoPE tables of several scalings equal rope::sincos", "[table_rows]") {
+  namespace rp = posenc::rope;
+  const rp::config cfgs[] = {
+      {.head_dim = 128,
+       .rope_theta = 500000.0,
+       .rope_type = rp::scaling::llama3,
+       .factor = 8.0,
+       .original_max_position_embeddings = 8192},
+      {.head_dim = 64,
+       .rope_theta = 10000.0,
+       .rope_type = rp::scaling::yarn,
+       .factor = 40.0,
+       .original_max_position_embeddings = 4096},
+      {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.5},
+  };
+  for (const rp::config& c : cfgs) {
+    const rp::checked_config cc{c};
+    REQUIRE(cc.ok());
+    const std::size_t half = static_cast<std::size_t>(rp::rotary_dim(c)) / 2, rows = 700;
+    const std::uint64_t start = 123456;
+    std::vector<sincos_result<float>> out(rows * half);
+    REQUIRE(rp::fill_pair_table<float>(c, std::span<sincos_result<float>>(out), {.start = start}) ==
+            posenc::status::ok);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < half; ++j) {
+        const auto e = rp::sincos<float>(cc, start + i, static_cast<int>(j)).value;
+        if ((!same(out[i * half + j].sin, e.sin) || !same(out[i * half + j].cos, e.cos)) && bad++ == 0)
+          UNSCOPED_INFO("head_dim " << c.head_dim << ": row " << i << " pair " << j);
+      }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("run-time float kernel: the entry bound holds against MPFR and is not vacuous", "[table_rows]") {
+  // For several frequencies and block starts p0, the kernel's own arithmetic (E_1 and A from
+  // cis_anchor, E_b by the recurrence, the entry as one complex product) against MPFR's cis of
+  // the exact angle (p0 + b) theta at 200 bits: |error| + 2^-53 <= e_b (the 2^-53 is the bound's
+  // margin for the test's sums, not an error), for every b < 256.
+  double e[st::slice_block_max];
+  st::entry_bounds(e, st::slice_block_max);
+  double worst_ratio = 0;
+  mpfr_t x, c, s;
+  mpfr_inits2(200, c, s, static_cast<mpfr_ptr>(nullptr));
+  mpfr_init2(x, 64);
+  for (const int j : {0, 1, 17, 40, 63})
+    for (const std::uint64_t p0 : {std::uint64_t{0}, std::uint64_t{256}, std::uint64_t{1} << 30}) {
+      const posenc::math::double_double th = posenc::math::geometric_frequency(10000.0, 2 * j, 128);
+      double c1 = 0, s1 = 0, ac = 0, as = 0;
+      REQUIRE(st::cis_anchor(1, th, c1, s1));
+      REQUIRE(st::cis_anchor(p0, th, ac, as));
+      double ec = 1, es = 0;
+      for (std::size_t b = 0; b < st::slice_block_max; ++b) {
+        if (b == 1) ec = c1, es = s1;
+        if (b >= 2) {
+          const double nc = ec * c1 - es * s1, ns = es * c1 + ec * s1;
+          ec = nc, es = ns;
+        }
+        const double vc = ac * ec - as * es, vs = as * ec + ac * es;
+        if (p0 + b == 0) continue;  // the kernel writes cis(0) exactly
+        posenc::verify::detail::exact_product(x, p0 + b, th);
+        mpfr_cos(c, x, MPFR_RNDN);
+        mpfr_sin(s, x, MPFR_RNDN);
+        mpfr_sub_d(c, c, vc, MPFR_RNDN);
+        mpfr_sub_d(s, s, vs, MPFR_RNDN);
+        const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
+        const double bound = e[b] - 0x1p-53;
+        if (err > bound) UNSCOPED_INFO("pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
+        CHECK(err <= bound);
+        if (b >= 16) worst_ratio = std::fmax(worst_ratio, err / bound);
+      }
+    }
+  mpfr_clears(x, c, s, static_cast<mpfr_ptr>(nullptr));
+  std::printf("[table_rows] worst measured entry error / bound (b >= 16): %.4f\n", worst_ratio);
+  CHECK(worst_ratio > 1e-3);  // a bound a thousand times too loose would be a bug of its own
+}
+
+namespace {
+
+// A source whose scalar entry is a sentinel, and which counts its calls.
+struct sentinel_source {
+  mutable int calls = 0;
+  posenc::math::frequency_value frequency(int) const { return {{1.0, 0.0}, 0.0, posenc::status::ok}; }
+  template <class T>
+  posenc::result<sincos_result<T>> entry(const posenc::math::frequency_value&, const posenc::math::amplitude*,
+                                         std::uint64_t, int) const {
+    ++calls;
+    return {{-7.0f, -7.0f}, posenc::status::ok};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("run-time float kernel: the rounding test decides at its bound", "[table_rows]") {
+  using namespace st::rows_vec;
+  // Lane 0 carries the value under test as its cos (A = x + 0.5i, E_b = 1): on a float midpoint
+  // (1 + 2^-24) it must go to the scalar path; just past the bound it must not.
+  const double e = 0x1p-45;
+  const double cases[] = {1 + 0x1p-24, 1 + 0x1p-24 + 0.5 * e, 1 + 0x1p-24 - 0.5 * e, 1 + 0x1p-24 + 2 * e, 0.75};
+  const bool redo[] = {true, true, true, false, false};
+  for (std::size_t t = 0; t < 5; ++t) {
+    const sentinel_source src;
+    const posenc::math::frequency_value f[st::slice_columns] = {};
+    d4 ac[vectors], as[vectors], ec[vectors], es[vectors];
+    for (std::size_t k = 0; k < vectors; ++k)
+      ac[k] = d4{0.5, 0.5, 0.5, 0.5}, as[k] = ac[k], ec[k] = d4{1, 1, 1, 1}, es[k] = d4{0, 0, 0, 0};
+    ac[0][0] = cases[t];
+    const bool slow[st::slice_columns] = {};
+    float sn[st::slice_columns] = {}, cs[st::slice_columns] = {};
+    posenc::status status = posenc::status::ok;
+    st::row_float(src, f, ac, as, ec, es, e, slow, false, 5, 0, 9, sn, cs, status);
+    INFO("case " << t);
+    CHECK(src.calls == (redo[t] ? 1 : 0));
+    CHECK(same(cs[0], redo[t] ? -7.0f : static_cast<float>(cases[t])));
+    CHECK(same(cs[1], 0.5f));
+  }
+}
+
+namespace {
+
+namespace sn = posenc::sinusoidal;
+
+// Constant evaluation's row path (sincos_table_rows_constexpr.hpp) against the run-time kernel:
+// both layouts, a start past 0, a negative start (the per-entry stores of the negated rows), a
+// table wider than one constant-evaluation pass (columns > constexpr_columns_max), and row 0.
+constexpr sn::config ct_interleaved{.dim = 130};
+constexpr sn::config ct_concat{.dim = 67, .exponent = sn::exponent::fairseq, .layout = sn::layout::concat};
+constexpr sn::config ct_wide{.dim = 1030, .layout = sn::layout::concat};
+constexpr auto ct_t1 = sn::make_table<float, 300, 130>(ct_interleaved, 1000);
+constexpr auto ct_t2 = sn::make_table<float, 40, 67>(ct_concat, -17);
+constexpr auto ct_t3 = sn::make_table<float, 3, 1030>(ct_wide, 0);
+static_assert(ct_t1.ok() && ct_t2.ok() && ct_t3.ok(), "the constexpr sinusoidal tables build");
+
+template <class A>
+std::size_t differences(const A& ct, const sn::config& c, std::int64_t first) {
+  std::vector<float> rt(ct.value.size());
+  REQUIRE(sn::fill_table<float>(sn::checked_config{c}, first, std::span<float>(rt)) == posenc::status::ok);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < rt.size(); ++k)
+    if (!same(rt[k], ct.value[k])) ++bad;
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("constant evaluation's float row path gives the run-time kernel's bits", "[table_rows][ct_rt]") {
+  CHECK(differences(ct_t1, ct_interleaved, 1000) == 0);
+  CHECK(differences(ct_t2, ct_concat, -17) == 0);
+  CHECK(differences(ct_t3, ct_wide, 0) == 0);
+}
