@@ -30,6 +30,8 @@ namespace st = posenc::detail::sincos_table;
 using posenc::math::sincos_result;
 
 bool same(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
+bool same(posenc::bfloat16 a, posenc::bfloat16 b) { return a.bits == b.bits; }
+bool same(posenc::float16 a, posenc::float16 b) { return a.bits == b.bits; }
 
 // Which entry points of the kernel this machine runs: the baseline always, AVX where present.
 enum class isa { baseline, avx };
@@ -42,13 +44,13 @@ std::vector<isa> isas() {
   return v;
 }
 
-template <class Source, class Sink>
+template <class T, class Source, class Sink>
 posenc::status run(isa k, const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns, Sink& sink) {
 #ifdef POSENC_DETAIL_ROWS_AVX
-  if (k == isa::avx) return st::fill_rows_float_avx(src, start, rows, columns, sink);
+  if (k == isa::avx) return st::fill_rows_runtime_avx<T>(src, start, rows, columns, sink);
 #endif
   (void)k;
-  return st::fill_rows_float_baseline(src, start, rows, columns, sink);
+  return st::fill_rows_runtime_baseline<T>(src, start, rows, columns, sink);
 }
 
 struct shape {
@@ -58,7 +60,8 @@ struct shape {
 
 }  // namespace
 
-TEST_CASE("run-time float kernel: geometric tables equal the scalar function on every shape", "[table_rows]") {
+template <class T>
+void check_geometric_shapes() {
   // Rows around the block sizes (B = 16 .. 256), columns around the vector (4), slice (32) and
   // chunk (128) widths, positions from 0 to 2^40, and two shapes whose block anchors leave
   // cis_anchor's range (angle past 0x1.8p30) mid-table, so that those columns turn to the scalar path.
@@ -78,23 +81,30 @@ TEST_CASE("run-time float kernel: geometric tables equal the scalar function on 
   for (const isa k : isas()) {
     for (const shape& s : shapes) {
       const posenc::math::geometric_frequencies g{10000.0, 2, static_cast<std::int64_t>(2 * s.columns)};
-      std::vector<sincos_result<float>> out(s.rows * s.columns);
-      st::row_major_sink<float> sink{out.data(), s.columns};
-      REQUIRE(run(k, g, s.start, s.rows, s.columns, sink) == posenc::status::ok);
+      std::vector<sincos_result<T>> out(s.rows * s.columns);
+      st::row_major_sink<T> sink{out.data(), s.columns};
+      REQUIRE(run<T>(k, g, s.start, s.rows, s.columns, sink) == posenc::status::ok);
       std::size_t bad = 0;
       for (std::size_t i = 0; i < s.rows; ++i)
         for (std::size_t j = 0; j < s.columns; ++j) {
-          const auto e = g.entry<float>({}, nullptr, s.start + i, static_cast<int>(j));
+          const auto e = g.entry<T>({}, nullptr, s.start + i, static_cast<int>(j));
           const auto& r = out[i * s.columns + j];
           if (!same(r.sin, e.value.sin) || !same(r.cos, e.value.cos)) {
             if (bad++ == 0)
-              UNSCOPED_INFO("isa " << static_cast<int>(k) << " rows " << s.rows << " columns " << s.columns << " start "
-                                   << s.start << ": first difference at row " << i << " column " << j);
+              UNSCOPED_INFO("isa " << static_cast<int>(k) << " bytes " << sizeof(T) << " rows " << s.rows << " columns "
+                                   << s.columns << " start " << s.start << ": first difference at row " << i
+                                   << " column " << j);
           }
         }
       CHECK(bad == 0);
     }
   }
+}
+
+TEST_CASE("run-time kernel: geometric tables equal the scalar function on every shape", "[table_rows]") {
+  check_geometric_shapes<float>();
+  check_geometric_shapes<posenc::bfloat16>();
+  check_geometric_shapes<posenc::float16>();
 }
 
 TEST_CASE("run-time float kernel: sinusoidal tables equal element() in both layouts, any start", "[table_rows]") {
@@ -153,7 +163,7 @@ TEST_CASE("run-time float kernel: RoPE tables of several scalings equal rope::si
   }
 }
 
-TEST_CASE("run-time float kernel: the entry bound holds against MPFR and is not vacuous", "[table_rows]") {
+TEST_CASE("the row paths: entry bounds hold against MPFR and are not vacuous", "[table_rows]") {
   // For several frequencies and block starts p0, the kernel's own arithmetic (E_1 and A from
   // cis_anchor, E_b by the recurrence, the entry as one complex product) against MPFR's cis of
   // the exact angle (p0 + b) theta at 200 bits: |error| + 2^-53 <= e_b (the 2^-53 is the bound's
@@ -191,6 +201,35 @@ TEST_CASE("run-time float kernel: the entry bound holds against MPFR and is not 
         if (b >= 16) worst_ratio = std::fmax(worst_ratio, err / bound);
       }
     }
+  // The walk of constant evaluation's row path: V_0 = A, V_{b+1} = fl(V_b E_1) (walk_bounds).
+  double w[st::constexpr_block_max];
+  st::walk_bounds(w, st::constexpr_block_max);
+  double worst_walk = 0;
+  for (const int j : {0, 1, 17, 40, 63})
+    for (const std::uint64_t p0 : {std::uint64_t{1}, std::uint64_t{256}, std::uint64_t{1} << 30}) {
+      const posenc::math::double_double th = posenc::math::geometric_frequency(10000.0, 2 * j, 128);
+      double c1 = 0, s1 = 0, vc = 0, vs = 0;
+      REQUIRE(st::cis_anchor(1, th, c1, s1));
+      REQUIRE(st::cis_anchor(p0, th, vc, vs));
+      for (std::size_t b = 0; b < st::constexpr_block_max; ++b) {
+        if (b > 0) {
+          const double nc = vc * c1 - vs * s1, ns = vs * c1 + vc * s1;
+          vc = nc, vs = ns;
+        }
+        posenc::verify::detail::exact_product(x, p0 + b, th);
+        mpfr_cos(c, x, MPFR_RNDN);
+        mpfr_sin(s, x, MPFR_RNDN);
+        mpfr_sub_d(c, c, vc, MPFR_RNDN);
+        mpfr_sub_d(s, s, vs, MPFR_RNDN);
+        const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
+        const double bound = w[b] - 0x1p-53;
+        if (err > bound) UNSCOPED_INFO("walk: pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
+        CHECK(err <= bound);
+        if (b >= 16) worst_walk = std::fmax(worst_walk, err / bound);
+      }
+    }
+  std::printf("[table_rows] worst measured walk error / bound (b >= 16): %.4f\n", worst_walk);
+  CHECK(worst_walk > 1e-3);
   mpfr_clears(x, c, s, static_cast<mpfr_ptr>(nullptr));
   std::printf("[table_rows] worst measured entry error / bound (b >= 16): %.4f\n", worst_ratio);
   CHECK(worst_ratio > 1e-3);  // a bound a thousand times too loose would be a bug of its own
@@ -206,20 +245,24 @@ struct sentinel_source {
   posenc::result<sincos_result<T>> entry(const posenc::math::frequency_value&, const posenc::math::amplitude*,
                                          std::uint64_t, int) const {
     ++calls;
-    return {{-7.0f, -7.0f}, posenc::status::ok};
+    const T v = posenc::detail::round_dd<T>(-7.0, 0.0);
+    return {{v, v}, posenc::status::ok};
   }
 };
 
 }  // namespace
 
-TEST_CASE("run-time float kernel: the rounding test decides at its bound", "[table_rows]") {
+template <class T>
+void check_decision(double midpoint) {
   using namespace st::rows_vec;
-  // Lane 0 carries the value under test as its cos (A = x + 0.5i, E_b = 1): on a float midpoint
-  // (1 + 2^-24) it must go to the scalar path; just past the bound it must not.
+  // Lane 0 carries the value under test as its cos (A = x + 0.5i, E_b = 1): on a T midpoint it must
+  // go to the scalar path, within the bound of it too; just past the bound it must not.
   const double e = 0x1p-45;
-  const double cases[] = {1 + 0x1p-24, 1 + 0x1p-24 + 0.5 * e, 1 + 0x1p-24 - 0.5 * e, 1 + 0x1p-24 + 2 * e, 0.75};
-  const bool redo[] = {true, true, true, false, false};
-  for (std::size_t t = 0; t < 5; ++t) {
+  // Last, 2^-16: a float16 subnormal, which the vector test leaves to the lane-by-lane test
+  // (round_two_ended, which decides it: no call of the source, the correctly rounded value).
+  const double cases[] = {midpoint, midpoint + 0.5 * e, midpoint - 0.5 * e, midpoint + 2 * e, 0.75, 0x1p-16};
+  const bool redo[] = {true, true, true, false, false, false};
+  for (std::size_t t = 0; t < 6; ++t) {
     const sentinel_source src;
     const posenc::math::frequency_value f[st::slice_columns] = {};
     d4 ac[vectors], as[vectors], ec[vectors], es[vectors];
@@ -227,14 +270,20 @@ TEST_CASE("run-time float kernel: the rounding test decides at its bound", "[tab
       ac[k] = d4{0.5, 0.5, 0.5, 0.5}, as[k] = ac[k], ec[k] = d4{1, 1, 1, 1}, es[k] = d4{0, 0, 0, 0};
     ac[0][0] = cases[t];
     const bool slow[st::slice_columns] = {};
-    float sn[st::slice_columns] = {}, cs[st::slice_columns] = {};
+    T sn[st::slice_columns] = {}, cs[st::slice_columns] = {};
     posenc::status status = posenc::status::ok;
-    st::row_float(src, f, ac, as, ec, es, e, slow, false, 5, 0, 9, sn, cs, status);
-    INFO("case " << t);
+    st::row_values<T>(src, f, ac, as, ec, es, e, slow, false, 5, 0, 9, sn, cs, status);
+    INFO("bytes " << sizeof(T) << " case " << t);
     CHECK(src.calls == (redo[t] ? 1 : 0));
-    CHECK(same(cs[0], redo[t] ? -7.0f : static_cast<float>(cases[t])));
-    CHECK(same(cs[1], 0.5f));
+    CHECK(same(cs[0], redo[t] ? posenc::detail::round_dd<T>(-7.0, 0.0) : posenc::detail::round_dd<T>(cases[t], 0.0)));
+    CHECK(same(cs[1], posenc::detail::round_dd<T>(0.5, 0.0)));
   }
+}
+
+TEST_CASE("run-time kernel: the rounding test decides at its bound", "[table_rows]") {
+  check_decision<float>(1 + 0x1p-24);
+  check_decision<posenc::bfloat16>(1 + 0x1p-8);
+  check_decision<posenc::float16>(1 + 0x1p-11);
 }
 
 namespace {

@@ -110,9 +110,11 @@ template <class T, class Source, class Sink>
   requires math::sincos_source<Source, T>
 constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns,
                                    const std::uint64_t* list, const math::amplitude* af, Sink& sink) noexcept {
-  if constexpr (std::is_same_v<T, float>) {  // float tables of consecutive positions: the row paths
+  // Tables of consecutive positions with no folded factor: the row paths (the same bits).
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
     if (!std::is_constant_evaluated() && list == nullptr && af == nullptr)
-      return fill_rows_float(src, start, rows, columns, sink);
+      return fill_rows_runtime<T>(src, start, rows, columns, sink);
+  if constexpr (std::is_same_v<T, float>) {
     if constexpr (has_row_runs<Sink>)
       if (std::is_constant_evaluated() && list == nullptr && af == nullptr) {
         for (std::size_t j0 = 0; j0 < columns; j0 += constexpr_columns_max) {

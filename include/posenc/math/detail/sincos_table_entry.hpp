@@ -160,4 +160,19 @@ constexpr void entry_bounds(double* e, std::size_t nb) noexcept {
   }
 }
 
+// Bounds of V_b, b < nb, where V_0 = A = cis_anchor(p0) and V_{b+1} = fl(V_b E_1): the walk of a
+// row-major table from one anchor (sincos_table_rows_constexpr.hpp), with the same margins as
+// entry_bounds: eta_0 = a, eta_{b+1} <= eta_b (1 + a) + a + R (1 + eta_b)(1 + a).
+constexpr void walk_bounds(double* e, std::size_t nb) noexcept {
+  constexpr double sqrt2 = 0x1.6a09e667f3bcdp0 * (1 + 0x1p-50);  // rounded up
+  constexpr double a = sqrt2 * (0x1p-54 + 0x1p-62) * (1 + 0x1p-50);
+  constexpr double R = sqrt2 * 0x1p-53 * (2 + 0x1p-53) * (1 + 0x1p-50);
+  constexpr double up = 1 + 0x1p-40;
+  double eta = a;
+  for (std::size_t b = 0; b < nb; ++b) {
+    e[b] = (eta + 0x1p-53) * up;
+    eta = (eta * (1 + a) + a + R * (1 + eta) * (1 + a)) * up;
+  }
+}
+
 }  // namespace posenc::detail::sincos_table

@@ -1,8 +1,8 @@
-// sincos_table_rows.hpp: the run-time path of the cos/sin table engine for float tables of
-// consecutive positions with no folded amplitude (sinusoidal tables, RoPE's unfolded float tables,
-// the math tables). Each entry is the same RN_float(cos), RN_float(sin) as in constant evaluation
-// (an entry the test below decides is correctly rounded, and one it cannot decide comes from the
-// source's scalar function); only the cost differs.
+// sincos_table_rows.hpp: the run-time path of the cos/sin table engine for float, bfloat16 and
+// float16 tables of consecutive positions with no folded amplitude (sinusoidal tables, RoPE's
+// unfolded tables, the math tables). Each entry is the same RN_T(cos), RN_T(sin) as in constant
+// evaluation (an entry the test below decides is correctly rounded, and one it cannot decide comes
+// from the source's scalar function); only the cost differs.
 //
 // Why a path of its own: at run time the engine's cost was the accurate anchors (about 42 ns each
 // on x86-64, rows / B + B of them a column) and a scalar entry loop with a branch per value. Here:
@@ -29,10 +29,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "posenc/math/detail/sincos_table_entry.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sincos_source.hpp"
+#include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::detail::sincos_table {
@@ -46,31 +49,56 @@ namespace rows_vec {
 typedef double d4 __attribute__((vector_size(32)));
 typedef float f4 __attribute__((vector_size(16)));
 typedef int i4 __attribute__((vector_size(16)));
+typedef unsigned u4 __attribute__((vector_size(16)));
+typedef unsigned short h4 __attribute__((vector_size(8)));
 inline constexpr std::size_t lanes = 4, vectors = slice_columns / lanes;
 }  // namespace rows_vec
 
 // Row i's slice [s0, s0 + w) of chunk j0 goes straight to the sink's memory when the sink has two
 // contiguous runs for it (slice_dest), else through a buffer and store() entry by entry.
-template <class Sink>
-inline bool slice_dest(Sink& sink, std::size_t i, std::size_t j0, std::size_t s0, std::size_t w, float*& sn,
-                       float*& cs) noexcept {
+template <class T, class Sink>
+inline bool slice_dest(Sink& sink, std::size_t i, std::size_t j0, std::size_t s0, std::size_t w, T*& sn,
+                       T*& cs) noexcept {
   if constexpr (requires { sink.slice_dest(i, j0, s0, w, sn, cs); })
     return sink.slice_dest(i, j0, s0, w, sn, cs);
   else
     return false;
 }
 
-// One row's slice: w entries at position p != 0, columns j0s + j, written to sn[j], cs[j] (w
-// floats each; a vector's lanes past w are written only when w is a multiple of 4, else to the
-// buffer below). e: the test's bound for this row.
-template <class Source>
-[[gnu::always_inline]] inline void row_float(const Source& src, const math::frequency_value* f, const rows_vec::d4* ac,
-                                             const rows_vec::d4* as, const rows_vec::d4* ec, const rows_vec::d4* es,
-                                             double e, const bool* slow, bool block_slow, std::uint64_t p,
-                                             std::size_t j0s, std::size_t w, float* sn, float* cs,
-                                             posenc::status& st) noexcept {
+// RN_T, T = bfloat16 or float16, of the reals four floats stand for, as T's bits (low 16 bits of
+// each lane), setting `unsure` where the float does not determine it. A float x = RN_float(y) is on
+// the same side of every T midpoint as y unless x is that midpoint (T midpoints are floats:
+// precision 9 or 12 <= 24, float16's subnormal grid 2^-25 too), so RN_T(x) = RN_T(y) unless x is a
+// midpoint; those lanes, and float16's below its normal range (its subnormals), are unsure. Between
+// 2^emin and 2 both encodings are monotone and linear in a binade, so RN_T (ties to even) of a
+// float's bits a is (a + 2^(d-1) - 1 + bit d of a) >> d, d = 24 - P_T, rebiased for float16.
+template <class T>
+[[gnu::always_inline]] inline rows_vec::u4 round_lanes(rows_vec::f4 x, rows_vec::i4& unsure) noexcept {
   using namespace rows_vec;
-  alignas(16) float sb[slice_columns], cb[slice_columns];
+  u4 u;
+  std::memcpy(&u, &x, sizeof u);
+  if constexpr (std::is_same_v<T, bfloat16>) {
+    unsure |= (u & 0xFFFFu) == 0x8000u;
+    return (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+  } else {
+    static_assert(std::is_same_v<T, float16>);
+    const u4 mag = u & 0x7FFFFFFFu;
+    unsure |= ((mag & 0x1FFFu) == 0x1000u) | (mag < (113u << 23));  // 2^-14: float16's least normal
+    return ((u >> 16) & 0x8000u) | (((mag + 0xFFFu + ((mag >> 13) & 1u)) >> 13) - 0x1C000u);
+  }
+}
+
+// One row's slice: w entries at position p != 0, columns j0s + j, written to sn[j], cs[j] (w
+// values of T each; the lanes past w go to the buffers below). e: the test's bound for this row.
+template <class T, class Source>
+[[gnu::always_inline]] inline void row_values(const Source& src, const math::frequency_value* f, const rows_vec::d4* ac,
+                                              const rows_vec::d4* as, const rows_vec::d4* ec, const rows_vec::d4* es,
+                                              double e, const bool* slow, bool block_slow, std::uint64_t p,
+                                              std::size_t j0s, std::size_t w, T* sn, T* cs,
+                                              posenc::status& st) noexcept {
+  using namespace rows_vec;
+  static_assert(sizeof(T) == 4 || sizeof(T) == 2);
+  alignas(16) T sb[slice_columns], cb[slice_columns];
   const std::size_t full = w / lanes;  // whole vectors stored in place; the rest through sb, cb
   i4 bad = {0, 0, 0, 0};
   for (std::size_t k = 0; k * lanes < w; ++k) {
@@ -78,9 +106,19 @@ template <class Source>
     const d4 s = as[k] * ec[k] + ac[k] * es[k];
     const f4 clo = __builtin_convertvector(c - e, f4), chi = __builtin_convertvector(c + e, f4);
     const f4 slo = __builtin_convertvector(s - e, f4), shi = __builtin_convertvector(s + e, f4);
-    bad |= (clo != chi) | (slo != shi);
-    std::memcpy(k < full ? cs + k * lanes : cb + k * lanes, &clo, sizeof clo);
-    std::memcpy(k < full ? sn + k * lanes : sb + k * lanes, &slo, sizeof slo);
+    T* const cd = k < full ? cs + k * lanes : cb + k * lanes;
+    T* const sd = k < full ? sn + k * lanes : sb + k * lanes;
+    if constexpr (std::is_same_v<T, float>) {
+      bad |= (clo != chi) | (slo != shi);
+      std::memcpy(cd, &clo, sizeof clo);
+      std::memcpy(sd, &slo, sizeof slo);
+    } else {
+      const u4 rc = round_lanes<T>(clo, bad), rs = round_lanes<T>(slo, bad);
+      bad |= (rc != round_lanes<T>(chi, bad)) | (rs != round_lanes<T>(shi, bad));
+      const h4 hc = __builtin_convertvector(rc, h4), hs = __builtin_convertvector(rs, h4);
+      std::memcpy(static_cast<void*>(cd), &hc, sizeof hc);  // T: one std::uint16_t, trivially copyable
+      std::memcpy(static_cast<void*>(sd), &hs, sizeof hs);
+    }
   }
   for (std::size_t j = full * lanes; j < w; ++j) sn[j] = sb[j], cs[j] = cb[j];
   if ((bad[0] | bad[1] | bad[2] | bad[3]) == 0 && !block_slow) return;
@@ -88,22 +126,22 @@ template <class Source>
     const std::size_t k = j / lanes, l = j % lanes;
     const double c = ac[k][l] * ec[k][l] - as[k][l] * es[k][l];
     const double s = as[k][l] * ec[k][l] + ac[k][l] * es[k][l];
-    if (!slow[j] && static_cast<float>(c - e) == static_cast<float>(c + e) &&
-        static_cast<float>(s - e) == static_cast<float>(s + e))
-      continue;
-    const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0s + j));
-    if (st == posenc::status::ok) st = x.error;
-    sn[j] = x.value.sin;
-    cs[j] = x.value.cos;
+    math::sincos_result<T> r{};
+    if (slow[j] || !round_two_ended<T>(c, s, e, r)) {
+      const auto x = src.template entry<T>(f[j], nullptr, p, static_cast<int>(j0s + j));
+      if (st == posenc::status::ok) st = x.error;
+      r = x.value;
+    }
+    sn[j] = r.sin;
+    cs[j] = r.cos;
   }
 }
 
 // Columns [s0, s0 + w) of chunk j0 (w <= slice_columns), rows i < rows at positions start + i.
-template <class Source, class Sink>
-[[gnu::always_inline]] inline posenc::status fill_slice_float(const Source& src, std::uint64_t start, std::size_t rows,
-                                                              std::size_t j0, std::size_t s0, std::size_t w,
-                                                              const double* e_base, std::size_t bsize,
-                                                              Sink& sink) noexcept {
+template <class T, class Source, class Sink>
+[[gnu::always_inline]] inline posenc::status fill_slice(const Source& src, std::uint64_t start, std::size_t rows,
+                                                        std::size_t j0, std::size_t s0, std::size_t w,
+                                                        const double* e_base, std::size_t bsize, Sink& sink) noexcept {
   using namespace rows_vec;
   math::frequency_value f[slice_columns];
   d4 c1[vectors], s1[vectors], ac[vectors], as[vectors];
@@ -135,7 +173,8 @@ template <class Source, class Sink>
       es[b + 1][k] = es[b][k] * c1[k] + ec[b][k] * s1[k];
     }
   posenc::status st = posenc::status::ok;
-  alignas(16) float sbuf[slice_columns], cbuf[slice_columns];
+  alignas(16) T sbuf[slice_columns], cbuf[slice_columns];
+  const T zero = round_dd<T>(0.0, 0.0), one = round_dd<T>(1.0, 0.0);
   for (std::size_t i0 = 0; i0 < rows; i0 += nb) {
     bool block_slow = false;
     for (std::size_t j = 0; j < slice_columns; ++j) {
@@ -150,28 +189,28 @@ template <class Source, class Sink>
     for (std::size_t i = i0; i < i0 + nb && i < rows; ++i) {
       const std::size_t b = i - i0;
       const std::uint64_t p = start + i;
-      float *sn = sbuf, *cs = cbuf;
+      T *sn = sbuf, *cs = cbuf;
       const bool direct = slice_dest(sink, i, j0, s0, w, sn, cs);
       if (p == 0) {  // cis(0) = 1 exactly
-        for (std::size_t j = 0; j < w; ++j) sn[j] = 0.0f, cs[j] = 1.0f;
+        for (std::size_t j = 0; j < w; ++j) sn[j] = zero, cs[j] = one;
       } else {
-        row_float(src, f, ac, as, ec[b], es[b], (e_base[b] + ferr) * (1 + 0x1p-50), slow, block_slow, p, j0 + s0, w, sn,
-                  cs, st);
+        row_values<T>(src, f, ac, as, ec[b], es[b], (e_base[b] + ferr) * (1 + 0x1p-50), slow, block_slow, p, j0 + s0, w,
+                      sn, cs, st);
       }
       if (!direct)
-        for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<float>{sn[j], cs[j]});
+        for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<T>{sn[j], cs[j]});
     }
   }
   return st;
 }
 
-// fill_rows (sincos_table_engine.hpp) at run time for T = float, consecutive positions, no folded
+// fill_rows (sincos_table_engine.hpp) at run time for T = float, bfloat16, float16, consecutive positions, no folded
 // amplitude: chunk by chunk as there (the sinks' begin_chunk), slice by slice within a chunk.
 // Inlined into the two entry points below, one per instruction set.
-template <class Source, class Sink>
-[[gnu::always_inline]] inline posenc::status fill_rows_float_body(const Source& src, std::uint64_t start,
-                                                                  std::size_t rows, std::size_t columns,
-                                                                  Sink& sink) noexcept {
+template <class T, class Source, class Sink>
+[[gnu::always_inline]] inline posenc::status fill_rows_runtime_body(const Source& src, std::uint64_t start,
+                                                                    std::size_t rows, std::size_t columns,
+                                                                    Sink& sink) noexcept {
   // B: a power of two near sqrt(32 rows), which balances rows / B accurate anchors (~40 ns) against
   // B recurrence steps (~1 ns) a column; at most slice_block_max.
   std::size_t bsize = 1;
@@ -184,7 +223,7 @@ template <class Source, class Sink>
     for (std::size_t s0 = 0; s0 < n; s0 += slice_columns) {
       const std::size_t w = n - s0 < slice_columns ? n - s0 : slice_columns;
       // A failing slice ends the fill, as a failing chunk does in fill_rows.
-      if (const posenc::status e = fill_slice_float(src, start, rows, j0, s0, w, e_base, bsize, sink);
+      if (const posenc::status e = fill_slice<T>(src, start, rows, j0, s0, w, e_base, bsize, sink);
           e != posenc::status::ok)
         return e;
     }
@@ -192,11 +231,11 @@ template <class Source, class Sink>
   return posenc::status::ok;
 }
 
-template <class Source, class Sink>
-[[gnu::noinline]] inline posenc::status fill_rows_float_baseline(const Source& src, std::uint64_t start,
-                                                                 std::size_t rows, std::size_t columns,
-                                                                 Sink& sink) noexcept {
-  return fill_rows_float_body(src, start, rows, columns, sink);
+template <class T, class Source, class Sink>
+[[gnu::noinline]] inline posenc::status fill_rows_runtime_baseline(const Source& src, std::uint64_t start,
+                                                                   std::size_t rows, std::size_t columns,
+                                                                   Sink& sink) noexcept {
+  return fill_rows_runtime_body<T>(src, start, rows, columns, sink);
 }
 
 #if defined(__x86_64__) && !defined(__AVX__) && (defined(__GNUC__) || defined(__clang__))
@@ -205,11 +244,12 @@ template <class Source, class Sink>
 // operations in the same order (AVX has no FMA), so the same bits; the tests compare the tables
 // with constant evaluation's on whichever path the test machine takes.
 #define POSENC_DETAIL_ROWS_AVX 1
-template <class Source, class Sink>
-[[gnu::noinline, gnu::target("avx")]] inline posenc::status fill_rows_float_avx(const Source& src, std::uint64_t start,
-                                                                                std::size_t rows, std::size_t columns,
-                                                                                Sink& sink) noexcept {
-  return fill_rows_float_body(src, start, rows, columns, sink);
+template <class T, class Source, class Sink>
+[[gnu::noinline, gnu::target("avx")]] inline posenc::status fill_rows_runtime_avx(const Source& src,
+                                                                                  std::uint64_t start, std::size_t rows,
+                                                                                  std::size_t columns,
+                                                                                  Sink& sink) noexcept {
+  return fill_rows_runtime_body<T>(src, start, rows, columns, sink);
 }
 
 inline bool cpu_has_avx() noexcept {
@@ -221,13 +261,13 @@ inline bool cpu_has_avx() noexcept {
 }
 #endif
 
-template <class Source, class Sink>
-inline posenc::status fill_rows_float(const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns,
-                                      Sink& sink) noexcept {
+template <class T, class Source, class Sink>
+inline posenc::status fill_rows_runtime(const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns,
+                                        Sink& sink) noexcept {
 #ifdef POSENC_DETAIL_ROWS_AVX
-  if (cpu_has_avx()) return fill_rows_float_avx(src, start, rows, columns, sink);
+  if (cpu_has_avx()) return fill_rows_runtime_avx<T>(src, start, rows, columns, sink);
 #endif
-  return fill_rows_float_baseline(src, start, rows, columns, sink);
+  return fill_rows_runtime_baseline<T>(src, start, rows, columns, sink);
 }
 
 }  // namespace posenc::detail::sincos_table
