@@ -94,19 +94,20 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
       if (direct && !block_slow && p != 0 && step) {
         std::size_t ks = 0, kc = 0;
         const std::size_t sstep = r.sin_stride, cstep = r.cos_stride;
-        for (; j < r.cos_count; ++j) {
+        float* const sp = r.sin;
+        float* const cp = r.cos;
+        for (; j < r.cos_count; ++j) {  // one local: Clang's evaluator allocates each declared one
           const double c = vc[j] * c1[j] - vs[j] * s1[j];
-          const double s = vs[j] * c1[j] + vc[j] * s1[j];
+          vs[j] = vs[j] * c1[j] + vc[j] * s1[j];
           vc[j] = c;
-          vs[j] = s;
-          float sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
-          if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
+          sp[ks] = static_cast<float>(vs[j] - e);
+          cp[kc] = static_cast<float>(c - e);
+          if (sp[ks] != static_cast<float>(vs[j] + e) || cp[kc] != static_cast<float>(c + e)) {
             const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
             if (st == posenc::status::ok) st = x.error;
-            sv = x.value.sin, cv = x.value.cos;
+            sp[ks] = x.value.sin;
+            cp[kc] = x.value.cos;
           }
-          r.sin[ks] = sv;
-          r.cos[kc] = cv;
           ks += sstep;
           kc += cstep;
         }
