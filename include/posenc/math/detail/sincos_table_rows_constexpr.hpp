@@ -11,7 +11,7 @@
 // of the same array. Here a row is written whole with no call an entry: each column walks from its
 // block's accurate anchor, V_0 = A = cis(p0 theta), V_{b+1} = fl(V_b E_1), one complex product an
 // entry, then the two-ended float test and the two stores. A column costs rows / B + 1 accurate
-// anchors (B up to 256) and keeps no table of E_b, which GCC's evaluator would hold as a node per
+// anchors (B up to 2048) and keeps no table of E_b, which GCC's evaluator would hold as a node per
 // value. The walk's bound, eta_0 = a, eta_{b+1} <= eta_b (1 + a) + a + R (1 + eta_b)(1 + a), is
 // derived in sincos_table_rows.hpp (walk_bounds; docs/rope.md 9.3.1); tests/test_table_rows.cpp
 // checks it against MPFR. docs/performance.md 2.2 has the figures.
@@ -51,16 +51,16 @@ concept has_row_runs = requires(Sink& s, std::size_t i, row_runs<float>& r) {
 // chunk after chunk of columns (the general path's 128) costs time quadratic in its size. A
 // constant evaluation has no stack to spare, only operations: these arrays cost what is written.
 inline constexpr std::size_t constexpr_columns_max = 512;
-inline constexpr std::size_t constexpr_block_max = 256;
+inline constexpr std::size_t constexpr_block_max = 2048;
 
 // Columns [j0, j0 + n) of rows i < rows at positions start + i, n <= constexpr_columns_max.
 template <class Source, class Sink>
 constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint64_t start, std::size_t rows,
                                                     std::size_t j0, std::size_t n, Sink& sink) noexcept {
-  // B near sqrt(40 rows): an accurate anchor costs about 40 steps of the walk here.
-  std::size_t nb = 1;
-  while (nb < constexpr_block_max && nb * nb < 40 * rows) nb *= 2;
-  if (nb > rows) nb = rows;
+  // B: the walk costs the same whatever B, so B is as long as the bound allows: rows / B + 1
+  // accurate anchors a column (at start 0 the first is cis(0), free). At B = 2048 the walk's bound
+  // is about 2^-40: the float test still decides all but about 2^-15 of the entries.
+  const std::size_t nb = rows < constexpr_block_max ? rows : constexpr_block_max;
   math::frequency_value f[constexpr_columns_max] = {};
   double c1[constexpr_columns_max] = {}, s1[constexpr_columns_max] = {};
   double vc[constexpr_columns_max] = {}, vs[constexpr_columns_max] = {};
@@ -91,25 +91,23 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
       row_runs<float> r{};
       const bool direct = sink.row_runs(i, j0, n, r);
       std::size_t j = 0;
-      if (direct && !block_slow && p != 0 && step) {
-        std::size_t ks = 0, kc = 0;
-        const std::size_t sstep = r.sin_stride, cstep = r.cos_stride;
+      if (direct && !block_slow && p != 0 && step && r.sin_stride == r.cos_stride) {
+        // Both runs step alike (the sinusoidal layouts do): one offset k serves both.
         float* const sp = r.sin;
         float* const cp = r.cos;
-        for (; j < r.cos_count; ++j) {  // one local: Clang's evaluator allocates each declared one
+        const std::size_t step_k = r.sin_stride, nc = r.cos_count;
+        for (std::size_t k = 0; j < nc; ++j, k += step_k) {  // one local: Clang allocates each
           const double c = vc[j] * c1[j] - vs[j] * s1[j];
           vs[j] = vs[j] * c1[j] + vc[j] * s1[j];
           vc[j] = c;
-          sp[ks] = static_cast<float>(vs[j] - e);
-          cp[kc] = static_cast<float>(c - e);
-          if (sp[ks] != static_cast<float>(vs[j] + e) || cp[kc] != static_cast<float>(c + e)) {
+          sp[k] = static_cast<float>(vs[j] - e);
+          cp[k] = static_cast<float>(c - e);
+          if (sp[k] != static_cast<float>(vs[j] + e) || cp[k] != static_cast<float>(c + e)) {
             const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
             if (st == posenc::status::ok) st = x.error;
-            sp[ks] = x.value.sin;
-            cp[kc] = x.value.cos;
+            sp[k] = x.value.sin;
+            cp[k] = x.value.cos;
           }
-          ks += sstep;
-          kc += cstep;
         }
       }
       for (; j < n; ++j) {
