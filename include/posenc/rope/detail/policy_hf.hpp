@@ -48,7 +48,7 @@ struct params {
   // high_freq_factor - low_freq_factor, and of 2 * math.pi.
   float low_wl = 0, high_wl = 0, l0 = 0, lff = 0, hml = 1, two_pi = 0;
   const double* ext = nullptr;  // LongRoPE: the chosen factors, as written (rounded to float32 at use)
-  double attention = 1.0;      // the Python float attention_factor
+  double attention = 1.0;       // the Python float attention_factor
 };
 
 // factor, or max_position_embeddings / original_max_position_embeddings when unset (yarn,
