@@ -189,6 +189,8 @@ TEST_CASE("emit --hf-config: bad input exits 2, one line naming the problem, no 
       {{"alibi", "--hf-config", fixture("t5-small.json")}, "t5-small.json: alibi: no ALiBi settings"},
       {{"t5-bucket", "--range", "4", "--hf-config", fixture("bloom-560m.json")},
        "bloom-560m.json: relative_attention_num_buckets: missing"},
+      {{"rope-freq", "--hf-config", fixture("bloom-560m.json")},
+       "bloom-560m.json: model_type: an ALiBi config, not RoPE"},
       {{"sinusoidal", "--dim", "8", "--positions", "2", "--hf-config", fixture("bloom-560m.json")},
        "flag --hf-config does not apply to 'emit sinusoidal'"},
   };

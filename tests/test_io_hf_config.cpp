@@ -296,6 +296,11 @@ TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {
        "rope_parameters.full_attention: per-layer-type RoPE parameters are not supported by posenc yet"},
       {R"({"rope_theta": 10000.0})",
        "head_dim: missing (and no hidden_size with num_attention_heads to derive it from)"},
+      {R"({"d_model": 512, "num_heads": 8, "relative_attention_num_buckets": 32})",
+       "relative_attention_num_buckets: a T5-style config (relative position buckets), not RoPE"},
+      {R"({"model_type": "bloom", "n_head": 16, "hidden_size": 1024})", "model_type: an ALiBi config, not RoPE"},
+      {R"({"d_model": 4096, "n_heads": 32, "attn_config": {"alibi": true}})",
+       "attn_config.alibi: an ALiBi config, not RoPE"},
   };
   for (const auto& b : rope_cases) {
     INFO(b.json);

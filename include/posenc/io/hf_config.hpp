@@ -114,6 +114,16 @@ inline void refuse_unsupported(const object& top, const std::optional<object>& d
       if (dict->has(key)) fail(dict->at(key), "per-layer-type RoPE parameters are not supported by posenc yet");
 }
 
+// A config of another scheme is named as such rather than read as RoPE with a missing head_dim.
+inline void refuse_other_schemes(const object& top) {
+  if (top.has("relative_attention_num_buckets"))
+    fail("relative_attention_num_buckets", "a T5-style config (relative position buckets), not RoPE");
+  const std::optional<object> attn = sub_object(top, "attn_config");
+  const bool mpt_alibi = attn && boolean(*attn, "alibi").value_or(false);
+  if (string(top, "model_type") == "bloom" || boolean(top, "alibi").value_or(false) || mpt_alibi)
+    fail(mpt_alibi ? "attn_config.alibi" : top.has("alibi") ? "alibi" : "model_type", "an ALiBi config, not RoPE");
+}
+
 inline void read_rope_type(const object& dict, rope::config& c) {
   const char* key = dict.has("rope_type") ? "rope_type" : "type";
   const std::optional<std::string> t = string(dict, key);
@@ -169,6 +179,7 @@ inline posenc::io::rope_settings rope_of(const json& j) {
   std::optional<object> dict = sub_object(top, "rope_parameters");
   if (!dict) dict = sub_object(top, "rope_scaling");
   refuse_unsupported(top, dict);
+  refuse_other_schemes(top);
   posenc::io::rope_settings s;
   rope::config& c = s.base;
   c.head_dim = head_dim_of(top);
