@@ -267,6 +267,8 @@ TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {
       {R"({"head_dim": 64, "rope_theta": "1e4"})", "rope_theta: expected a number, got a string"},
       {R"({"head_dim": 64.0})", "head_dim: expected an integer, got a number"},
       {R"({"head_dim": -4})", "head_dim: integer out of range [1, 16777216]"},
+      {R"({"head_dim": 0})", "head_dim: integer out of range [1, 16777216]"},  // an unsigned token
+      {R"({"head_dim": 18446744073709551615})", "head_dim: integer out of range [1, 16777216]"},
       // nlohmann refuses it while parsing, before any field is read: the token is named instead.
       {R"({"head_dim": 64, "rope_theta": 1e400})", "config.json: number overflow parsing '1e400'"},
       {R"({"head_dim": 64, "rope_scaling": [1]})", "rope_scaling: expected an object, got an array"},

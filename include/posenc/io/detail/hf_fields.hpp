@@ -86,10 +86,14 @@ inline std::optional<std::int64_t> integer(const object& o, std::string_view key
   if (v == nullptr) return std::nullopt;
   const std::string path = o.at(key);
   if (!v->is_number_integer()) fail(path, std::string("expected an integer, got ") + kind(*v));
-  if (v->is_number_unsigned() ? v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi)
-                              : (v->get<std::int64_t>() < lo || v->get<std::int64_t>() > hi))
+  // nlohmann keeps a non-negative integer as unsigned: compare it with hi before converting.
+  const bool above = v->is_number_unsigned() && v->get<std::uint64_t>() > static_cast<std::uint64_t>(hi);
+  const std::int64_t x = above                     ? hi
+                         : v->is_number_unsigned() ? static_cast<std::int64_t>(v->get<std::uint64_t>())
+                                                   : v->get<std::int64_t>();
+  if (above || x < lo || x > hi)
     fail(path, "integer out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-  return v->is_number_unsigned() ? static_cast<std::int64_t>(v->get<std::uint64_t>()) : v->get<std::int64_t>();
+  return x;
 }
 
 inline std::optional<bool> boolean(const object& o, std::string_view key) {
