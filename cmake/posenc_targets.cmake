@@ -2,6 +2,7 @@
 #
 # posenc::posenc  header-only core, standard library only.
 # posenc::verify  the property-testing layer: adds Boost.Hana, Boost.Multiprecision and MPFR.
+# posenc::io      reading model files (io/: a HuggingFace config.json): adds nlohmann-json.
 
 add_library(posenc INTERFACE)
 add_library(posenc::posenc ALIAS posenc)
@@ -30,6 +31,20 @@ if(Boost_FOUND AND POSENC_MPFR_INCLUDE_DIR AND POSENC_MPFR_LIBRARY AND POSENC_GM
 else()
   set(POSENC_HAVE_VERIFY OFF)
   message(STATUS "posenc: Boost 1.81 or MPFR not found; posenc::verify is not available")
+endif()
+
+# The io layer is optional too: it needs nlohmann-json (Debian nlohmann-json3-dev). Kept out of the
+# core so that a user of the tables alone needs nothing but the standard library.
+find_package(nlohmann_json 3 CONFIG QUIET)
+if(nlohmann_json_FOUND)
+  set(POSENC_HAVE_IO ON)
+  add_library(posenc_io INTERFACE)
+  add_library(posenc::io ALIAS posenc_io)
+  set_target_properties(posenc_io PROPERTIES EXPORT_NAME io)
+  target_link_libraries(posenc_io INTERFACE posenc nlohmann_json::nlohmann_json)
+else()
+  set(POSENC_HAVE_IO OFF)
+  message(STATUS "posenc: nlohmann-json not found; posenc::io (and posenc --hf-config) is not available")
 endif()
 
 # Warnings as errors for the project's own code (tests, proofs, examples, tools), never for users.

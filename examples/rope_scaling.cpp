@@ -94,14 +94,14 @@ static_assert(rope::attention_factor(qwen25_af).value == 1.0, "explicit attentio
 // [longrope] LongRoPE (Phi-3 "su"): per-pair rescale factors, long ones iff seq_len > L0. factor
 // unset: s = max_position_embeddings / L0 = 32, attention factor sqrt(1 + ln 32 / ln 4096) =
 // sqrt(17/12). (Illustrative factor arrays, not Phi-3's published ones.)
-constexpr std::array<float, 48> short_f = [] {
-  std::array<float, 48> a{};
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0f + static_cast<float>(i) / 64.0f;
+constexpr std::array<double, 48> short_f = [] {
+  std::array<double, 48> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + static_cast<double>(i) / 64.0;
   return a;
 }();
-constexpr std::array<float, 48> long_f = [] {
-  std::array<float, 48> a{};
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0f + static_cast<float>(i * i) / 16.0f;
+constexpr std::array<double, 48> long_f = [] {
+  std::array<double, 48> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + static_cast<double>(i * i) / 16.0;
   return a;
 }();
 constexpr rope::config phi3{.head_dim = 96,

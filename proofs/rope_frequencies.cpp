@@ -49,8 +49,8 @@ constexpr config llama31{.head_dim = 128,
                          .rope_type = scaling::llama3,
                          .factor = 8.0,
                          .original_max_position_embeddings = 8192};
-constexpr float ones[48] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-                            1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+constexpr double ones[48] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                             1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 constexpr config phi3{.head_dim = 96,
                       .rope_theta = 1e4,
                       .rope_type = scaling::longrope,

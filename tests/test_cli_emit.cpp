@@ -63,8 +63,8 @@ struct named_config {
   posenc::rope::config cfg;
 };
 
-const float longrope_short[4] = {1.0f, 1.25f, 1.5f, 2.0f};
-const float longrope_long[4] = {1.0f, 2.5f, 6.0f, 12.0f};
+const double longrope_short[4] = {1.0, 1.25, 1.5, 2.0};
+const double longrope_long[4] = {1.0, 2.5, 6.0, 12.0};
 
 std::vector<named_config> configs() {
   using posenc::rope::scaling;

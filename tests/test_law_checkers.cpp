@@ -256,8 +256,8 @@ TEST_CASE("bit-for-bit laws fail on one bit; the strict order fails on equality"
 
   // Strictly decreasing, at equality: base 16, d = 8, LongRoPE factors (1, 1/2, 1, 1) give
   // inv_freq = 16^(-j/4) / ext[j] = (1, 1, 1/4, 1/8): pairs 0 and 1 equal, the least violation;
-  // with ext[1] one float ulp above 1/2, inv_freq[1] < 1 and the law holds.
-  static constexpr float ext_equal[4] = {1.0f, 0.5f, 1.0f, 1.0f}, ext_below[4] = {1.0f, 0x1.000002p-1f, 1.0f, 1.0f};
+  // with ext[1] one ulp above 1/2, inv_freq[1] < 1 and the law holds.
+  static constexpr double ext_equal[4] = {1.0, 0.5, 1.0, 1.0}, ext_below[4] = {1.0, 0x1.0000000000001p-1, 1.0, 1.0};
   rope::config lr{.head_dim = 8,
                   .rope_theta = 16.0,
                   .rope_type = rope::scaling::longrope,

@@ -259,7 +259,7 @@ static_assert(at(laws::monotone_frequencies(freq_up), -1, 5, -1), "an increase: 
 constexpr double freq_zero[3] = {1.0, 0.0, 0.0};
 static_assert(at(laws::monotone_frequencies(freq_zero), -1, 1, -1), "a zero frequency fails");
 // base 16, d = 8, LongRoPE factors (1, 1/2, 1, 1): inv_freq = 16^(-j/4) / ext[j] = (1, 1, 1/4, 1/8)
-constexpr float ext_equal[4] = {1.0f, 0.5f, 1.0f, 1.0f};
+constexpr double ext_equal[4] = {1.0, 0.5, 1.0, 1.0};
 constexpr rope::config longrope{.head_dim = 8,
                                 .rope_theta = 16.0,
                                 .rope_type = rope::scaling::longrope,

@@ -254,10 +254,10 @@ TEST_CASE("bad input: each precondition names itself", "[rope][validate]") {
   y.beta_fast = 0.0;
   CHECK(msg(y) == "beta_fast and beta_slow must be positive");
   rope::config l = phi3_long_cfg;
-  l.long_factor = std::span<const float>(rope::models::phi3_vision_128k_long_factor.data(), 47);
+  l.long_factor = std::span<const double>(rope::models::phi3_vision_128k_long_factor.data(), 47);
   CHECK(msg(l) == "long_factor must have rotary_dim/2 entries");
   l = phi3_long_cfg;
-  l.short_factor = std::span<const float>(rope::models::phi3_vision_128k_short_factor.data(), 40);
+  l.short_factor = std::span<const double>(rope::models::phi3_vision_128k_short_factor.data(), 40);
   CHECK(msg(l) == "short_factor must have rotary_dim/2 entries");
   rope::config l3 = llama31;
   l3.high_freq_factor = 1.0;

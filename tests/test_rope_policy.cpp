@@ -406,7 +406,8 @@ hf_ref hf_reference(const pr::config& c, int dim) {
       const auto ext = c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
       for (int j = 0; j < half; ++j) {
         const float shape = div(static_cast<float>(2 * j), static_cast<float>(dim));
-        r.inv.push_back(div(1.0f, mul(ext[static_cast<std::size_t>(j)], powf_(f32(base), shape))));
+        // torch.tensor(ext_factors, dtype=torch.float32): each Python float rounded to float32
+        r.inv.push_back(div(1.0f, mul(f32(ext[static_cast<std::size_t>(j)]), powf_(f32(base), shape))));
       }
       return r;
     }
@@ -429,14 +430,14 @@ hf_ref hf_reference(const pr::config& c, int dim) {
   return r;
 }
 
-// Plausible LongRoPE factors (Phi-3-mini-128k has 48 per list, rising from ~1 to ~60).
-std::vector<float> make_factors(int n, double top) {
-  std::vector<float> v;
-  for (int j = 0; j < n; ++j)
-    v.push_back(static_cast<float>(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j));
+// Plausible LongRoPE factors (Phi-3-mini-128k has 48 per list, rising from ~1 to ~60). Doubles
+// that are not float32 numbers (like the JSON's 1.05): hf_float32 must round each to float32.
+std::vector<double> make_factors(int n, double top) {
+  std::vector<double> v;
+  for (int j = 0; j < n; ++j) v.push_back(1.0 + (top - 1.0) * std::pow(j / (n - 1.0), 2.0) + 0.01 * j);
   return v;
 }
-const std::vector<float> phi_short = make_factors(48, 3.0), phi_long = make_factors(48, 60.0);
+const std::vector<double> phi_short = make_factors(48, 3.0), phi_long = make_factors(48, 60.0);
 
 struct named_cfg {
   const char* name;

@@ -17,6 +17,7 @@ packages=(
   libboost1.81-dev  # Boost.Hana and Boost.Multiprecision for the verify layer
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
+  nlohmann-json3-dev  # posenc::io: reading a model's config.json (posenc emit --hf-config)
 )
 if [ "$demo_only" -eq 0 ]; then
   packages+=(

@@ -26,3 +26,6 @@ posenc_step(${CMAKE_COMMAND} -S "${POSENC_SOURCE_DIR}/tests/package_consumer"
             -DCMAKE_CXX_COMPILER=${POSENC_CXX_COMPILER} -DCMAKE_PREFIX_PATH=${_prefix})
 posenc_step(${CMAKE_COMMAND} --build "${POSENC_WORK_DIR}/consumer-build")
 posenc_step("${POSENC_WORK_DIR}/consumer-build/consumer")
+if(EXISTS "${POSENC_WORK_DIR}/consumer-build/io_consumer")
+  posenc_step("${POSENC_WORK_DIR}/consumer-build/io_consumer")
+endif()

@@ -43,6 +43,7 @@
 #include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
+#include "hf_config_flag.hpp"
 
 namespace posenc::cli::emit {
 
@@ -64,6 +65,8 @@ inline constexpr flag_spec own_flags[] = {
     {"fold-attention", flag_kind::boolean, "", "rope: cos and sin times the attention factor, rounded once"},
     {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
+    {"hf-config", flag_kind::value, "FILE",
+     "rope, rope-freq, alibi, t5-bucket: values from a HuggingFace config.json (flags override them)"},
     // The other schemes' flags (emit_schemes.hpp); each table accepts only its own.
     {"dim", flag_kind::value, "D", "sinusoidal: model dimension; sandwich: per-head dimension"},
     {"base", flag_kind::value, "X", "sinusoidal: frequency base (default 10000); logn: log base (default 512)"},
@@ -395,8 +398,8 @@ std::string emit_any(const parsed_config& pc, const options& o) {
   return emit_rope<T>(pc.cfg, o);
 }
 
-// The flags of emit rope and emit rope-freq: the config flags and the first ten own flags.
-inline constexpr std::size_t rope_own_flags = 10;
+// The flags of emit rope and emit rope-freq: the config flags and the first eleven own flags.
+inline constexpr std::size_t rope_own_flags = 11;
 inline bool rope_flag(std::string_view name) {
   for (const auto& f : config_flags)
     if (f.name == name) return true;
@@ -456,7 +459,9 @@ inline std::string run_rope(const parsed_args& a, const target& t) {
   const options o = read_options(a, t);
   for (const std::string_view f : a.names())
     if (!rope_flag(f)) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
-  const parsed_config pc = read_config(a, o.ctx);
+  const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
+  const rope::config hf_cfg = hf ? hf->config() : rope::config{};
+  const parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
   const dtype ty =
       flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
                   dtype::f64, o.ctx);
@@ -481,8 +486,9 @@ inline void run(const parsed_args& a, std::string& out) {
 }
 
 inline constexpr std::string_view usage =
-    "usage: posenc emit rope-freq --head-dim D [config flags] [--dtype T] [--policy P] [--decimal] [-o FILE]\n"
-    "       posenc emit rope --head-dim D --positions N [--start P] [config flags] [--dtype T]\n"
+    "usage: posenc emit rope-freq (--head-dim D | --hf-config FILE) [config flags] [--dtype T] [--policy P]\n"
+    "                             [--decimal] [-o FILE]\n"
+    "       posenc emit rope (--head-dim D | --hf-config FILE) --positions N [--start P] [config flags] [--dtype T]\n"
     "                        [--policy P] [--fold-attention] [--format csv|c|bin] [--layout L]\n"
     "                        [--name ID] [--decimal] [-o FILE]\n"
     "\n"
@@ -492,7 +498,8 @@ inline constexpr std::string_view usage =
     "header with <name>_cos[N][rotary_dim] and <name>_sin[N][rotary_dim] in --layout order, with\n"
     "the config, the posenc version and an FNV-1a 64 checksum of the bin bytes; --format bin\n"
     "little-endian dtype values, per position and element k < rotary_dim: cos then sin.\n"
-    "Config flags use HuggingFace's config.json names. Values are exact, rounded once into\n"
+    "Config flags use HuggingFace's config.json names; --hf-config FILE reads them from a\n"
+    "config.json and the flags given override the file's values. Values are exact, rounded once into\n"
     "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32).\n"
     "Reals print as exact hex floats (bf16/f16: their exact float), or shortest decimals with\n"
     "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,7 @@
 #include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
+#include "hf_config_flag.hpp"
 
 namespace posenc::cli::emit {
 
@@ -90,9 +92,10 @@ table<T> alibi_biases(const alibi::checked_config& cc, std::size_t n, bool symme
 }
 
 inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
-  alibi::config c{};
-  c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, o.ctx));
-  c.max_bias = flag_real<double>(a, "max-bias", 8.0, o.ctx);
+  const std::optional<alibi::config> hf = hf_alibi_config(a, o.ctx);  // flags override the file
+  alibi::config c = hf.value_or(alibi::config{});
+  if (!hf || a.has("heads")) c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, o.ctx));
+  c.max_bias = flag_real<double>(a, "max-bias", c.max_bias, o.ctx);
   const alibi::checked_config cc{c};
   check_valid(cc.check(), o.ctx, "ALiBi");
   const bool bias = a.has("bias"), symmetric = a.has("symmetric");

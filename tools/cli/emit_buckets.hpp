@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "args.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
+#include "hf_config_flag.hpp"
 
 namespace posenc::cli::emit {
 
@@ -40,10 +42,13 @@ inline table<std::int32_t> bucket_table(std::string scheme, long long range, con
 }
 
 inline std::string emit_t5(const parsed_args& a, const table_options& o) {
-  t5::config c{};
-  c.relative_attention_num_buckets = static_cast<int>(required_integer(a, "num-buckets", int_min, int_max, o.ctx));
-  c.relative_attention_max_distance = required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, o.ctx);
-  c.bidirectional = !a.has("causal");
+  const std::optional<t5::config> hf = hf_t5_config(a, o.ctx);  // flags override the file
+  t5::config c = hf.value_or(t5::config{});
+  if (!hf || a.has("num-buckets"))
+    c.relative_attention_num_buckets = static_cast<int>(required_integer(a, "num-buckets", int_min, int_max, o.ctx));
+  if (!hf || a.has("max-distance"))
+    c.relative_attention_max_distance = required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, o.ctx);
+  if (a.has("causal")) c.bidirectional = false;
   const t5::checked_config cc{c};
   check_valid(cc.check(), o.ctx, "T5");
   const long long range = required_integer(a, "range", 0, 1LL << 62, o.ctx);

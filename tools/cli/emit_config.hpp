@@ -7,8 +7,9 @@
 // Flags by member type: integers and reals take a value (reals with the tool's rules,
 // hexfloat.hpp: each value is the exact binary number the text rounds to, once); rope_type one of
 // its names; a bool field is a switch that sets the value its default is not (--proportional,
-// --no-truncate); --short-factor / --long-factor take comma lists read straight to float (HF keeps
-// them as a float32 tensor), never through a double.
+// --no-truncate); --short-factor / --long-factor take comma lists, each entry read as the double its
+// text rounds to, once (the exact tables use that double; only --policy hf-float32 rounds it on to
+// float32, as HF's torch.tensor(..., dtype=torch.float32) does).
 #pragma once
 
 #include <array>
@@ -69,7 +70,7 @@ constexpr std::string_view value_name_of() {
     return "";
   else if constexpr (std::is_same_v<M, rope::scaling>)
     return "default|linear|ntk|dynamic|yarn|longrope|llama3";
-  else if constexpr (std::is_same_v<M, std::span<const float>>)
+  else if constexpr (std::is_same_v<M, std::span<const double>>)
     return "X,X,...";
   else if constexpr (std::is_integral_v<M>)
     return "N";
@@ -134,22 +135,22 @@ inline constexpr std::array<flag_spec, rope::config_field_count> config_flags = 
 
 // ---- reading and describing a config ----
 
-// The config plus the storage its float lists point into (one vector per field, unused ones empty).
+// The config plus the storage its lists point into (one vector per field, unused ones empty).
 struct parsed_config {
   rope::config cfg{};
-  std::shared_ptr<std::array<std::vector<float>, rope::config_field_count>> lists =
-      std::make_shared<std::array<std::vector<float>, rope::config_field_count>>();
+  std::shared_ptr<std::array<std::vector<double>, rope::config_field_count>> lists =
+      std::make_shared<std::array<std::vector<double>, rope::config_field_count>>();
 };
 
-// "0.5,1,1.25": each entry read to float directly.
-inline std::vector<float> parse_float_list(std::string_view text, std::string_view flag, std::string_view context) {
-  std::vector<float> v;
+// "0.5,1,1.25": each entry read as the double it rounds to, once.
+inline std::vector<double> parse_real_list(std::string_view text, std::string_view flag, std::string_view context) {
+  std::vector<double> v;
   std::size_t pos = 0;
   for (;;) {
     const std::size_t comma = text.find(',', pos);
     const std::string_view item =
         text.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
-    v.push_back(parse_real<float>(item, "--" + std::string(flag) + " entry " + std::to_string(v.size()), context));
+    v.push_back(parse_real<double>(item, "--" + std::string(flag) + " entry " + std::to_string(v.size()), context));
     if (comma == std::string_view::npos) return v;
     pos = comma + 1;
   }
@@ -165,11 +166,15 @@ inline rope::scaling parse_rope_type(std::string_view t, std::string_view flag, 
                     " (expected one of: " + names + ")");
 }
 
-// Reads every config flag; throws usage_error on a malformed value or an invalid config.
-inline parsed_config read_config(const parsed_args& a, std::string_view ctx) {
+// Reads every config flag over base (the defaults, or the values of --hf-config: a flag given
+// overrides the file's value); throws usage_error on a malformed value or an invalid config.
+inline parsed_config read_config(const parsed_args& a, std::string_view ctx, const rope::config* base = nullptr) {
   parsed_config p;
   rope::config& c = p.cfg;
-  if (!a.has("head-dim")) throw usage_error(std::string(ctx) + ": --head-dim is required");
+  if (base != nullptr)
+    c = *base;  // its lists are copied into p.lists below (a flag's list replaces them)
+  else if (!a.has("head-dim"))
+    throw usage_error(std::string(ctx) + ": --head-dim is required (or --hf-config FILE)");
   std::size_t i = 0;
   rope::for_each_config_field([&](const auto& f) {
     using M = typename std::remove_cvref_t<decltype(f)>::member_type;
@@ -190,8 +195,11 @@ inline parsed_config read_config(const parsed_args& a, std::string_view ctx) {
     } else if constexpr (std::is_same_v<M, rope::scaling>) {
       if (const auto v = a.value(flag)) m = parse_rope_type(*v, flag, ctx);
     } else {
-      static_assert(std::is_same_v<M, std::span<const float>>, "a rope::config member type the CLI does not read");
-      if (const auto v = a.value(flag)) (*p.lists)[k] = parse_float_list(*v, flag, ctx);
+      static_assert(std::is_same_v<M, std::span<const double>>, "a rope::config member type the CLI does not read");
+      if (const auto v = a.value(flag))
+        (*p.lists)[k] = parse_real_list(*v, flag, ctx);
+      else
+        (*p.lists)[k].assign(m.begin(), m.end());  // the base config's list (--hf-config), kept alive here
       m = (*p.lists)[k];
     }
   });

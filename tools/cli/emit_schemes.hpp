@@ -44,8 +44,8 @@ struct scheme_command {
 inline constexpr std::string_view sinusoidal_flags[] = {"dim", "positions", "start", "base", "exponent", "layout"};
 inline constexpr std::string_view transformer_xl_flags[] = {"d-model", "klen",      "qlen",   "clamp-len",
                                                             "model",   "attn-type", "bi-data"};
-inline constexpr std::string_view alibi_flags[] = {"heads", "max-bias", "bias", "positions", "symmetric"};
-inline constexpr std::string_view t5_flags[] = {"num-buckets", "max-distance", "causal", "range"};
+inline constexpr std::string_view alibi_flags[] = {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"};
+inline constexpr std::string_view t5_flags[] = {"num-buckets", "max-distance", "causal", "range", "hf-config"};
 inline constexpr std::string_view deberta_flags[] = {"bucket-size", "max-position", "range"};
 inline constexpr std::string_view shaw_flags[] = {"max-relative-position", "positions"};
 inline constexpr std::string_view xpos_flags[] = {"head-dim", "positions", "start", "scale-base", "inverse"};
@@ -65,8 +65,10 @@ inline constexpr scheme_command schemes[] = {
      "transformer-xl --d-model D --klen K [--clamp-len C] [--model transformer-xl|xlnet] [--qlen Q] [--attn-type "
      "bi|uni] [--bi-data]",
      transformer_xl_flags, true, emit_transformer_xl},
-    {"alibi", "alibi --heads H [--max-bias 8] [--bias --positions N [--symmetric]]", alibi_flags, true, emit_alibi},
-    {"t5-bucket", "t5-bucket --num-buckets B --max-distance M [--causal] --range R", t5_flags, false, emit_t5},
+    {"alibi", "alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]", alibi_flags,
+     true, emit_alibi},
+    {"t5-bucket", "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] --range R", t5_flags,
+     false, emit_t5},
     {"deberta-bucket", "deberta-bucket --bucket-size S --max-position M --range R", deberta_flags, false, emit_deberta},
     {"shaw", "shaw --positions N [--max-relative-position 20]", shaw_flags, false, emit_shaw},
     {"xpos", "xpos --head-dim D --positions N [--start P] [--scale-base 512] [--inverse]", xpos_flags, true, emit_xpos},

@@ -47,8 +47,10 @@ struct config {
   bool truncate = true;                      // YaRN: floor/ceil the correction range (HF v5)
   double low_freq_factor = 1.0;              // Llama-3
   double high_freq_factor = 4.0;             // Llama-3
-  std::span<const float> short_factor{};     // LongRoPE, rotary_dim/2 float32 values each
-  std::span<const float> long_factor{};
+  // LongRoPE, rotary_dim/2 values each: the doubles the config wrote (1.02 is 1.02 rounded once to
+  // double, not HF's float32 1.0199999809); only the hf_float32 policy rounds them to float32.
+  std::span<const double> short_factor{};
+  std::span<const double> long_factor{};
   bool proportional = false;  // HF v5 "proportional": exponent over head_dim (default/linear only)
 };
 

@@ -9,7 +9,7 @@
 // The pattern of Boost.Hana's BOOST_HANA_ADAPT_STRUCT (hana/adapt_struct.hpp): one list of
 // members from which both the names and the accessors come, so that a new member is one line here
 // and every consumer follows. The member pointers have different types (int, double, scaling,
-// std::optional<double>, std::span<const float>, ...), hence a tuple and a visitor rather than an
+// std::optional<double>, std::span<const double>, ...), hence a tuple and a visitor rather than an
 // array; a consumer dispatches on the member's type.
 //
 // name is HF's key exactly (config.json's top level, its rope_scaling dict, or v5's
@@ -74,10 +74,10 @@ inline constexpr auto config_fields = std::make_tuple(
                        "yarn: floor/ceil the correction range (default true)"},
     config_field<double>{"low_freq_factor", &config::low_freq_factor, field_source::hf_key, "llama3 (default 1)"},
     config_field<double>{"high_freq_factor", &config::high_freq_factor, field_source::hf_key, "llama3 (default 4)"},
-    config_field<std::span<const float>>{"short_factor", &config::short_factor, field_source::hf_key,
-                                         "longrope: rotary_dim/2 float32 factors"},
-    config_field<std::span<const float>>{"long_factor", &config::long_factor, field_source::hf_key,
-                                         "longrope: rotary_dim/2 float32 factors"},
+    config_field<std::span<const double>>{"short_factor", &config::short_factor, field_source::hf_key,
+                                          "longrope: rotary_dim/2 factors (short contexts)"},
+    config_field<std::span<const double>>{"long_factor", &config::long_factor, field_source::hf_key,
+                                          "longrope: rotary_dim/2 factors (seq_len > original max)"},
     config_field<bool>{"proportional", &config::proportional, field_source::rope_type_value,
                        "exponents 2j/head_dim, pairs from floor(partial_rotary_factor * head_dim / 2) on "
                        "unrotated (HF v5 rope_type proportional; default/linear only)"});

@@ -96,7 +96,7 @@ constexpr posenc::result<llama3_band> llama3_band_of(const checked_config& cc, i
 
 // LongRoPE's factors for c.seq_len: long_factor iff seq_len > original_max_position_embeddings
 // (_compute_longrope_parameters and dynamic_rope_update), else short_factor.
-constexpr std::span<const float> longrope_factors(const config& c) noexcept {
+constexpr std::span<const double> longrope_factors(const config& c) noexcept {
   return c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
 }
 

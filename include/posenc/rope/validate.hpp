@@ -83,10 +83,10 @@ constexpr rope::validation validate_longrope(const rope::config& c, bool report)
     return bad("short_factor must have rotary_dim/2 entries", report);
   if (static_cast<std::int64_t>(c.long_factor.size()) != half)
     return bad("long_factor must have rotary_dim/2 entries", report);
-  for (const float f : c.short_factor)
-    if (!positive(static_cast<double>(f))) return bad("short_factor entries must be positive and finite", report);
-  for (const float f : c.long_factor)
-    if (!positive(static_cast<double>(f))) return bad("long_factor entries must be positive and finite", report);
+  for (const double f : c.short_factor)
+    if (!positive(f)) return bad("short_factor entries must be positive and finite", report);
+  for (const double f : c.long_factor)
+    if (!positive(f)) return bad("long_factor entries must be positive and finite", report);
   return {};
 }
 

@@ -143,7 +143,7 @@ inline void ctx::inv_freq(M& out, long j) const {
     }
     case scaling::longrope: {
       const auto f = c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
-      mpfr_div_d(out.get(), out.get(), static_cast<double>(f[static_cast<std::size_t>(j)]), MPFR_RNDN);
+      mpfr_div_d(out.get(), out.get(), f[static_cast<std::size_t>(j)], MPFR_RNDN);
       return;
     }
     case scaling::llama3: {  // wavelen = 2 pi / inv

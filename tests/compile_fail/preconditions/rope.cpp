@@ -13,8 +13,8 @@
 namespace rope = posenc::rope;
 using rope::scaling;
 
-inline constexpr float two_ones[2] = {1.0f, 1.0f};
-inline constexpr float one_negative[2] = {1.0f, -1.0f};
+inline constexpr double two_ones[2] = {1.0, 1.0};
+inline constexpr double one_negative[2] = {1.0, -1.0};
 
 // The case lines are read by tests/CMakeLists.txt, one "#elif ... // expect:" per line.
 // clang-format off

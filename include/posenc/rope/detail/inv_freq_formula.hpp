@@ -76,8 +76,8 @@ constexpr typename P::value inv_freq_eval(const rope::config& c, std::int64_t j)
     case scaling::yarn: return yarn_inv_freq<P>(c, j, lt);
     case scaling::longrope: {  // _compute_longrope_parameters: 1 / (ext[j] b^(2j/d))
       const bool long_ext = c.seq_len > c.original_max_position_embeddings;
-      const float e = (long_ext ? c.long_factor : c.short_factor)[static_cast<std::size_t>(j)];
-      return P::exp(P::sub(lt, P::log(P::of(static_cast<double>(e)))));
+      const double e = (long_ext ? c.long_factor : c.short_factor)[static_cast<std::size_t>(j)];
+      return P::exp(P::sub(lt, P::log(P::of(e))));
     }
     case scaling::llama3: return llama3_inv_freq<P>(c, lt);
   }

@@ -47,8 +47,8 @@ struct params {
   // Llama-3: f32 of low_freq_wavelen, high_freq_wavelen, old_context_len, low_freq_factor,
   // high_freq_factor - low_freq_factor, and of 2 * math.pi.
   float low_wl = 0, high_wl = 0, l0 = 0, lff = 0, hml = 1, two_pi = 0;
-  const float* ext = nullptr;  // LongRoPE: the chosen float32 factors
-  double attention = 1.0;      // the Python float attention_factor
+  const double* ext = nullptr;  // LongRoPE: the chosen factors, as written (rounded to float32 at use)
+  double attention = 1.0;       // the Python float attention_factor
 };
 
 // factor, or max_position_embeddings / original_max_position_embeddings when unset (yarn,
@@ -159,7 +159,9 @@ constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
       const float b = extrap * w;
       return a + b;
     }
-    case scaling::longrope: return 1.0f / (p.ext[j] * pw);  // 1.0 / (ext_factors * base ** shape)
+    case scaling::longrope:  // 1.0 / (ext_factors * base ** shape); ext_factors =
+      // torch.tensor(short_factor, dtype=torch.float32): each Python float rounded once to float32
+      return 1.0f / (f32(p.ext[j]) * pw);
     case scaling::llama3: {
       const float inv = 1.0f / pw;
       const float wl = (1.0f / inv) * p.two_pi;  // 2 * math.pi / inv_freq (__rtruediv__)

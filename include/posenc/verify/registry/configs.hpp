@@ -22,10 +22,10 @@ namespace hana = boost::hana;
 using rope::scaling;
 
 // A small synthetic LongRoPE (16 pairs): not monotone on purpose (a dip at pair 5).
-inline constexpr std::array<float, 16> small_long_factor{1.0f, 1.0f, 1.5f,  2.0f,  3.0f,  0.5f,  4.0f,  6.0f,
-                                                         8.0f, 8.0f, 12.0f, 16.0f, 16.0f, 24.0f, 32.0f, 32.0f};
-inline constexpr std::array<float, 16> small_short_factor{1.0f, 1.0f, 1.0f, 1.25f, 1.25f, 1.5f, 1.5f, 2.0f,
-                                                          2.0f, 2.0f, 2.5f, 2.5f,  3.0f,  3.0f, 3.0f, 3.0f};
+inline constexpr std::array<double, 16> small_long_factor{1.0, 1.0, 1.5,  2.0,  3.0,  0.5,  4.0,  6.0,
+                                                          8.0, 8.0, 12.0, 16.0, 16.0, 24.0, 32.0, 32.0};
+inline constexpr std::array<double, 16> small_short_factor{1.0, 1.0, 1.0, 1.25, 1.25, 1.5, 1.5, 2.0,
+                                                           2.0, 2.0, 2.5, 2.5,  3.0,  3.0, 3.0, 3.0};
 
 namespace configs {
 

@@ -1,0 +1,277 @@
+// hf_config.hpp: a HuggingFace config.json read into posenc's configs (rope::config,
+// alibi::config, t5::config), with HF's key names and defaults.
+//
+//   auto r = posenc::io::rope_from_hf_config(text);       // text: the file's contents
+//   if (!r) { std::cerr << r.error() << '\n'; return 2; }  // "rope_scaling.rope_type: unknown ..."
+//   const posenc::rope::config c = r.value().config();    // spans point into r.value()
+//
+// Not part of the std-only core: it needs nlohmann-json (target posenc::io). No exception escapes:
+// every failure is a parse_result holding one line that names the field (its JSON path).
+//
+// What is read (transformers' modeling_rope_utils.py and the model configuration classes; see
+// ../shared/reference/pe-formulas.md sections 1.0-1.3, 3 and 4):
+//   RoPE  the rope dict: v5 `rope_parameters`, else `rope_scaling`; its `rope_type` (or the older
+//         `type`): default, linear, ntk, dynamic, yarn, longrope ("su" is HF's old name for it),
+//         llama3, proportional; `rope_theta` (dict, top level, or GPT-NeoX's `rotary_emb_base`;
+//         default 10000); the head dim from `qk_rope_head_dim` (DeepSeek: RoPE covers only that
+//         part of the head), `head_dim`, or hidden_size / num_attention_heads (GPT-J's n_embd /
+//         n_head, MPT's d_model / n_heads); `partial_rotary_factor` (dict or top level; GPT-NeoX's
+//         `rotary_pct`); GPT-J's `rotary_dim`; `max_position_embeddings` (GPT-J's `n_positions`);
+//         `original_max_position_embeddings` (dict or top level, as Phi-3 has it); the dict's
+//         factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor, truncate,
+//         low_freq_factor, high_freq_factor, short_factor, long_factor.
+//   ALiBi BLOOM (`n_head`, always ALiBi), MPT (`attn_config.alibi`, `alibi_bias_max`, `n_heads`),
+//         Falcon (`alibi`: true, `num_attention_heads`).
+//   T5    relative_attention_num_buckets (required), relative_attention_max_distance (default
+//         128), is_decoder (decoder self-attention is causal).
+// A config that selects a scheme posenc does not have yet is an error naming the field: M-RoPE
+// (`mrope_section`, rope_type "mrope"), per-layer RoPE (Gemma-3's `rope_local_base_freq`, v5's
+// per-layer-type `rope_parameters`, Llama-4's `no_rope_layers`). Keys posenc does not use are
+// ignored, as HF ignores them.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "posenc/alibi/config.hpp"
+#include "posenc/io/detail/hf_fields.hpp"
+#include "posenc/io/parse_result.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/t5/config.hpp"
+
+namespace posenc::io {
+
+// A RoPE config that owns its LongRoPE lists: copy it freely, and take config() for the aggregate
+// (whose spans point into this object, so it must outlive the aggregate's use).
+struct rope_settings {
+  rope::config base{};  // every field but short_factor and long_factor
+  std::vector<double> short_factor, long_factor;
+  rope::config config() const {
+    rope::config c = base;
+    c.short_factor = short_factor;
+    c.long_factor = long_factor;
+    return c;
+  }
+};
+
+// The contents of a file, or "PATH: cannot read".
+inline parse_result<std::string> read_text_file(const std::string& path) {
+  try {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return parse_result<std::string>::failure(path + ": cannot open for reading");
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (in.bad()) return parse_result<std::string>::failure(path + ": read error");
+    return s.str();
+  } catch (const std::exception& e) {
+    return parse_result<std::string>::failure(path + ": " + e.what());
+  }
+}
+
+}  // namespace posenc::io
+
+namespace posenc::detail::hfjson {
+
+struct rope_type_name {
+  std::string_view name;
+  rope::scaling type;
+  bool proportional;
+};
+inline constexpr rope_type_name rope_type_names[] = {
+    {"default", rope::scaling::default_, false},
+    {"linear", rope::scaling::linear, false},
+    {"ntk", rope::scaling::ntk, false},
+    {"dynamic", rope::scaling::dynamic, false},
+    {"yarn", rope::scaling::yarn, false},
+    {"longrope", rope::scaling::longrope, false},
+    {"su", rope::scaling::longrope, false},
+    {"llama3", rope::scaling::llama3, false},
+    {"proportional", rope::scaling::default_, true},
+};
+
+// The schemes posenc does not have yet, refused by name rather than read as plain RoPE.
+inline void refuse_unsupported(const object& top, const std::optional<object>& dict) {
+  for (const char* key : {"mrope_section", "mrope_interleaved"}) {
+    if (dict && dict->has(key)) fail(dict->at(key), "M-RoPE is not supported by posenc yet");
+    if (top.has(key)) fail(top.at(key), "M-RoPE is not supported by posenc yet");
+  }
+  if (top.has("rope_local_base_freq"))
+    fail("rope_local_base_freq",
+         "per-layer RoPE (a second base for sliding-window layers) is not supported by posenc yet");
+  if (top.has("no_rope_layers"))
+    fail("no_rope_layers", "per-layer RoPE (layers without RoPE) is not supported by posenc yet");
+  if (dict)
+    for (const char* key : {"full_attention", "sliding_attention"})
+      if (dict->has(key)) fail(dict->at(key), "per-layer-type RoPE parameters are not supported by posenc yet");
+}
+
+// A config of another scheme is named as such rather than read as RoPE with a missing head_dim.
+inline void refuse_other_schemes(const object& top) {
+  if (top.has("relative_attention_num_buckets"))
+    fail("relative_attention_num_buckets", "a T5-style config (relative position buckets), not RoPE");
+  const std::optional<object> attn = sub_object(top, "attn_config");
+  const bool mpt_alibi = attn && boolean(*attn, "alibi").value_or(false);
+  if (string(top, "model_type") == "bloom" || boolean(top, "alibi").value_or(false) || mpt_alibi)
+    fail(mpt_alibi ? "attn_config.alibi" : top.has("alibi") ? "alibi" : "model_type", "an ALiBi config, not RoPE");
+}
+
+inline void read_rope_type(const object& dict, rope::config& c) {
+  const char* key = dict.has("rope_type") ? "rope_type" : "type";
+  const std::optional<std::string> t = string(dict, key);
+  if (!t) return;
+  if (*t == "mrope") fail(dict.at(key), "M-RoPE (\"mrope\") is not supported by posenc yet");
+  std::string names;
+  for (const auto& n : rope_type_names) {
+    if (n.name == *t) {
+      c.rope_type = n.type;
+      c.proportional = n.proportional;
+      return;
+    }
+    names += (names.empty() ? "" : ", ") + std::string(n.name);
+  }
+  fail(dict.at(key), "unknown rope type \"" + *t + "\" (posenc has: " + names + ")");
+}
+
+inline int head_dim_of(const object& top) {
+  constexpr std::int64_t most = 1 << 24;
+  for (const char* key : {"qk_rope_head_dim", "head_dim"})
+    if (const auto d = integer(top, key, 1, most)) return static_cast<int>(*d);
+  const std::pair<const char*, const char*> pairs[] = {
+      {"hidden_size", "num_attention_heads"}, {"n_embd", "n_head"}, {"d_model", "n_heads"}};
+  for (const auto& [width_key, heads_key] : pairs) {
+    const auto width = integer(top, width_key, 1, std::int64_t{1} << 40);
+    const auto heads = integer(top, heads_key, 1, most);
+    if (width && heads) return static_cast<int>(*width / *heads);  // HF: hidden_size // num_attention_heads
+  }
+  fail("head_dim", "missing (and no hidden_size with num_attention_heads to derive it from)");
+}
+
+inline void read_rope_dict(const object& d, rope::config& c, posenc::io::rope_settings& s) {
+  constexpr std::int64_t most = std::int64_t{1} << 53;
+  read_rope_type(d, c);
+  if (const auto v = real(d, "factor")) c.factor = *v;
+  if (const auto v = integer(d, "original_max_position_embeddings", 0, most)) c.original_max_position_embeddings = *v;
+  if (const auto v = real(d, "beta_fast")) c.beta_fast = *v;
+  if (const auto v = real(d, "beta_slow")) c.beta_slow = *v;
+  if (const auto v = real(d, "mscale")) c.mscale = *v;
+  if (const auto v = real(d, "mscale_all_dim")) c.mscale_all_dim = *v;
+  if (const auto v = real(d, "attention_factor")) c.attention_factor = *v;
+  if (const auto v = boolean(d, "truncate")) c.truncate = *v;
+  if (const auto v = real(d, "low_freq_factor")) c.low_freq_factor = *v;
+  if (const auto v = real(d, "high_freq_factor")) c.high_freq_factor = *v;
+  if (auto v = reals(d, "short_factor")) s.short_factor = std::move(*v);
+  if (auto v = reals(d, "long_factor")) s.long_factor = std::move(*v);
+}
+
+inline posenc::io::rope_settings rope_of(const json& j) {
+  constexpr std::int64_t most = std::int64_t{1} << 53;
+  const object top{&j, ""};
+  // v5 writes rope_parameters (with rope_theta inside); v4 rope_scaling (rope_theta at the top).
+  std::optional<object> dict = sub_object(top, "rope_parameters");
+  if (!dict) dict = sub_object(top, "rope_scaling");
+  refuse_unsupported(top, dict);
+  refuse_other_schemes(top);
+  posenc::io::rope_settings s;
+  rope::config& c = s.base;
+  c.head_dim = head_dim_of(top);
+  if (const auto v = real(top, "rotary_emb_base")) c.rope_theta = *v;  // GPT-NeoX
+  if (const auto v = real(top, "rope_theta")) c.rope_theta = *v;
+  if (const auto v = real(top, "rotary_pct")) c.partial_rotary_factor = *v;  // GPT-NeoX
+  if (const auto v = real(top, "partial_rotary_factor")) c.partial_rotary_factor = *v;
+  if (const auto v = integer(top, "rotary_dim", 0, 1 << 24)) c.rotary_dim = static_cast<int>(*v);  // GPT-J
+  if (const auto v = integer(top, "n_positions", 0, most)) c.max_position_embeddings = *v;         // GPT-J
+  if (const auto v = integer(top, "max_position_embeddings", 0, most)) c.max_position_embeddings = *v;
+  if (const auto v = integer(top, "original_max_position_embeddings", 0, most)) c.original_max_position_embeddings = *v;
+  if (dict) {
+    if (const auto v = real(*dict, "rope_theta")) c.rope_theta = *v;
+    if (const auto v = real(*dict, "partial_rotary_factor")) c.partial_rotary_factor = *v;
+    read_rope_dict(*dict, c, s);
+  }
+  return s;
+}
+
+inline alibi::config alibi_of(const json& j) {
+  const object top{&j, ""};
+  alibi::config c{};
+  const auto heads = [&](const char* key) {
+    const auto h = integer(top, key, 1, 1 << 24);
+    if (!h) fail(key, "missing (the number of attention heads)");
+    return static_cast<int>(*h);
+  };
+  const std::optional<std::string> type = string(top, "model_type");
+  if (const std::optional<object> attn = sub_object(top, "attn_config")) {  // MPT
+    const std::optional<bool> on = boolean(*attn, "alibi");
+    if (!on || !*on) fail(attn->at("alibi"), "not true: this model does not use ALiBi");
+    if (const auto v = real(*attn, "alibi_bias_max")) c.max_bias = *v;
+    c.heads = heads("n_heads");
+    return c;
+  }
+  if (type == "bloom" || (!top.has("alibi") && top.has("n_head"))) {  // BLOOM: ALiBi always, bias max 8
+    c.heads = heads(top.has("n_head") ? "n_head" : "num_attention_heads");
+    return c;
+  }
+  if (const std::optional<bool> on = boolean(top, "alibi")) {  // Falcon
+    if (!*on) fail("alibi", "false: this model does not use ALiBi");
+    c.heads = heads(top.has("num_attention_heads") ? "num_attention_heads" : "n_head");
+    return c;
+  }
+  fail("alibi", "no ALiBi settings (BLOOM's n_head, MPT's attn_config.alibi or Falcon's alibi)");
+}
+
+inline t5::config t5_of(const json& j) {
+  const object top{&j, ""};
+  t5::config c{};
+  const auto buckets = integer(top, "relative_attention_num_buckets", 1, 1 << 24);
+  if (!buckets) fail("relative_attention_num_buckets", "missing: not a T5-style config");
+  c.relative_attention_num_buckets = static_cast<int>(*buckets);
+  if (const auto v = integer(top, "relative_attention_max_distance", 0, std::int64_t{1} << 53))
+    c.relative_attention_max_distance = *v;
+  if (const auto v = boolean(top, "is_decoder")) c.bidirectional = !*v;
+  return c;
+}
+
+// Runs read(parse(text)), turning every exception into a failure (nothing escapes the API; only
+// running out of memory while writing the message itself would end in std::terminate).
+template <class T, class Read>
+posenc::io::parse_result<T> guarded(std::string_view text, Read read) noexcept {
+  try {
+    return read(parse(text));
+  } catch (const field_error& e) {
+    return posenc::io::parse_result<T>::failure(e.what());
+  } catch (const json::exception& e) {
+    return posenc::io::parse_result<T>::failure("config.json: " + one_line(e.what()));
+  } catch (const std::bad_alloc&) {
+    return posenc::io::parse_result<T>::failure("config.json: out of memory");
+  } catch (const std::exception& e) {
+    return posenc::io::parse_result<T>::failure(std::string("config.json: ") + e.what());
+  }
+}
+
+}  // namespace posenc::detail::hfjson
+
+namespace posenc::io {
+
+// The RoPE part of a config.json's text. rope::validate is not applied: the caller may still
+// override fields (the CLI's flags) and validates the result.
+inline parse_result<rope_settings> rope_from_hf_config(std::string_view json_text) noexcept {
+  return detail::hfjson::guarded<rope_settings>(json_text, detail::hfjson::rope_of);
+}
+
+inline parse_result<alibi::config> alibi_from_hf_config(std::string_view json_text) noexcept {
+  return detail::hfjson::guarded<alibi::config>(json_text, detail::hfjson::alibi_of);
+}
+
+inline parse_result<t5::config> t5_from_hf_config(std::string_view json_text) noexcept {
+  return detail::hfjson::guarded<t5::config>(json_text, detail::hfjson::t5_of);
+}
+
+}  // namespace posenc::io

@@ -1,0 +1,211 @@
+// `posenc emit ... --hf-config FILE` (tools/cli/hf_config_flag.hpp): the file's values equal the
+// explicit flags, flags given override the file, every shipped fixture (examples/configs/) emits
+// its table, and bad input exits 2 with one line naming the problem and no output file.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <posenc/rope/models.hpp>
+
+#include "cli_test_util.hpp"
+
+#ifndef POSENC_SOURCE_DIR
+#error "POSENC_SOURCE_DIR must name the source tree (tests/CMakeLists.txt defines it)"
+#endif
+
+using posenc_test::cat;
+using posenc_test::cli_result;
+using posenc_test::emit;
+using posenc_test::strings;
+
+namespace {
+
+std::string fixture(const std::string& name) { return std::string(POSENC_SOURCE_DIR) + "/examples/configs/" + name; }
+
+// Runs both command lines; both succeed with the same output.
+void check_same_output(const strings& a, const strings& b) {
+  const cli_result x = emit(a), y = emit(b);
+  INFO(posenc_test::describe_cli(a) << "\nstderr: " << x.err << "\n"
+                                    << posenc_test::describe_cli(b) << "\nstderr: " << y.err);
+  REQUIRE(x.status == 0);
+  REQUIRE(y.status == 0);
+  CHECK(!x.out.empty());
+  CHECK(x.out == y.out);
+}
+
+// A list flag's value: each double printed with 17 significant digits (reads back to itself).
+std::string list(const auto& values) {
+  std::string s;
+  for (const double v : values) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    if (!s.empty()) s += ',';  // (not "," + string: GCC 12's -Wrestrict false positive)
+    s += buf;
+  }
+  return s;
+}
+
+const strings llama31_flags = {"--head-dim",
+                               "128",
+                               "--rope-theta",
+                               "500000",
+                               "--rope-type",
+                               "llama3",
+                               "--factor",
+                               "8",
+                               "--low-freq-factor",
+                               "1",
+                               "--high-freq-factor",
+                               "4",
+                               "--original-max-position-embeddings",
+                               "8192",
+                               "--max-position-embeddings",
+                               "131072"};
+
+}  // namespace
+
+TEST_CASE("emit --hf-config: the file's values equal the explicit flags", "[cli][hf-config]") {
+  const std::string llama = fixture("llama-3.1-8b.json");
+  for (const strings& out : {strings{"rope-freq"}, strings{"rope", "--positions", "8", "--start", "8190"},
+                             strings{"rope", "--positions", "3", "--dtype", "bf16", "--format", "c"}}) {
+    check_same_output(cat(out, {"--hf-config", llama}), cat(out, llama31_flags));
+  }
+  // YaRN with truncate false (gpt-oss) and DeepSeek's mscale pair, folded attention.
+  check_same_output(
+      {"rope", "--positions", "4", "--start", "100000", "--fold-attention", "--hf-config", fixture("gpt-oss-20b.json")},
+      {"rope", "--positions", "4", "--start", "100000", "--fold-attention", "--head-dim", "64", "--rope-theta",
+       "150000", "--rope-type", "yarn", "--factor", "32", "--original-max-position-embeddings", "4096",
+       "--max-position-embeddings", "131072", "--no-truncate"});
+  check_same_output({"rope-freq", "--hf-config", fixture("deepseek-v3.json")},
+                    {"rope-freq", "--head-dim", "64", "--rope-type", "yarn", "--factor", "40",
+                     "--original-max-position-embeddings", "4096", "--mscale", "1", "--mscale-all-dim", "1"});
+  // LongRoPE: the lists as flags, each entry the same double.
+  namespace m = posenc::rope::models;
+  const strings phi_flags = {"--head-dim",
+                             "96",
+                             "--rope-type",
+                             "longrope",
+                             "--original-max-position-embeddings",
+                             "4096",
+                             "--max-position-embeddings",
+                             "131072",
+                             "--short-factor",
+                             list(m::phi3_5_mini_short_factor),
+                             "--long-factor",
+                             list(m::phi3_5_mini_long_factor)};
+  for (const char* seq : {"4096", "4097"})
+    for (const char* policy : {"exact", "hf-float32"})
+      check_same_output(
+          {"rope-freq", "--policy", policy, "--seq-len", seq, "--hf-config", fixture("phi-3.5-mini-instruct.json")},
+          cat({"rope-freq", "--policy", policy, "--seq-len", seq}, phi_flags));
+  check_same_output(
+      {"rope-freq", "--hf-config", fixture("pythia-160m.json")},
+      {"rope-freq", "--head-dim", "64", "--partial-rotary-factor", "0.25", "--max-position-embeddings", "2048"});
+  check_same_output({"alibi", "--hf-config", fixture("bloom-560m.json")}, {"alibi", "--heads", "16"});
+  check_same_output({"alibi", "--bias", "--positions", "5", "--hf-config", fixture("bloom-560m.json")},
+                    {"alibi", "--bias", "--positions", "5", "--heads", "16", "--max-bias", "8"});
+  check_same_output({"t5-bucket", "--range", "300", "--hf-config", fixture("t5-small.json")},
+                    {"t5-bucket", "--range", "300", "--num-buckets", "32", "--max-distance", "128"});
+}
+
+TEST_CASE("emit --hf-config: explicit flags override the file's values", "[cli][hf-config]") {
+  const std::string llama = fixture("llama-3.1-8b.json");
+  strings changed = llama31_flags;
+  changed[3] = "10000";  // --rope-theta
+  check_same_output({"rope-freq", "--hf-config", llama, "--rope-theta", "10000"}, cat({"rope-freq"}, changed));
+  strings no_scaling = llama31_flags;
+  no_scaling[5] = "default";  // --rope-type
+  check_same_output({"rope-freq", "--hf-config", llama, "--rope-type", "default"}, cat({"rope-freq"}, no_scaling));
+  check_same_output({"alibi", "--hf-config", fixture("bloom-560m.json"), "--heads", "12", "--max-bias", "4"},
+                    {"alibi", "--heads", "12", "--max-bias", "4"});
+  check_same_output(
+      {"t5-bucket", "--range", "40", "--causal", "--max-distance", "64", "--hf-config", fixture("t5-small.json")},
+      {"t5-bucket", "--range", "40", "--causal", "--num-buckets", "32", "--max-distance", "64"});
+  // A flag's list replaces the file's list (both lists must then have rotary_dim/2 entries).
+  std::string one_list = "1";
+  for (int i = 1; i < 48; ++i) one_list += ",1";
+  check_same_output({"rope-freq", "--hf-config", fixture("phi-3.5-mini-instruct.json"), "--short-factor", one_list},
+                    {"rope-freq", "--head-dim", "96", "--rope-type", "longrope", "--original-max-position-embeddings",
+                     "4096", "--max-position-embeddings", "131072", "--short-factor", one_list, "--long-factor",
+                     list(posenc::rope::models::phi3_5_mini_long_factor)});
+}
+
+TEST_CASE("emit --hf-config: every shipped fixture emits its table", "[cli][hf-config][fixtures]") {
+  for (const char* f :
+       {"llama-3.1-8b.json", "llama-3.2-1b.json", "qwen2.5-7b-instruct-yarn.json", "deepseek-v3.json",
+        "phi-3.5-mini-instruct.json", "gpt-oss-20b.json", "gemma-2-2b.json", "pythia-160m.json", "gpt-j-6b.json"}) {
+    for (const strings& what : {strings{"rope-freq"}, strings{"rope", "--positions", "16", "--dtype", "f32"}}) {
+      const strings args = cat(what, {"--hf-config", fixture(f)});
+      const cli_result r = emit(args);
+      INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+      CHECK(r.status == 0);
+      CHECK(r.err.empty());
+      CHECK(!r.out.empty());
+    }
+  }
+  const cli_result bloom = emit({"alibi", "--hf-config", fixture("bloom-560m.json")});
+  CHECK(bloom.status == 0);
+  CHECK(std::count(bloom.out.begin(), bloom.out.end(), '\n') == 17);  // header + 16 heads
+  const cli_result t5 = emit({"t5-bucket", "--range", "10", "--hf-config", fixture("t5-small.json")});
+  CHECK(t5.status == 0);
+  CHECK(std::count(t5.out.begin(), t5.out.end(), '\n') == 22);  // header + 21 relative positions
+}
+
+TEST_CASE("emit --hf-config: bad input exits 2, one line naming the problem, no file", "[cli][hf-config][errors]") {
+  posenc_test::temp_dir inputs;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(inputs.file(name), std::ios::binary) << text;
+    return inputs.file(name);
+  };
+  struct bad_case {
+    strings args;
+    std::string needle;
+  };
+  const std::vector<bad_case> cases = {
+      {{"rope-freq", "--hf-config", write("malformed.json", "{\"head_dim\": 64, rope}")},
+       "malformed.json: malformed JSON: parse error at line 1, column 18"},
+      {{"rope-freq", "--hf-config", write("incomplete.json", "{\"head_dim\": 64, \"rope_scaling\": {\"factor\": 8")},
+       "incomplete.json: malformed JSON: parse error at line 1, column 46: syntax error while parsing object - "
+       "unexpected end of input"},
+      {{"rope-freq", "--hf-config", write("empty.json", "")}, "empty.json: malformed JSON"},
+      {{"rope-freq", "--hf-config", write("type.json", R"({"head_dim": 64, "rope_scaling": {"rope_type": "bogus"}})")},
+       "type.json: rope_scaling.rope_type: unknown rope type \"bogus\""},
+      {{"rope-freq", "--hf-config", write("wrong.json", R"({"head_dim": 64, "rope_theta": "10000"})")},
+       "wrong.json: rope_theta: expected a number, got a string"},
+      {{"rope", "--positions", "4", "--hf-config",
+        write("mrope.json", R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})")},
+       "mrope.json: rope_scaling.mrope_section: M-RoPE is not supported by posenc yet"},
+      {{"rope-freq", "--hf-config", write("gemma3.json", R"({"head_dim": 256, "rope_local_base_freq": 10000.0})")},
+       "gemma3.json: rope_local_base_freq: per-layer RoPE"},
+      {{"rope-freq", "--hf-config", inputs.file("missing.json")}, "missing.json: cannot open for reading"},
+      {{"rope-freq", "--hf-config", ""}, "--hf-config has an empty value"},
+      // The file's config fails validation: the same sentence as for flags.
+      {{"rope-freq", "--hf-config", write("invalid.json", R"({"head_dim": 64, "rope_theta": 1.0})")},
+       "invalid RoPE config: rope_theta (the base) must be finite and > 1"},
+      {{"alibi", "--hf-config", fixture("t5-small.json")}, "t5-small.json: alibi: no ALiBi settings"},
+      {{"t5-bucket", "--range", "4", "--hf-config", fixture("bloom-560m.json")},
+       "bloom-560m.json: relative_attention_num_buckets: missing"},
+      {{"rope-freq", "--hf-config", fixture("bloom-560m.json")},
+       "bloom-560m.json: model_type: an ALiBi config, not RoPE"},
+      {{"sinusoidal", "--dim", "8", "--positions", "2", "--hf-config", fixture("bloom-560m.json")},
+       "flag --hf-config does not apply to 'emit sinusoidal'"},
+  };
+  for (const auto& c : cases) {
+    posenc_test::temp_dir dir;
+    for (const bool to_file : {false, true}) {
+      const strings args = to_file ? cat(c.args, {"-o", dir.file("out.csv")}) : c.args;
+      const cli_result r = emit(args);
+      INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+      CHECK(r.status == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err.rfind("posenc: error: ", 0) == 0);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.find(c.needle) != std::string::npos);
+      CHECK(dir.files().empty());
+    }
+  }
+}

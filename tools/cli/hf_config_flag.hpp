@@ -1,0 +1,93 @@
+// hf_config_flag.hpp: `--hf-config FILE` of `posenc emit rope`, `rope-freq`, `alibi` and
+// `t5-bucket`: the file (a HuggingFace config.json) gives the values, and explicit flags override
+// them (each command starts from the file's config and reads its flags over it). Reading goes
+// through the library's posenc::io (posenc/io/hf_config.hpp); any problem with the file is bad
+// input: a usage_error naming the file and the field, before any output exists.
+//
+// Without nlohmann-json the tool is built without posenc::io (POSENC_CLI_HAVE_IO unset) and the
+// flag says so when used.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <posenc/alibi/config.hpp>
+#include <posenc/rope/config.hpp>
+#include <posenc/t5/config.hpp>
+
+#if defined(POSENC_CLI_HAVE_IO)
+#include <posenc/io/hf_config.hpp>
+#endif
+
+#include "args.hpp"
+
+namespace posenc::cli::emit {
+
+inline constexpr std::string_view hf_config_flag = "hf-config";
+
+#if defined(POSENC_CLI_HAVE_IO)
+
+// The file's text, or nothing without --hf-config.
+inline std::optional<std::string> hf_config_text(const parsed_args& a, std::string_view ctx) {
+  const auto path = a.value(hf_config_flag);
+  if (!path) return std::nullopt;
+  if (path->empty()) throw usage_error(std::string(ctx) + ": --hf-config has an empty value");
+  auto text = io::read_text_file(std::string(*path));
+  if (!text) throw usage_error(std::string(ctx) + ": --hf-config " + text.error());
+  return std::move(text).value();
+}
+
+template <class T>
+T hf_value(const io::parse_result<T>& r, const parsed_args& a, std::string_view ctx) {
+  if (!r)
+    throw usage_error(std::string(ctx) + ": --hf-config " + std::string(*a.value(hf_config_flag)) + ": " + r.error());
+  return r.value();
+}
+
+inline std::optional<io::rope_settings> hf_rope_settings(const parsed_args& a, std::string_view ctx) {
+  const auto text = hf_config_text(a, ctx);
+  if (!text) return std::nullopt;
+  return hf_value(io::rope_from_hf_config(*text), a, ctx);
+}
+
+inline std::optional<alibi::config> hf_alibi_config(const parsed_args& a, std::string_view ctx) {
+  const auto text = hf_config_text(a, ctx);
+  if (!text) return std::nullopt;
+  return hf_value(io::alibi_from_hf_config(*text), a, ctx);
+}
+
+inline std::optional<t5::config> hf_t5_config(const parsed_args& a, std::string_view ctx) {
+  const auto text = hf_config_text(a, ctx);
+  if (!text) return std::nullopt;
+  return hf_value(io::t5_from_hf_config(*text), a, ctx);
+}
+
+#else
+
+inline void no_hf_config(const parsed_args& a, std::string_view ctx) {
+  if (a.has(hf_config_flag))
+    throw usage_error(std::string(ctx) + ": --hf-config is not available (posenc was built without nlohmann-json)");
+}
+
+// The RoPE reader's result type without posenc::io: never holds a value.
+struct no_rope_settings {
+  rope::config config() const { return {}; }
+};
+inline std::optional<no_rope_settings> hf_rope_settings(const parsed_args& a, std::string_view ctx) {
+  no_hf_config(a, ctx);
+  return std::nullopt;
+}
+inline std::optional<alibi::config> hf_alibi_config(const parsed_args& a, std::string_view ctx) {
+  no_hf_config(a, ctx);
+  return std::nullopt;
+}
+inline std::optional<t5::config> hf_t5_config(const parsed_args& a, std::string_view ctx) {
+  no_hf_config(a, ctx);
+  return std::nullopt;
+}
+
+#endif
+
+}  // namespace posenc::cli::emit
