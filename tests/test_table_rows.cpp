@@ -163,76 +163,80 @@ TEST_CASE("run-time float kernel: RoPE tables of several scalings equal rope::si
   }
 }
 
-TEST_CASE("the row paths: entry bounds hold against MPFR and are not vacuous", "[table_rows]") {
-  // For several frequencies and block starts p0, the kernel's own arithmetic (E_1 and A from
-  // cis_anchor, E_b by the recurrence, the entry as one complex product) against MPFR's cis of
-  // the exact angle (p0 + b) theta at 200 bits: |error| + 2^-53 <= e_b (the 2^-53 is the bound's
-  // margin for the test's sums, not an error), for every b < 256.
-  double e[st::slice_block_max];
-  st::entry_bounds(e, st::slice_block_max);
-  double worst_ratio = 0;
+namespace {
+
+// The component error of (vc, vs) against MPFR's cis of the exact angle m theta, at 200 bits.
+double cis_error(std::uint64_t m, posenc::math::double_double th, double vc, double vs) {
   mpfr_t x, c, s;
   mpfr_inits2(200, c, s, static_cast<mpfr_ptr>(nullptr));
   mpfr_init2(x, 64);
+  posenc::verify::detail::exact_product(x, m, th);
+  mpfr_cos(c, x, MPFR_RNDN);
+  mpfr_sin(s, x, MPFR_RNDN);
+  mpfr_sub_d(c, c, vc, MPFR_RNDN);
+  mpfr_sub_d(s, s, vs, MPFR_RNDN);
+  const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
+  mpfr_clears(x, c, s, static_cast<mpfr_ptr>(nullptr));
+  return err;
+}
+
+// For several frequencies and block starts p0, the row paths' own arithmetic against MPFR:
+// |error| + 2^-53 <= bound[b] (the 2^-53 is the bound's margin for the test's sums, not an error)
+// for every b < n. next(b, c1, s1, ac, as, vc, vs) advances the path's value to row b. Returns the
+// worst error / bound over b >= 16, to show the bound is not vacuous.
+template <class Next>
+double check_bound(const double* bound, std::size_t n, std::uint64_t p_lo, const char* what, Next next) {
+  double worst = 0;
   for (const int j : {0, 1, 17, 40, 63})
-    for (const std::uint64_t p0 : {std::uint64_t{0}, std::uint64_t{256}, std::uint64_t{1} << 30}) {
+    for (const std::uint64_t p0 : {p_lo, std::uint64_t{256}, std::uint64_t{1} << 30}) {
       const posenc::math::double_double th = posenc::math::geometric_frequency(10000.0, 2 * j, 128);
       double c1 = 0, s1 = 0, ac = 0, as = 0;
       REQUIRE(st::cis_anchor(1, th, c1, s1));
       REQUIRE(st::cis_anchor(p0, th, ac, as));
-      double ec = 1, es = 0;
-      for (std::size_t b = 0; b < st::slice_block_max; ++b) {
-        if (b == 1) ec = c1, es = s1;
-        if (b >= 2) {
-          const double nc = ec * c1 - es * s1, ns = es * c1 + ec * s1;
-          ec = nc, es = ns;
-        }
-        const double vc = ac * ec - as * es, vs = as * ec + ac * es;
-        if (p0 + b == 0) continue;  // the kernel writes cis(0) exactly
-        posenc::verify::detail::exact_product(x, p0 + b, th);
-        mpfr_cos(c, x, MPFR_RNDN);
-        mpfr_sin(s, x, MPFR_RNDN);
-        mpfr_sub_d(c, c, vc, MPFR_RNDN);
-        mpfr_sub_d(s, s, vs, MPFR_RNDN);
-        const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
-        const double bound = e[b] - 0x1p-53;
-        if (err > bound) UNSCOPED_INFO("pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
-        CHECK(err <= bound);
-        if (b >= 16) worst_ratio = std::fmax(worst_ratio, err / bound);
+      double vc = ac, vs = as;
+      for (std::size_t b = 0; b < n; ++b) {
+        next(b, c1, s1, ac, as, vc, vs);
+        if (p0 + b == 0) continue;  // the paths write cis(0) exactly
+        const double err = cis_error(p0 + b, th, vc, vs), lim = bound[b] - 0x1p-53;
+        if (err > lim) UNSCOPED_INFO(what << ": pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
+        CHECK(err <= lim);
+        if (b >= 16) worst = std::fmax(worst, err / lim);
       }
     }
-  // The walk of constant evaluation's row path: V_0 = A, V_{b+1} = fl(V_b E_1) (walk_bounds).
+  std::printf("[table_rows] %s: worst measured error / bound (b >= 16): %.4f\n", what, worst);
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("the row paths: entry bounds hold against MPFR and are not vacuous", "[table_rows]") {
+  // The run-time kernel: E_1 and A from cis_anchor, E_b by the recurrence, the entry fl(A E_b).
+  double e[st::slice_block_max];
+  st::entry_bounds(e, st::slice_block_max);
+  double ec = 1, es = 0;
+  const double worst_entry =
+      check_bound(e, st::slice_block_max, 0, "entry",
+                  [&](std::size_t b, double c1, double s1, double ac, double as, double& vc, double& vs) {
+                    if (b == 0) ec = 1, es = 0;
+                    if (b == 1) ec = c1, es = s1;
+                    if (b >= 2) {
+                      const double nc = ec * c1 - es * s1, ns = es * c1 + ec * s1;
+                      ec = nc, es = ns;
+                    }
+                    vc = ac * ec - as * es, vs = as * ec + ac * es;
+                  });
+  // Constant evaluation's walk: V_0 = A, V_{b+1} = fl(V_b E_1) (walk_bounds).
   double w[st::constexpr_block_max];
   st::walk_bounds(w, st::constexpr_block_max);
-  double worst_walk = 0;
-  for (const int j : {0, 1, 17, 40, 63})
-    for (const std::uint64_t p0 : {std::uint64_t{1}, std::uint64_t{256}, std::uint64_t{1} << 30}) {
-      const posenc::math::double_double th = posenc::math::geometric_frequency(10000.0, 2 * j, 128);
-      double c1 = 0, s1 = 0, vc = 0, vs = 0;
-      REQUIRE(st::cis_anchor(1, th, c1, s1));
-      REQUIRE(st::cis_anchor(p0, th, vc, vs));
-      for (std::size_t b = 0; b < st::constexpr_block_max; ++b) {
-        if (b > 0) {
-          const double nc = vc * c1 - vs * s1, ns = vs * c1 + vc * s1;
-          vc = nc, vs = ns;
-        }
-        posenc::verify::detail::exact_product(x, p0 + b, th);
-        mpfr_cos(c, x, MPFR_RNDN);
-        mpfr_sin(s, x, MPFR_RNDN);
-        mpfr_sub_d(c, c, vc, MPFR_RNDN);
-        mpfr_sub_d(s, s, vs, MPFR_RNDN);
-        const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
-        const double bound = w[b] - 0x1p-53;
-        if (err > bound) UNSCOPED_INFO("walk: pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
-        CHECK(err <= bound);
-        if (b >= 16) worst_walk = std::fmax(worst_walk, err / bound);
-      }
-    }
-  std::printf("[table_rows] worst measured walk error / bound (b >= 16): %.4f\n", worst_walk);
+  const double worst_walk =
+      check_bound(w, st::constexpr_block_max, 1, "walk",
+                  [](std::size_t b, double c1, double s1, double, double, double& vc, double& vs) {
+                    if (b == 0) return;
+                    const double nc = vc * c1 - vs * s1, ns = vs * c1 + vc * s1;
+                    vc = nc, vs = ns;
+                  });
+  CHECK(worst_entry > 1e-3);  // a bound a thousand times too loose would be a bug of its own
   CHECK(worst_walk > 1e-3);
-  mpfr_clears(x, c, s, static_cast<mpfr_ptr>(nullptr));
-  std::printf("[table_rows] worst measured entry error / bound (b >= 16): %.4f\n", worst_ratio);
-  CHECK(worst_ratio > 1e-3);  // a bound a thousand times too loose would be a bug of its own
 }
 
 namespace {
