@@ -47,10 +47,10 @@ std::vector<isa> isas() {
 template <class T, class Source, class Sink>
 posenc::status run(isa k, const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns, Sink& sink) {
 #ifdef POSENC_DETAIL_ROWS_AVX
-  if (k == isa::avx) return st::fill_rows_runtime_avx<T>(src, start, rows, columns, sink);
+  if (k == isa::avx) return st::fill_rows_runtime_avx<T>(src, start, rows, columns, nullptr, sink);
 #endif
   (void)k;
-  return st::fill_rows_runtime_baseline<T>(src, start, rows, columns, sink);
+  return st::fill_rows_runtime_baseline<T>(src, start, rows, columns, nullptr, sink);
 }
 
 struct shape {
@@ -129,8 +129,14 @@ TEST_CASE("run-time float kernel: sinusoidal tables equal element() in both layo
         }
 }
 
-TEST_CASE("run-time float kernel: RoPE tables of several scalings equal rope::sincos", "[table_rows]") {
+template <class T>
+void check_rope_tables() {
   namespace rp = posenc::rope;
+  // Unfolded and folded (the attention factor in every entry: YaRN's computed one, an explicit
+  // one, LongRoPE's): each entry against the scalar rope::sincos / rope::attention_sincos.
+  static const double long_f[40] = {1.0,  1.25, 1.5,  2.0,  2.5,  3.0,  4.0,  5.0,  6.0,  7.0,  8.0,  9.0,  10.0, 11.0,
+                                    12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0,
+                                    26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 1.02};
   const rp::config cfgs[] = {
       {.head_dim = 128,
        .rope_theta = 500000.0,
@@ -142,25 +148,50 @@ TEST_CASE("run-time float kernel: RoPE tables of several scalings equal rope::si
        .rope_type = rp::scaling::yarn,
        .factor = 40.0,
        .original_max_position_embeddings = 4096},
+      {.head_dim = 64,
+       .rope_theta = 150000.0,
+       .rope_type = rp::scaling::yarn,
+       .factor = 32.0,
+       .original_max_position_embeddings = 4096,
+       .attention_factor = 1.3},
+      {.head_dim = 80,
+       .rope_theta = 10000.0,
+       .rope_type = rp::scaling::longrope,
+       .original_max_position_embeddings = 4096,
+       .max_position_embeddings = 131072,
+       .seq_len = 8192,
+       .short_factor = std::span<const double>(long_f),
+       .long_factor = std::span<const double>(long_f)},
       {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.5},
   };
-  for (const rp::config& c : cfgs) {
-    const rp::checked_config cc{c};
-    REQUIRE(cc.ok());
-    const std::size_t half = static_cast<std::size_t>(rp::rotary_dim(c)) / 2, rows = 700;
-    const std::uint64_t start = 123456;
-    std::vector<sincos_result<float>> out(rows * half);
-    REQUIRE(rp::fill_pair_table<float>(c, std::span<sincos_result<float>>(out), {.start = start}) ==
-            posenc::status::ok);
-    std::size_t bad = 0;
-    for (std::size_t i = 0; i < rows; ++i)
-      for (std::size_t j = 0; j < half; ++j) {
-        const auto e = rp::sincos<float>(cc, start + i, static_cast<int>(j)).value;
-        if ((!same(out[i * half + j].sin, e.sin) || !same(out[i * half + j].cos, e.cos)) && bad++ == 0)
-          UNSCOPED_INFO("head_dim " << c.head_dim << ": row " << i << " pair " << j);
+  for (const rp::config& c : cfgs)
+    for (const bool fold : {false, true}) {
+      const rp::checked_config cc{c};
+      REQUIRE(cc.ok());
+      const std::size_t half = static_cast<std::size_t>(rp::rotary_dim(c)) / 2, rows = 700;
+      for (const std::uint64_t start : {std::uint64_t{0}, std::uint64_t{123456}}) {
+        std::vector<sincos_result<T>> out(rows * half);
+        REQUIRE(rp::fill_pair_table<T>(c, std::span<sincos_result<T>>(out), {.start = start, .fold_attention = fold}) ==
+                posenc::status::ok);
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < rows; ++i)
+          for (std::size_t j = 0; j < half; ++j) {
+            const auto e = fold ? rp::attention_sincos<T>(cc, start + i, static_cast<int>(j)).value
+                                : rp::sincos<T>(cc, start + i, static_cast<int>(j)).value;
+            if ((!same(out[i * half + j].sin, e.sin) || !same(out[i * half + j].cos, e.cos)) && bad++ == 0)
+              UNSCOPED_INFO("bytes " << sizeof(T) << " head_dim " << c.head_dim << " fold " << fold << " start "
+                                     << start << ": row " << i << " pair " << j);
+          }
+        CHECK(bad == 0);
       }
-    CHECK(bad == 0);
-  }
+    }
+}
+
+TEST_CASE("run-time kernel: RoPE tables of several scalings, folded or not, equal the scalar functions",
+          "[table_rows]") {
+  check_rope_tables<float>();
+  check_rope_tables<posenc::bfloat16>();
+  check_rope_tables<posenc::float16>();
 }
 
 namespace {
@@ -276,7 +307,7 @@ void check_decision(double midpoint) {
     const bool slow[st::slice_columns] = {};
     T sn[st::slice_columns] = {}, cs[st::slice_columns] = {};
     posenc::status status = posenc::status::ok;
-    st::row_values<T>(src, f, ac, as, ec, es, e, slow, false, 5, 0, 9, sn, cs, status);
+    st::row_values<T, false>(src, f, ac, as, ec, es, e, nullptr, slow, false, 5, 0, 9, sn, cs, status);
     INFO("bytes " << sizeof(T) << " case " << t);
     CHECK(src.calls == (redo[t] ? 1 : 0));
     CHECK(same(cs[0], redo[t] ? posenc::detail::round_dd<T>(-7.0, 0.0) : posenc::detail::round_dd<T>(cases[t], 0.0)));

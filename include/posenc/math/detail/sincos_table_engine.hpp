@@ -112,8 +112,8 @@ constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::
                                    const std::uint64_t* list, const math::amplitude* af, Sink& sink) noexcept {
   // Tables of consecutive positions with no folded factor: the row paths (the same bits).
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
-    if (!std::is_constant_evaluated() && list == nullptr && af == nullptr)
-      return fill_rows_runtime<T>(src, start, rows, columns, sink);
+    if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_take(af, float_format<T>::max_exponent))
+      return fill_rows_runtime<T>(src, start, rows, columns, af, sink);
   if constexpr (std::is_same_v<T, float>) {
     if constexpr (has_row_runs<Sink>)
       if (std::is_constant_evaluated() && list == nullptr && af == nullptr) {

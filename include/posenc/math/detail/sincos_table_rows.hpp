@@ -1,8 +1,9 @@
 // sincos_table_rows.hpp: the run-time path of the cos/sin table engine for float, bfloat16 and
-// float16 tables of consecutive positions with no folded amplitude (sinusoidal tables, RoPE's
-// unfolded tables, the math tables). Each entry is the same RN_T(cos), RN_T(sin) as in constant
-// evaluation (an entry the test below decides is correctly rounded, and one it cannot decide comes
-// from the source's scalar function); only the cost differs.
+// float16 tables of consecutive positions, with or without a folded amplitude (sinusoidal tables,
+// RoPE's tables of every scaling with the attention factor folded or not, the math tables). Each
+// entry is the same RN_T(cos), RN_T(sin) (or RN_T(af cos), RN_T(af sin)) as in constant evaluation
+// (an entry the test below decides is correctly rounded, and one it cannot decide comes from the
+// source's scalar function); only the cost differs.
 //
 // Why a path of its own: at run time the engine's cost was the accurate anchors (about 42 ns each
 // on x86-64, rows / B + B of them a column) and a scalar entry loop with a branch per value. Here:
@@ -54,6 +55,17 @@ typedef unsigned short h4 __attribute__((vector_size(8)));
 inline constexpr std::size_t lanes = 4, vectors = slice_columns / lanes;
 }  // namespace rows_vec
 
+// Whether the row kernel takes a table with this folded amplitude (nullptr: none): a usable bound,
+// a non-zero factor, and |af| < 2^(emax - 1), so no folded value comes near T's overflow (the
+// general path names an overflowing entry).
+constexpr bool runtime_rows_take(const math::amplitude* af, int emax) noexcept {
+  if (af == nullptr) return true;
+  double lim = 1;
+  for (int k = 0; k < emax - 1; ++k) lim *= 2;
+  const double a = dabs(af->v.hi);
+  return af->ok && a > 0 && a < lim;
+}
+
 // Row i's slice [s0, s0 + w) of chunk j0 goes straight to the sink's memory when the sink has two
 // contiguous runs for it (slice_dest), else through a buffer and store() entry by entry.
 template <class T, class Sink>
@@ -90,35 +102,41 @@ template <class T>
 
 // One row's slice: w entries at position p != 0, columns j0s + j, written to sn[j], cs[j] (w
 // values of T each; the lanes past w go to the buffers below). e: the test's bound for this row.
-template <class T, class Source>
+template <class T, bool Folded, class Source>
 [[gnu::always_inline]] inline void row_values(const Source& src, const math::frequency_value* f, const rows_vec::d4* ac,
                                               const rows_vec::d4* as, const rows_vec::d4* ec, const rows_vec::d4* es,
-                                              double e, const bool* slow, bool block_slow, std::uint64_t p,
-                                              std::size_t j0s, std::size_t w, T* sn, T* cs,
+                                              double e, const math::amplitude* af, const bool* slow, bool block_slow,
+                                              std::uint64_t p, std::size_t j0s, std::size_t w, T* sn, T* cs,
                                               posenc::status& st) noexcept {
   using namespace rows_vec;
   static_assert(sizeof(T) == 4 || sizeof(T) == 2);
   alignas(16) T sb[slice_columns], cb[slice_columns];
   const std::size_t full = w / lanes;  // whole vectors stored in place; the rest through sb, cb
+  const double afh = Folded ? af->v.hi : 1.0;
+  i4 tail = {0, 0, 0, 0};  // the lanes of the last vector that are columns (the rest: never undecided)
+  for (std::size_t l = 0; l < lanes; ++l) tail[l] = full * lanes + l < w ? -1 : 0;
   i4 bad = {0, 0, 0, 0};
   for (std::size_t k = 0; k * lanes < w; ++k) {
-    const d4 c = ac[k] * ec[k] - as[k] * es[k];
-    const d4 s = as[k] * ec[k] + ac[k] * es[k];
+    d4 c = ac[k] * ec[k] - as[k] * es[k];
+    d4 s = as[k] * ec[k] + ac[k] * es[k];
+    if constexpr (Folded) c *= afh, s *= afh;  // RN(c af_hi): e covers it (fill_slice)
+    i4 lane_bad = {0, 0, 0, 0};
     const f4 clo = __builtin_convertvector(c - e, f4), chi = __builtin_convertvector(c + e, f4);
     const f4 slo = __builtin_convertvector(s - e, f4), shi = __builtin_convertvector(s + e, f4);
     T* const cd = k < full ? cs + k * lanes : cb + k * lanes;
     T* const sd = k < full ? sn + k * lanes : sb + k * lanes;
     if constexpr (std::is_same_v<T, float>) {
-      bad |= (clo != chi) | (slo != shi);
+      lane_bad = (clo != chi) | (slo != shi);
       std::memcpy(cd, &clo, sizeof clo);
       std::memcpy(sd, &slo, sizeof slo);
     } else {
-      const u4 rc = round_lanes<T>(clo, bad), rs = round_lanes<T>(slo, bad);
-      bad |= (rc != round_lanes<T>(chi, bad)) | (rs != round_lanes<T>(shi, bad));
+      const u4 rc = round_lanes<T>(clo, lane_bad), rs = round_lanes<T>(slo, lane_bad);
+      lane_bad |= (rc != round_lanes<T>(chi, lane_bad)) | (rs != round_lanes<T>(shi, lane_bad));
       const h4 hc = __builtin_convertvector(rc, h4), hs = __builtin_convertvector(rs, h4);
       std::memcpy(static_cast<void*>(cd), &hc, sizeof hc);  // T: one std::uint16_t, trivially copyable
       std::memcpy(static_cast<void*>(sd), &hs, sizeof hs);
     }
+    bad |= k < full ? lane_bad : lane_bad & tail;
   }
   for (std::size_t j = full * lanes; j < w; ++j) sn[j] = sb[j], cs[j] = cb[j];
   if ((bad[0] | bad[1] | bad[2] | bad[3]) == 0 && !block_slow) return;
@@ -127,8 +145,8 @@ template <class T, class Source>
     const double c = ac[k][l] * ec[k][l] - as[k][l] * es[k][l];
     const double s = as[k][l] * ec[k][l] + ac[k][l] * es[k][l];
     math::sincos_result<T> r{};
-    if (slow[j] || !round_two_ended<T>(c, s, e, r)) {
-      const auto x = src.template entry<T>(f[j], nullptr, p, static_cast<int>(j0s + j));
+    if (slow[j] || !round_two_ended<T>(Folded ? c * afh : c, Folded ? s * afh : s, e, r)) {
+      const auto x = src.template entry<T>(f[j], Folded ? af : nullptr, p, static_cast<int>(j0s + j));
       if (st == posenc::status::ok) st = x.error;
       r = x.value;
     }
@@ -141,7 +159,8 @@ template <class T, class Source>
 template <class T, class Source, class Sink>
 [[gnu::always_inline]] inline posenc::status fill_slice(const Source& src, std::uint64_t start, std::size_t rows,
                                                         std::size_t j0, std::size_t s0, std::size_t w,
-                                                        const double* e_base, std::size_t bsize, Sink& sink) noexcept {
+                                                        const double* e_base, std::size_t bsize,
+                                                        const math::amplitude* af, Sink& sink) noexcept {
   using namespace rows_vec;
   math::frequency_value f[slice_columns];
   d4 c1[vectors], s1[vectors], ac[vectors], as[vectors];
@@ -191,11 +210,22 @@ template <class T, class Source, class Sink>
       const std::uint64_t p = start + i;
       T *sn = sbuf, *cs = cbuf;
       const bool direct = slice_dest(sink, i, j0, s0, w, sn, cs);
-      if (p == 0) {  // cis(0) = 1 exactly
+      const double e = (e_base[b] + ferr) * (1 + 0x1p-50);
+      if (p == 0 && af == nullptr) {  // cis(0) = 1 exactly
         for (std::size_t j = 0; j < w; ++j) sn[j] = zero, cs[j] = one;
+      } else if (p == 0) {  // RN(af), RN(0) in every column: the source's scalar entry, once
+        const auto x = src.template entry<T>(f[0], af, 0, static_cast<int>(j0 + s0));
+        if (st == posenc::status::ok) st = x.error;
+        for (std::size_t j = 0; j < w; ++j) sn[j] = x.value.sin, cs[j] = x.value.cos;
+      } else if (af == nullptr) {
+        row_values<T, false>(src, f, ac, as, ec[b], es[b], e, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       } else {
-        row_values<T>(src, f, ac, as, ec[b], es[b], (e_base[b] + ferr) * (1 + 0x1p-50), slow, block_slow, p, j0 + s0, w,
-                      sn, cs, st);
+        // v = RN(c af_hi) is within |v| 2^-53 + e |af_hi| + |cos| (|af_lo| + af_err) of af cos, |cos| <= 1 and
+        // |v| <= |af_hi| (1 + 2^-40); and fl(v +- E) encloses that interval when E adds half an ulp of
+        // |v| + E, so 1.5 x 2^-52 |af_hi| covers both roundings (docs/rope.md 9.3.1, 9.4).
+        const double afa = dabs(af->v.hi), afe = (dabs(af->v.lo) + af->err) * (1 + 0x1p-40);
+        const double ef = ((e * afa + afe) * (1 + 0x1p-50) + afa * 0x1.8p-52 * (1 + 0x1p-40)) * (1 + 0x1p-50);
+        row_values<T, true>(src, f, ac, as, ec[b], es[b], ef, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       }
       if (!direct)
         for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<T>{sn[j], cs[j]});
@@ -210,7 +240,7 @@ template <class T, class Source, class Sink>
 template <class T, class Source, class Sink>
 [[gnu::always_inline]] inline posenc::status fill_rows_runtime_body(const Source& src, std::uint64_t start,
                                                                     std::size_t rows, std::size_t columns,
-                                                                    Sink& sink) noexcept {
+                                                                    const math::amplitude* af, Sink& sink) noexcept {
   // B: a power of two near sqrt(32 rows), which balances rows / B accurate anchors (~40 ns) against
   // B recurrence steps (~1 ns) a column; at most slice_block_max.
   std::size_t bsize = 1;
@@ -223,7 +253,7 @@ template <class T, class Source, class Sink>
     for (std::size_t s0 = 0; s0 < n; s0 += slice_columns) {
       const std::size_t w = n - s0 < slice_columns ? n - s0 : slice_columns;
       // A failing slice ends the fill, as a failing chunk does in fill_rows.
-      if (const posenc::status e = fill_slice<T>(src, start, rows, j0, s0, w, e_base, bsize, sink);
+      if (const posenc::status e = fill_slice<T>(src, start, rows, j0, s0, w, e_base, bsize, af, sink);
           e != posenc::status::ok)
         return e;
     }
@@ -234,8 +264,8 @@ template <class T, class Source, class Sink>
 template <class T, class Source, class Sink>
 [[gnu::noinline]] inline posenc::status fill_rows_runtime_baseline(const Source& src, std::uint64_t start,
                                                                    std::size_t rows, std::size_t columns,
-                                                                   Sink& sink) noexcept {
-  return fill_rows_runtime_body<T>(src, start, rows, columns, sink);
+                                                                   const math::amplitude* af, Sink& sink) noexcept {
+  return fill_rows_runtime_body<T>(src, start, rows, columns, af, sink);
 }
 
 #if defined(__x86_64__) && !defined(__AVX__) && (defined(__GNUC__) || defined(__clang__))
@@ -248,8 +278,9 @@ template <class T, class Source, class Sink>
 [[gnu::noinline, gnu::target("avx")]] inline posenc::status fill_rows_runtime_avx(const Source& src,
                                                                                   std::uint64_t start, std::size_t rows,
                                                                                   std::size_t columns,
+                                                                                  const math::amplitude* af,
                                                                                   Sink& sink) noexcept {
-  return fill_rows_runtime_body<T>(src, start, rows, columns, sink);
+  return fill_rows_runtime_body<T>(src, start, rows, columns, af, sink);
 }
 
 inline bool cpu_has_avx() noexcept {
@@ -263,11 +294,11 @@ inline bool cpu_has_avx() noexcept {
 
 template <class T, class Source, class Sink>
 inline posenc::status fill_rows_runtime(const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns,
-                                        Sink& sink) noexcept {
+                                        const math::amplitude* af, Sink& sink) noexcept {
 #ifdef POSENC_DETAIL_ROWS_AVX
-  if (cpu_has_avx()) return fill_rows_runtime_avx<T>(src, start, rows, columns, sink);
+  if (cpu_has_avx()) return fill_rows_runtime_avx<T>(src, start, rows, columns, af, sink);
 #endif
-  return fill_rows_runtime_baseline<T>(src, start, rows, columns, sink);
+  return fill_rows_runtime_baseline<T>(src, start, rows, columns, af, sink);
 }
 
 }  // namespace posenc::detail::sincos_table
