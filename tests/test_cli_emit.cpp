@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
@@ -545,6 +548,34 @@ TEST_CASE("emit -o: a write that fails part way leaves no file and exits non-zer
   CHECK(dir.files().empty());  // neither the target nor a temporary is left
   const cli_result whole = emit(cat({"rope", "--positions", "64"}, configs()[0].flags));
   CHECK(whole.out.size() > 4096);  // the table really is bigger than the limit
+}
+
+TEST_CASE("emit -o: a path the tool cannot write is bad input, exit 2, one line naming it", "[cli][emit]") {
+  // (A read-only directory is not among the cases: the tests may run as root, whom permissions do
+  // not stop.) The directory given as FILE must be left as it was, with nothing beside it.
+  posenc_test::temp_dir dir;
+  const std::string plain = dir.file("plain.txt");
+  {
+    std::FILE* f = std::fopen(plain.c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fclose(f);
+  }
+  const std::string sub = dir.file("sub");
+  REQUIRE(::mkdir(sub.c_str(), 0755) == 0);
+  const std::string cases[] = {dir.file("no/such/dir/t.csv"), plain + "/t.csv", sub};
+  for (const std::string& target : cases) {
+    const cli_result r = emit(cat({"rope", "--positions", "2", "-o", target}, configs()[0].flags));
+    INFO(target << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find("cannot write '" + dir.path()) != std::string::npos);
+    CHECK(r.err.find("internal error") == std::string::npos);
+  }
+  std::vector<std::string> left = dir.files();
+  std::sort(left.begin(), left.end());
+  CHECK(left == std::vector<std::string>{"plain.txt", "sub"});
+  ::rmdir(sub.c_str());
 }
 
 TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file", "[cli][emit]") {
