@@ -515,6 +515,75 @@ TEST_CASE("emit rope --format c: config, version, checksum, values", "[cli][emit
   CHECK(fnv1a64("a") == 0xaf63dc4c8601ec8cu);
 }
 
+namespace {
+
+// The storage bytes of a CSV value (a hex float; bf16 prints as its exact float).
+template <class T>
+void csv_value_bytes(const std::string& text, std::string& bytes) {
+  const double d = parse_hex(text);
+  std::uint64_t b = 0;
+  if constexpr (std::is_same_v<T, double>)
+    b = dbits(d);
+  else if constexpr (std::is_same_v<T, float>)
+    b = std::bit_cast<std::uint32_t>(static_cast<float>(d));
+  else
+    b = std::bit_cast<std::uint32_t>(static_cast<float>(d)) >> 16;  // bfloat16: the float's top half
+  for (std::size_t i = 0; i < sizeof(typename posenc::detail::float_format<T>::storage); ++i)
+    bytes += static_cast<char>((b >> (8 * i)) & 0xFFu);
+}
+
+template <class T>
+void check_freq_formats(const named_config& nc) {
+  const strings args = cat({"rope-freq", "--dtype", dtype<T>()}, nc.flags);
+  const cli_result csv = emit(args);
+  const cli_result bin = emit(cat(args, {"--format", "bin"}));
+  const cli_result hdr = emit(cat(args, {"--format", "c", "--name", "fq"}));
+  INFO(posenc_test::describe_cli(args) << "\n" << csv.err << bin.err << hdr.err);
+  REQUIRE(csv.status == 0);
+  REQUIRE(bin.status == 0);
+  REQUIRE(hdr.status == 0);
+  // bin: the CSV's values, pairs then the attention factor, little-endian.
+  std::string from_csv;
+  const auto lines = split(csv.out, '\n');
+  for (std::size_t i = 1; i < lines.size(); ++i)
+    if (!lines[i].empty()) csv_value_bytes<T>(lines[i].substr(lines[i].find(',') + 1), from_csv);
+  const std::size_t pairs = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  CHECK(from_csv.size() == (pairs + 1) * sizeof(typename posenc::detail::float_format<T>::storage));
+  CHECK(bin.out == from_csv);
+  // c: the same bytes in fq_inv_freq[pairs] and fq_attention_factor, and their checksum.
+  const std::string& h = hdr.out;
+  const std::string ctype = std::is_same_v<T, double> ? "double" : std::is_same_v<T, float> ? "float" : "uint16_t";
+  const std::size_t at = h.find("_CONST " + ctype + " fq_inv_freq[" + std::to_string(pairs) + "] = {\n");
+  REQUIRE(at != std::string::npos);
+  std::string from_c;
+  for (const std::string& line : split(h.substr(h.find('\n', at) + 1, h.find("\n};", at) - h.find('\n', at) - 1), '\n'))
+    literal_bytes<T>(line.substr(2, line.find(',') - 2), from_c);
+  const std::string key = "fq_attention_factor = ";
+  const std::size_t a = h.find(key);
+  REQUIRE(a != std::string::npos);
+  literal_bytes<T>(h.substr(a + key.size(), h.find(';', a) - a - key.size()), from_c);
+  CHECK(from_c == bin.out);
+  char hexsum[40];
+  std::snprintf(hexsum, sizeof hexsum, "fq_checksum = 0x%016llxu;", static_cast<unsigned long long>(fnv1a64(bin.out)));
+  CHECK(h.find(hexsum) != std::string::npos);
+  CHECK(h.find("//   head_dim = " + std::to_string(nc.cfg.head_dim) + "\n") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("emit rope-freq --format bin and c: the CSV's values, with a checksum", "[cli][emit]") {
+  const auto cs = configs();
+  check_freq_formats<double>(cs[0]);
+  check_freq_formats<float>(cs[1]);  // YaRN: an attention factor other than 1
+  check_freq_formats<bfloat16>(cs[3]);
+  const cli_result dflt = emit(cat({"rope-freq", "--format", "c"}, cs[2].flags));
+  REQUIRE(dflt.status == 0);
+  CHECK(dflt.out.find("posenc_rope_freq_inv_freq[") != std::string::npos);  // the default name
+  const cli_result dec = emit(cat({"rope-freq", "--format", "bin", "--decimal"}, cs[2].flags));
+  CHECK(dec.status == 2);
+  CHECK(dec.err.find("--decimal applies to --format csv only") != std::string::npos);
+}
+
 TEST_CASE("emit -o: the file holds exactly what stdout would, nothing else is left", "[cli][emit]") {
   posenc_test::temp_dir dir;
   const std::string file = dir.file("freq.csv");
