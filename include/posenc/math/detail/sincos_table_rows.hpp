@@ -234,8 +234,9 @@ template <class T, class Source, class Sink>
   return st;
 }
 
-// fill_rows (sincos_table_engine.hpp) at run time for T = float, bfloat16, float16, consecutive positions, no folded
-// amplitude: chunk by chunk as there (the sinks' begin_chunk), slice by slice within a chunk.
+// fill_rows (sincos_table_engine.hpp) at run time for T = float, bfloat16, float16, consecutive positions, a folded
+// amplitude or none (runtime_rows_take): chunk by chunk as there (the sinks' begin_chunk), slice by slice within a
+// chunk.
 // Inlined into the two entry points below, one per instruction set.
 template <class T, class Source, class Sink>
 [[gnu::always_inline]] inline posenc::status fill_rows_runtime_body(const Source& src, std::uint64_t start,
