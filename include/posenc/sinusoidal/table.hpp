@@ -130,9 +130,9 @@ struct sink {
     row[ks] = negative ? negated(r.sin) : r.sin;
     if (f < d / 2) row[interleaved ? 2 * f + 1 : sines + f] = r.cos;
   }
-  // Where columns [j0, j0 + n) of row i go (the engine's constant-evaluation float path,
-  // sincos_table_rows_constexpr.hpp, then stores them with no call an entry); not for the negated
-  // rows.
+  // Where columns [j0, j0 + n) of row i go: the engine's row paths then store them with no call an
+  // entry (sincos_table_rows_constexpr.hpp; sincos_table_rows.hpp when the runs are contiguous, the
+  // concat layout). Not for the negated rows.
   constexpr bool row_runs(std::size_t i, std::size_t j0, std::size_t n, sincos_table::row_runs<T>& r) noexcept {
     if (negative) return false;
     T* row = out + (first_row + i) * d;
@@ -140,17 +140,6 @@ struct sink {
     r.cos = row + (interleaved ? 2 * j0 + 1 : sines + j0);
     r.sin_stride = r.cos_stride = interleaved ? 2 : 1;
     r.cos_count = j0 >= d / 2 ? 0 : (d / 2 - j0 < n ? d / 2 - j0 : n);
-    return true;
-  }
-  // Where columns [j0 + s0, j0 + s0 + w) of row i go when both runs are contiguous (the concat
-  // layout, positive positions, every column with its cos): the engine's run-time float kernel
-  // (sincos_table_rows.hpp) then writes them in place; else store() entry by entry.
-  constexpr bool slice_dest(std::size_t i, std::size_t j0, std::size_t s0, std::size_t w, T*& sn, T*& cs) noexcept {
-    const std::size_t f0 = j0 + s0;
-    if (interleaved || negative || f0 + w > d / 2) return false;
-    T* row = out + (first_row + i) * d;
-    sn = row + f0;
-    cs = row + sines + f0;
     return true;
   }
 };

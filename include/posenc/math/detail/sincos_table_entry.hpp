@@ -145,6 +145,18 @@ template <class T, class Source>
   return x.error;
 }
 
+// Where the columns [j0, j0 + n) of a row go (a sink's row_runs, read by both row paths): sin of column j0 + j at sin[j * sin_stride], its cos
+// at cos[j * cos_stride] for j < cos_count (an encoding may have a sin without its cos: the
+// paper's odd d).
+template <class T>
+struct row_runs {
+  T* sin = nullptr;
+  std::size_t sin_stride = 1;
+  T* cos = nullptr;
+  std::size_t cos_stride = 1;
+  std::size_t cos_count = 0;
+};
+
 // Bounds of the entries fl(A E_b) of a block row b < nb when E_b comes from the recurrence
 // E_{b+1} = fl(E_b E_1) (the derivation is at the top of sincos_table_rows.hpp), plus 2^-53 so that the doubles
 // fl(c -+ e) enclose [c - e0, c + e0] (|c| < 2): the test's e, before the frequency's term.

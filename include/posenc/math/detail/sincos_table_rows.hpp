@@ -66,15 +66,21 @@ constexpr bool runtime_rows_take(const math::amplitude* af, int emax) noexcept {
   return af->ok && a > 0 && a < lim;
 }
 
-// Row i's slice [s0, s0 + w) of chunk j0 goes straight to the sink's memory when the sink has two
-// contiguous runs for it (slice_dest), else through a buffer and store() entry by entry.
+// Row i's slice [s0, s0 + w) of chunk j0 goes straight to the sink's memory when the sink's
+// row_runs puts the slice in two contiguous runs (every column with its cos), else through a
+// buffer and store() entry by entry.
 template <class T, class Sink>
 inline bool slice_dest(Sink& sink, std::size_t i, std::size_t j0, std::size_t s0, std::size_t w, T*& sn,
                        T*& cs) noexcept {
-  if constexpr (requires { sink.slice_dest(i, j0, s0, w, sn, cs); })
-    return sink.slice_dest(i, j0, s0, w, sn, cs);
-  else
+  if constexpr (requires(row_runs<T>& r) { sink.row_runs(i, j0, w, r); }) {
+    row_runs<T> r{};
+    if (!sink.row_runs(i, j0 + s0, w, r) || r.sin_stride != 1 || r.cos_stride != 1 || r.cos_count != w) return false;
+    sn = r.sin;
+    cs = r.cos;
+    return true;
+  } else {
     return false;
+  }
 }
 
 // RN_T, T = bfloat16 or float16, of the reals four floats stand for, as T's bits (low 16 bits of

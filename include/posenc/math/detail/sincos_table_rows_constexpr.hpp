@@ -28,18 +28,6 @@
 
 namespace posenc::detail::sincos_table {
 
-// Where the columns [j0, j0 + n) of a row go: sin of column j0 + j at sin[j * sin_stride], its cos
-// at cos[j * cos_stride] for j < cos_count (an encoding may have a sin without its cos: the
-// paper's odd d).
-template <class T>
-struct row_runs {
-  T* sin = nullptr;
-  std::size_t sin_stride = 1;
-  T* cos = nullptr;
-  std::size_t cos_stride = 1;
-  std::size_t cos_count = 0;
-};
-
 template <class Sink>
 concept has_row_runs = requires(Sink& s, std::size_t i, row_runs<float>& r) {
   { s.row_runs(i, i, i, r) } -> std::same_as<bool>;
