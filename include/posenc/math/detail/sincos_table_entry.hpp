@@ -157,33 +157,38 @@ struct row_runs {
   std::size_t cos_count = 0;
 };
 
+// The error analysis of the row paths (derived at the top of sincos_table_rows.hpp): a = sqrt2 delta
+// bounds an accurate anchor's error as a modulus, R = sqrt2 u (2 + u) a complex product's rounding,
+// and `up` covers the roundings of these few sums and products.
+struct anchor_error {
+  static constexpr double sqrt2 = 0x1.6a09e667f3bcdp0 * (1 + 0x1p-50);  // rounded up
+  static constexpr double a = sqrt2 * (0x1p-54 + 0x1p-62) * (1 + 0x1p-50);
+  static constexpr double R = sqrt2 * 0x1p-53 * (2 + 0x1p-53) * (1 + 0x1p-50);
+  static constexpr double up = 1 + 0x1p-40;
+  // eta_{b+1} from eta_b: |Z*W* - ZW| <= eta_b (1 + a) + a + R (1 + eta_b)(1 + a).
+  static constexpr double step(double eta) noexcept { return (eta * (1 + a) + a + R * (1 + eta) * (1 + a)) * up; }
+};
+
 // Bounds of the entries fl(A E_b) of a block row b < nb when E_b comes from the recurrence
-// E_{b+1} = fl(E_b E_1) (the derivation is at the top of sincos_table_rows.hpp), plus 2^-53 so that the doubles
-// fl(c -+ e) enclose [c - e0, c + e0] (|c| < 2): the test's e, before the frequency's term.
+// E_{b+1} = fl(E_b E_1), plus 2^-53 so that the doubles fl(c -+ e) enclose [c - e0, c + e0]
+// (|c| < 2): the test's e, before the frequency's term.
 constexpr void entry_bounds(double* e, std::size_t nb) noexcept {
-  constexpr double sqrt2 = 0x1.6a09e667f3bcdp0 * (1 + 0x1p-50);  // rounded up
-  constexpr double a = sqrt2 * (0x1p-54 + 0x1p-62) * (1 + 0x1p-50);
-  constexpr double R = sqrt2 * 0x1p-53 * (2 + 0x1p-53) * (1 + 0x1p-50);
-  constexpr double up = 1 + 0x1p-40;  // covers the roundings of these few sums and products
+  using k = anchor_error;
   double eta = 0;
   for (std::size_t b = 0; b < nb; ++b) {
-    e[b] = (a * (1 + eta) + eta + R * (1 + a) * (1 + eta) + 0x1p-53) * up;
-    eta = b == 0 ? a : (eta * (1 + a) + a + R * (1 + eta) * (1 + a)) * up;
+    e[b] = (k::a * (1 + eta) + eta + k::R * (1 + k::a) * (1 + eta) + 0x1p-53) * k::up;
+    eta = b == 0 ? k::a : k::step(eta);
   }
 }
 
 // Bounds of V_b, b < nb, where V_0 = A = cis_anchor(p0) and V_{b+1} = fl(V_b E_1): the walk of a
 // row-major table from one anchor (sincos_table_rows_constexpr.hpp), with the same margins as
-// entry_bounds: eta_0 = a, eta_{b+1} <= eta_b (1 + a) + a + R (1 + eta_b)(1 + a).
+// entry_bounds: eta_0 = a, then the same step.
 constexpr void walk_bounds(double* e, std::size_t nb) noexcept {
-  constexpr double sqrt2 = 0x1.6a09e667f3bcdp0 * (1 + 0x1p-50);  // rounded up
-  constexpr double a = sqrt2 * (0x1p-54 + 0x1p-62) * (1 + 0x1p-50);
-  constexpr double R = sqrt2 * 0x1p-53 * (2 + 0x1p-53) * (1 + 0x1p-50);
-  constexpr double up = 1 + 0x1p-40;
-  double eta = a;
+  double eta = anchor_error::a;
   for (std::size_t b = 0; b < nb; ++b) {
-    e[b] = (eta + 0x1p-53) * up;
-    eta = (eta * (1 + a) + a + R * (1 + eta) * (1 + a)) * up;
+    e[b] = (eta + 0x1p-53) * anchor_error::up;
+    eta = anchor_error::step(eta);
   }
 }
 
