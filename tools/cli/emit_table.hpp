@@ -108,10 +108,7 @@ inline std::string comment_safe(std::string_view text) {
 
 template <class V>
 std::string table_header(const table<V>& t, const table_options& o) {
-  char hash[32];
-  fnv1a64 h;
-  h.add(table_bin(t));
-  std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(h.h));
+  const std::string hash = checksum_hex(table_bin(t));
   const std::string& n = o.name;
   std::string dims;
   for (const std::size_t d : t.shape) dims += "[" + std::to_string(d) + "]";
@@ -133,9 +130,7 @@ std::string table_header(const table<V>& t, const table_options& o) {
   s += "// `posenc emit " + t.scheme + " --format bin` writes): " + hash + "\n";
   s += "// parameters:\n";
   for (const auto& p : t.params) s += "//   " + p.first + " = " + p.second + "\n";
-  s += "#pragma once\n#include <stdint.h>\n\n";
-  s += "#ifdef __cplusplus\n#define " + n + "_CONST inline constexpr\n#else\n#define " + n +
-       "_CONST static const\n#endif\n\n";
+  s += c_header_prologue(n);
   s += n + "_CONST uint64_t " + n + "_entries = " + std::to_string(t.values.size()) + "u;\n";
   s += n + "_CONST uint64_t " + n + "_checksum = " + hash + "u;\n\n";
   std::string type;

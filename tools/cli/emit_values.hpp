@@ -114,6 +114,22 @@ struct fnv1a64 {
   }
 };
 
+// The checksum of a --format c header: FNV-1a 64 of the --format bin bytes, as "0x" and 16 hex digits.
+inline std::string checksum_hex(std::string_view bin_bytes) {
+  fnv1a64 h;
+  h.add(bin_bytes);
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(h.h));
+  return hash;
+}
+
+// What every --format c header says after its comment: the guard, <stdint.h>, and <name>_CONST
+// (inline constexpr in C++, static const in C).
+inline std::string c_header_prologue(const std::string& name) {
+  return "#pragma once\n#include <stdint.h>\n\n#ifdef __cplusplus\n#define " + name +
+         "_CONST inline constexpr\n#else\n#define " + name + "_CONST static const\n#endif\n\n";
+}
+
 // A C/C++ literal of v: a hex float (suffix f for f32), or the hex bit pattern for bf16/f16.
 template <class T>
 std::string c_literal(T v) {
