@@ -305,6 +305,19 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
   }
   std::stable_sort(reports.begin(), reports.end(),
                    [](const auto& x, const auto& y) { return x.first_block < y.first_block; });
+  // Name a gap or an overlap between the shards before merging (merge() would only say that two
+  // reports do not follow each other).
+  const auto blocks = [](std::uint64_t lo, std::uint64_t hi) {
+    return lo + 1 == hi ? "block " + std::to_string(lo) : "blocks " + std::to_string(lo) + " .. " + std::to_string(hi - 1);
+  };
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const auto &p = reports[i - 1], &r = reports[i];
+    if (r.first_block > p.end_block)
+      throw usage_error(ctx + ": a shard's report is missing: no report covers " + blocks(p.end_block, r.first_block));
+    if (r.first_block < p.end_block)
+      throw usage_error(ctx + ": two reports cover " + blocks(r.first_block, std::min(p.end_block, r.end_block)) +
+                        " (a shard given twice?)");
+  }
   pv::rope_verify_report m = reports[0];
   try {
     for (std::size_t i = 1; i < reports.size(); ++i) m.merge(reports[i]);
@@ -312,9 +325,8 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
     throw usage_error(ctx + ": " + e.what());
   }
   if (!m.complete())
-    throw usage_error(ctx + ": the reports cover blocks " + std::to_string(m.first_block) + " .. " +
-                      std::to_string(m.end_block - 1) + " of the table's 0 .. " + std::to_string(m.total_blocks() - 1) +
-                      ": a shard's report is missing");
+    throw usage_error(ctx + ": a shard's report is missing: the reports cover " + blocks(m.first_block, m.end_block) +
+                      " of the table's " + blocks(0, m.total_blocks()));
   finish(m, a.has("json"), output, out);
 }
 

@@ -201,9 +201,9 @@ struct rope_verify_report {
         o.max_ulp_allowed != max_ulp_allowed)
       throw std::invalid_argument("the reports are of different tables or checks");
     if (o.first_block != end_block)
-      throw std::invalid_argument("the reports' blocks are not consecutive: blocks " + std::to_string(first_block) +
-                                  ".." + std::to_string(end_block) + " then " + std::to_string(o.first_block) +
-                                  ".." + std::to_string(o.end_block));
+      throw std::invalid_argument("the reports' blocks do not follow each other: blocks [" +
+                                  std::to_string(first_block) + ", " + std::to_string(end_block) + ") then [" +
+                                  std::to_string(o.first_block) + ", " + std::to_string(o.end_block) + ")");
     if (o.dtypes.size() != dtypes.size() || o.laws.size() != laws.size())
       throw std::invalid_argument("the reports checked different dtypes or laws");
     for (std::size_t i = 0; i < dtypes.size(); ++i) dtypes[i].merge(o.dtypes[i]);
