@@ -62,9 +62,9 @@ nlohmann::json without_time(nlohmann::json j) {
 }  // namespace
 
 TEST_CASE("posenc verify rope: every shipped RoPE config passes", "[cli][verify]") {
-  for (const char* model : {"llama-3.1-8b.json", "llama-3.2-1b.json", "qwen2.5-7b-instruct-yarn.json", "deepseek-v3.json",
-                            "phi-3.5-mini-instruct.json", "gpt-oss-20b.json", "gemma-2-2b.json", "pythia-160m.json",
-                            "gpt-j-6b.json"}) {
+  for (const char* model :
+       {"llama-3.1-8b.json", "llama-3.2-1b.json", "qwen2.5-7b-instruct-yarn.json", "deepseek-v3.json",
+        "phi-3.5-mini-instruct.json", "gpt-oss-20b.json", "gemma-2-2b.json", "pythia-160m.json", "gpt-j-6b.json"}) {
     INFO(model);
     const cli_result r = verify({"rope", "--hf-config", fixture(model), "--positions", "1100", "--quiet"});
     INFO(r.err);
@@ -81,10 +81,9 @@ TEST_CASE("posenc verify rope --table: posenc's bin table passes; a changed entr
   temp_dir dir;
   const std::string table = dir.file("t.bin");
   const strings cfg = {"--head-dim", "64", "--rope-theta", "500000"};
-  const cli_result e =
-      posenc_test::emit(cat({"rope", "--positions", "1500", "--start", "10", "--dtype", "f32", "--format", "bin",
-                             "--layout", "interleaved", "-o", table},
-                            cfg));
+  const cli_result e = posenc_test::emit(cat({"rope", "--positions", "1500", "--start", "10", "--dtype", "f32",
+                                              "--format", "bin", "--layout", "interleaved", "-o", table},
+                                             cfg));
   REQUIRE(e.status == 0);
   const strings args = cat({"rope", "--table", table, "--positions", "1500", "--start", "10", "--dtype", "f32",
                             "--layout", "interleaved", "--quiet"},
@@ -115,8 +114,9 @@ TEST_CASE("posenc verify rope --table: posenc's bin table passes; a changed entr
   CHECK(tolerant.out.find("first failure at position 1244, pair 2") != std::string::npos);
   CHECK(tolerant.out.find("exactness             holds") != std::string::npos);
   // The wrong layout: most entries are in the wrong place.
-  CHECK(verify(cat({"rope", "--table", table, "--positions", "1500", "--start", "10", "--dtype", "f32", "--quiet"}, cfg))
-            .status == 1);
+  CHECK(
+      verify(cat({"rope", "--table", table, "--positions", "1500", "--start", "10", "--dtype", "f32", "--quiet"}, cfg))
+          .status == 1);
 }
 
 TEST_CASE("posenc verify rope --table: HF's float32 table is not correctly rounded", "[cli][verify]") {
@@ -127,10 +127,9 @@ TEST_CASE("posenc verify rope --table: HF's float32 table is not correctly round
                                  "hf-float32", "--format", "bin", "-o", table},
                                 cfg))
               .status == 0);
-  const cli_result r =
-      verify(cat({"rope", "--table", table, "--positions", "1024", "--start", "20000", "--dtype", "f32", "--json",
-                  "--quiet"},
-                 cfg));
+  const cli_result r = verify(
+      cat({"rope", "--table", table, "--positions", "1024", "--start", "20000", "--dtype", "f32", "--json", "--quiet"},
+          cfg));
   CHECK(r.status == 1);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["passed"] == false);
@@ -140,8 +139,10 @@ TEST_CASE("posenc verify rope --table: HF's float32 table is not correctly round
 
 TEST_CASE("posenc verify merge: 4 shards merge into the unsharded report", "[cli][verify]") {
   temp_dir dir;
-  const strings base = {"rope", "--hf-config", fixture("qwen2.5-7b-instruct-yarn.json"), "--positions", "3500",
-                        "--start", "30000", "--dtype", "f32,f16", "--json", "--quiet"};
+  const strings base = {"rope",        "--hf-config", fixture("qwen2.5-7b-instruct-yarn.json"),
+                        "--positions", "3500",        "--start",
+                        "30000",       "--dtype",     "f32,f16",
+                        "--json",      "--quiet"};
   const cli_result whole = verify(base);
   REQUIRE(whole.status == 0);
   strings reports;
@@ -168,8 +169,9 @@ TEST_CASE("posenc verify merge: 4 shards merge into the unsharded report", "[cli
   bad_input({"merge", reports[0], reports[1], reports[3]}, "missing", &dir, n);
   bad_input({"merge", reports[0], reports[1], reports[1], reports[2], reports[3]}, "a shard given twice", &dir, n);
   const std::string other = dir.file("other.json");
-  REQUIRE(verify({"rope", "--head-dim", "64", "--positions", "3500", "--json", "--quiet", "--shard", "0/4", "-o", other})
-              .status == 0);
+  REQUIRE(
+      verify({"rope", "--head-dim", "64", "--positions", "3500", "--json", "--quiet", "--shard", "0/4", "-o", other})
+          .status == 0);
   bad_input({"merge", other, reports[0], reports[1], reports[2]}, "different tables", &dir, n + 1);
   const std::string junk = dir.file("junk.json");
   write_bytes(junk, "{\"posenc_verify_report\": 1, \"scheme\": \"rope\"");
