@@ -22,8 +22,9 @@
 // Once per case, outside timing: a sample of every posenc table's entries is checked against
 // rope::sincos<T> (rope::attention_sincos<T> when folded) bit for bit, and the fraction of the
 // float32 pipeline's values that differ from posenc's exact float table is printed (informative).
-// Each timing: one untimed call (page faults out of the timing), then the best of 7 passes, each
-// repeating the call for at least 30 ms (--min-ms).
+// Each timing: one untimed call of each side (page faults out of the timing), then 7 passes of
+// each side, alternating, each pass repeating the call for at least 30 ms (--min-ms); the best
+// pass of each side counts.
 //
 // Build (no -ffast-math; -ffp-contract=off as the posenc::posenc target sets):
 //   g++ -std=c++20 -O2 -march=x86-64 -ffp-contract=off -Iinclude bench/runtime/rope_scalings_bench.cpp -o rope_scalings_bench
@@ -64,23 +65,36 @@ struct options {
   std::string only;
 };
 
-// Best of 7 passes, each pass the mean of as many calls as fit in min_ms (at least one): ns per call.
+// One pass: the mean of as many calls of f as fit in min_ms (at least one), ns per call.
 template <class F>
-double time_ns(F&& f, double min_ms) {
-  f();  // untimed: touch every page
-  double best = 1e300;
+double pass_ns(F& f, double min_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t calls = 0;
+  double ms = 0;
+  do {
+    f();
+    ++calls;
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  } while (ms < min_ms);
+  return ms * 1e6 / static_cast<double>(calls);
+}
+
+// posenc's side and the baseline's, passes alternating (7 each, the best of each counted), so that
+// a burst of load from other processes on the shared cores falls on both sides alike. One untimed
+// call of each first (page faults out of the timing).
+struct timing {
+  double a = 1e300, b = 1e300;
+};
+template <class FA, class FB>
+timing time_pair(FA&& fa, FB&& fb, double min_ms) {
+  fa();
+  fb();
+  timing t;
   for (int pass = 0; pass < 7; ++pass) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::size_t calls = 0;
-    double ms = 0;
-    do {
-      f();
-      ++calls;
-      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    } while (ms < min_ms);
-    best = std::min(best, ms * 1e6 / static_cast<double>(calls));
+    t.a = std::min(t.a, pass_ns(fa, min_ms));
+    t.b = std::min(t.b, pass_ns(fb, min_ms));
   }
-  return best;
+  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -356,13 +370,13 @@ void measure(const scaling_case& sc, std::size_t rows, bool fold, const char* la
   std::vector<T> pc(rows * d), ps(rows * d), hc(rows * d), hs(rows * d);
   std::vector<F> inv;
   const rope::table_options opt{.start = 0, .fold_attention = fold};
-  const double t_posenc = time_ns(
+  const timing t = time_pair(
       [&] {
         if (rope::fill_table<T>(c, std::span<T>(pc), std::span<T>(ps), sc.lay, opt) != posenc::status::ok)
           std::abort();
       },
-      o.min_ms);
-  const double t_hf = time_ns([&] { hf_table<T, F>(c, rows, sc.lay, fold, inv, hc, hs); }, o.min_ms);
+      [&] { hf_table<T, F>(c, rows, sc.lay, fold, inv, hc, hs); }, o.min_ms);
+  const double t_posenc = t.a, t_hf = t.b;
   const std::size_t sampled = sanity<T>(c, rows, sc.lay, fold, pc, ps);
   g_sink += checksum(pc) + checksum(ps) + checksum(hc) + checksum(hs);
   const double np = static_cast<double>(pairs);
