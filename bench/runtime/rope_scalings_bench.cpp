@@ -157,7 +157,8 @@ void hf_inv_freq(const rope::config& c, std::vector<F>& inv) {
       c.proportional ? static_cast<std::size_t>(c.partial_rotary_factor * c.head_dim) / 2 : half;
   const F base = hf_base<F>(c, dim), d = static_cast<F>(dim), one = 1;
   F factor = 1;
-  if (c.rope_type == rope::scaling::linear || c.rope_type == rope::scaling::llama3 || c.rope_type == rope::scaling::yarn)
+  if (c.rope_type == rope::scaling::linear || c.rope_type == rope::scaling::llama3 ||
+      c.rope_type == rope::scaling::yarn)
     factor = static_cast<F>(factor_or_ratio(c));
   if (c.proportional && c.factor != 0.0) factor = static_cast<F>(c.factor);
   // YaRN's correction range and ramp, Llama-3's wavelength bounds.
@@ -285,9 +286,12 @@ std::uint64_t bits_of(T v) {
 
 template <class T>
 double value_of(T v) {
-  if constexpr (std::is_same_v<T, bfloat16>) return static_cast<double>(v.to_float());
-  else if constexpr (std::is_same_v<T, float16>) return static_cast<double>(v.bits);  // checksum only
-  else return static_cast<double>(v);
+  if constexpr (std::is_same_v<T, bfloat16>)
+    return static_cast<double>(v.to_float());
+  else if constexpr (std::is_same_v<T, float16>)
+    return static_cast<double>(v.bits);  // checksum only
+  else
+    return static_cast<double>(v);
 }
 
 template <class T>
@@ -372,8 +376,7 @@ void measure(const scaling_case& sc, std::size_t rows, bool fold, const char* la
   const rope::table_options opt{.start = 0, .fold_attention = fold};
   const timing t = time_pair(
       [&] {
-        if (rope::fill_table<T>(c, std::span<T>(pc), std::span<T>(ps), sc.lay, opt) != posenc::status::ok)
-          std::abort();
+        if (rope::fill_table<T>(c, std::span<T>(pc), std::span<T>(ps), sc.lay, opt) != posenc::status::ok) std::abort();
       },
       [&] { hf_table<T, F>(c, rows, sc.lay, fold, inv, hc, hs); }, o.min_ms);
   const double t_posenc = t.a, t_hf = t.b;
