@@ -21,12 +21,13 @@
 #include "args.hpp"
 #include "commands_emit.hpp"
 #include "commands_math.hpp"
+#include "commands_report.hpp"
 
 namespace posenc::cli {
 namespace {
 
 // Every subcommand; a new command is one header and one line here.
-constexpr const command* commands[] = {&math_command, &emit_command};
+constexpr const command* commands[] = {&math_command, &emit_command, &report_command};
 
 const command* find_command(std::string_view name) {
   for (const command* c : commands)
