@@ -44,6 +44,7 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
