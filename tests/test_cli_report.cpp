@@ -179,12 +179,9 @@ std::vector<std::string> check_report(const std::string& md, const table& ref) {
       continue;
     }
     const bool angle = f.angles > 0;
-    const std::array<double, 6> want = {f.max_abs,
-                                        f.sum_abs / static_cast<double>(f.values),
-                                        f.max_ulp,
-                                        f.sum_ulp / static_cast<double>(f.values),
-                                        f.max_angle,
-                                        angle ? f.sum_angle / static_cast<double>(f.angles) : 0.0};
+    const std::array<double, 6> want = {f.max_abs,   f.sum_abs / static_cast<double>(f.values),
+                                        f.max_ulp,   f.sum_ulp / static_cast<double>(f.values),
+                                        f.max_angle, angle ? f.sum_angle / static_cast<double>(f.angles) : 0.0};
     for (std::size_t i = 0; i < 6; ++i) {
       const std::string& cell = c[3 + i];
       if (i >= 4 && !angle) {
@@ -193,8 +190,7 @@ std::vector<std::string> check_report(const std::string& md, const table& ref) {
       }
       char* end = nullptr;
       const double got = std::strtod(cell.c_str(), &end);
-      if (end == cell.c_str() || *end != '\0' ||
-          std::fabs(got - want[i]) > 1e-3 * std::fabs(want[i]) + 1e-300) {
+      if (end == cell.c_str() || *end != '\0' || std::fabs(got - want[i]) > 1e-3 * std::fabs(want[i]) + 1e-300) {
         std::ostringstream o;
         o.precision(6);
         o << where << "column " << (3 + i) << ": report " << cell << ", reference " << want[i];
@@ -219,8 +215,10 @@ const pr::config yarn_small{.head_dim = 32,
                             .rope_type = pr::scaling::yarn,
                             .factor = 4.0,
                             .original_max_position_embeddings = 32768};
-const strings yarn_small_flags = {"--head-dim", "32", "--rope-theta", "1000000", "--rope-type", "yarn",
-                                  "--factor", "4", "--original-max-position-embeddings", "32768"};
+const strings yarn_small_flags = {"--head-dim", "32",          "--rope-theta",
+                                  "1000000",    "--rope-type", "yarn",
+                                  "--factor",   "4",           "--original-max-position-embeddings",
+                                  "32768"};
 
 strings list_dir(const std::string& path) {
   strings names;
@@ -263,8 +261,8 @@ TEST_CASE("report precision: the figures equal the MPFR reference (default rope,
   const bool gnuplot = std::system("gnuplot --version > /dev/null 2>&1") == 0;
   const run_result r = run_report(llama2_small_flags, gnuplot);
   const strings data = {"angle.dat", "cos-sin.dat", "precision.gp", "precision.md"};
-  const strings with_plots = {"angle-error.png", "angle.dat", "cos-sin-error.png", "cos-sin.dat", "precision.gp",
-                              "precision.md"};
+  const strings with_plots = {"angle-error.png", "angle.dat",    "cos-sin-error.png",
+                              "cos-sin.dat",     "precision.gp", "precision.md"};
   CHECK(r.files == (gnuplot ? with_plots : data));
   const table ref = reference(llama2_small);
   const std::vector<std::string> problems = check_report(r.md, ref);
@@ -315,13 +313,9 @@ TEST_CASE("report precision: YaRN (attention factor folded), ggml not applicable
 TEST_CASE("report precision: bad input exits 2 with one line and leaves no directory", "[cli][report][errors]") {
   posenc_test::temp_dir parent;
   const std::string out = parent.file("rep");
-  {
-    std::ofstream(parent.file("a-file")) << "x";
-  }
+  { std::ofstream(parent.file("a-file")) << "x"; }
   ::mkdir(parent.file("full").c_str(), 0700);
-  {
-    std::ofstream(parent.file("full") + "/keep") << "x";
-  }
+  { std::ofstream(parent.file("full") + "/keep") << "x"; }
   struct bad_case {
     strings args;
     std::string message;

@@ -244,7 +244,8 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
   const bool ggml = rp.applicable(precision_pipeline::ggml_float32);
   std::string s;
   s += "# RoPE precision report\n\n";
-  s += "Written by `posenc report precision` (posenc " POSENC_VERSION_STRING ", MPFR " + std::string(mpfr_get_version()) +
+  s += "Written by `posenc report precision` (posenc " POSENC_VERSION_STRING ", MPFR " +
+       std::string(mpfr_get_version()) +
        "). The reference is MPFR (posenc/verify/rope_precision.hpp): the exact frequencies and attention factor "
        "of the config, cos and sin of the exact angle `m theta_j`, at 192 bits.\n\n";
   s += "## Configuration\n\n```\n" + emit::describe_config(c, "") + "```\n\n";
@@ -253,8 +254,8 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
   s += "## Positions\n\n";
   s += "Every position m < " + std::to_string(dense_positions) + " (up to " + std::to_string(max_position) +
        "), then the log-spaced positions floor(" + std::to_string(dense_positions) + " * 10^(i/" +
-       std::to_string(per_decade) + ")), i = 1, 2, ..., up to " + std::to_string(max_position) +
-       ", and " + std::to_string(max_position) + " itself: " + std::to_string(positions) + " positions, each with all " +
+       std::to_string(per_decade) + ")), i = 1, 2, ..., up to " + std::to_string(max_position) + ", and " +
+       std::to_string(max_position) + " itself: " + std::to_string(positions) + " positions, each with all " +
        std::to_string(rp.pairs()) + " pairs (one cos and one sin per pair).\n\n";
   s += "## Pipelines\n\n";
   s += "| pipeline | what | ulps of |\n|---|---|---|\n";
@@ -265,7 +266,8 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
              : "not applicable: ggml's recurrence covers rope_type default and linear only (this config: " +
                    std::string(emit::rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : "") + ")") +
        " | float32 |\n";
-  s += "| exact-f32 | posenc's table (`rope::attention_sincos<float>`), rounded once from the exact value | float32 |\n";
+  s +=
+      "| exact-f32 | posenc's table (`rope::attention_sincos<float>`), rounded once from the exact value | float32 |\n";
   s += "| exact-bf16 | posenc's table in bfloat16, rounded once (not through float) | bfloat16 |\n";
   s += "| exact-f16 | posenc's table in float16, rounded once | float16 |\n\n";
   s += "posenc's tables are correctly rounded, so their error is the rounding of the storage format itself: at most "
@@ -277,8 +279,9 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
        "(float32 pipelines), worst (max) and mean over the sampled positions of the decade and all pairs. The ulp is "
        "that of the exact value in the pipeline's type: near a zero of cos or sin it is tiny, so a float32 "
        "pipeline's ulp error there is huge; read the absolute error for those.\n\n";
-  s += "| positions | sampled | pipeline | max abs | mean abs | max ulp | mean ulp | max angle (rad) | mean angle (rad) "
-       "|\n";
+  s +=
+      "| positions | sampled | pipeline | max abs | mean abs | max ulp | mean ulp | max angle (rad) | mean angle (rad) "
+      "|\n";
   s += "|---|---|---|---|---|---|---|---|---|\n";
   for (const vf::decade_errors& d : decades) {
     for (const precision_pipeline p : vf::precision_pipelines) {
@@ -371,8 +374,7 @@ inline void run_precision(const parsed_args& a, std::string& out) {
   const auto max_position = static_cast<std::uint64_t>(
       flag_integer(a, "max-position", 1, static_cast<long long>(vf::rope_precision::max_position),
                    static_cast<long long>(default_max_position), ctx));
-  const auto per_decade =
-      static_cast<std::uint64_t>(flag_integer(a, "per-decade", 1, 100000, default_per_decade, ctx));
+  const auto per_decade = static_cast<std::uint64_t>(flag_integer(a, "per-decade", 1, 100000, default_per_decade, ctx));
   const auto threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
   const bool plots = !a.has("no-plots");
   std::string gnuplot;

@@ -36,6 +36,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "posenc/numeric/bfloat16.hpp"
@@ -120,8 +121,7 @@ inline std::vector<std::uint64_t> precision_positions(std::uint64_t max_position
   for (std::uint64_t m = 0; m < dense && m <= max_position; ++m) v.push_back(m);
   if (dense > 0 && per_decade > 0 && max_position >= dense) {
     for (std::uint64_t i = 1;; ++i) {
-      const long double x =
-          static_cast<long double>(dense) * std::pow(10.0L, static_cast<long double>(i) / per_decade);
+      const long double x = static_cast<long double>(dense) * std::pow(10.0L, static_cast<long double>(i) / per_decade);
       if (x > static_cast<long double>(max_position)) break;
       const auto m = static_cast<std::uint64_t>(x);
       if (v.empty() || m > v.back()) v.push_back(m);
@@ -254,7 +254,8 @@ class rope_precision {
     template <class T>
     math::sincos_result<T> table(std::uint64_t m, int j) {
       const auto r = rope::attention_sincos<T>(rp.cc_, m, j);
-      if (!r.ok()) throw std::runtime_error("rope_precision: posenc's exact table failed at position " + std::to_string(m));
+      if (!r.ok())
+        throw std::runtime_error("rope_precision: posenc's exact table failed at position " + std::to_string(m));
       return r.value;
     }
 
@@ -276,7 +277,8 @@ class rope_precision {
         const auto h = rope::sincos<float>(rope::hf_float32, rp.cc_, m, j);
         if (!h.ok()) throw std::runtime_error("rope_precision: hf_float32 failed at position " + std::to_string(m));
         pair(at(precision_pipeline::hf_float32), h.value);
-        if (ggml) pair(at(precision_pipeline::ggml_float32), rope::sincos<float>(rope::ggml_float32, rp.cc_, m, j).value);
+        if (ggml)
+          pair(at(precision_pipeline::ggml_float32), rope::sincos<float>(rope::ggml_float32, rp.cc_, m, j).value);
         pair(at(precision_pipeline::exact_f32), table<float>(m, j));
         pair(at(precision_pipeline::exact_bf16), table<bfloat16>(m, j));
         pair(at(precision_pipeline::exact_f16), table<float16>(m, j));
