@@ -356,3 +356,16 @@ TEST_CASE("report precision: bad input exits 2 with one line and leaves no direc
   std::remove((parent.file("full") + "/keep").c_str());
   ::rmdir(parent.file("full").c_str());
 }
+
+TEST_CASE("report: help", "[cli][report]") {
+  for (const strings& args : {strings{"help", "report"}, strings{"report", "--help"}}) {
+    const auto r = posenc_test::run_cli(POSENC_CLI_PATH, args);
+    INFO(posenc_test::describe_cli(args));
+    CHECK(r.status == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.find("usage: posenc report precision") != std::string::npos);
+    CHECK(r.out.find("--no-plots") != std::string::npos);
+  }
+  const auto top = posenc_test::run_cli(POSENC_CLI_PATH, {"--help"});
+  CHECK(top.out.find("  report") != std::string::npos);
+}
