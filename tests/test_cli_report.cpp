@@ -369,3 +369,18 @@ TEST_CASE("report: help", "[cli][report]") {
   const auto top = posenc_test::run_cli(POSENC_CLI_PATH, {"--help"});
   CHECK(top.out.find("  report") != std::string::npos);
 }
+
+TEST_CASE("report precision: -o may name an empty directory, with a trailing slash", "[cli][report]") {
+  posenc_test::temp_dir parent;
+  const std::string out = parent.file("rep");
+  REQUIRE(::mkdir(out.c_str(), 0700) == 0);
+  const auto r = report({"--head-dim", "8", "--max-position", "20", "--no-plots", "-o", out + "/"});
+  INFO(r.err);
+  CHECK(r.status == 0);
+  strings files = list_dir(out);
+  std::sort(files.begin(), files.end());
+  CHECK(files == strings{"angle.dat", "cos-sin.dat", "precision.gp", "precision.md"});
+  for (const std::string& f : files) std::remove((out + "/" + f).c_str());
+  ::rmdir(out.c_str());
+  CHECK(parent.files().empty());  // no temporary directory left beside it
+}

@@ -137,10 +137,13 @@ inline std::string find_on_path(const std::string& name) {
 class staging_dir {
  public:
   explicit staging_dir(const std::string& target) : target_(target) {
+    while (target_.size() > 1 && target_.back() == '/') target_.pop_back();  // "out/" is "out"
     const std::string ctx = "report precision: -o " + quote(target_);
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::path p(target_);
+    if (p.filename().empty() || p.filename() == "." || p.filename() == "..")
+      throw usage_error(ctx + ": not a directory name");
     const fs::file_status st = fs::symlink_status(p, ec);
     if (fs::exists(st)) {
       if (!fs::is_directory(st)) throw usage_error(ctx + ": exists and is not a directory");
@@ -148,7 +151,6 @@ class staging_dir {
     }
     const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
     std::string templ = (parent / ("." + p.filename().string() + ".tmp.XXXXXX")).string();
-    if (p.filename().empty()) throw usage_error(ctx + ": not a directory name");
     std::vector<char> name(templ.begin(), templ.end());
     name.push_back('\0');
     if (::mkdtemp(name.data()) == nullptr)
