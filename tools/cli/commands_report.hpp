@@ -11,7 +11,7 @@
 // directory beside DIR and renamed to DIR at the end: DIR is created whole or not at all. DIR must
 // not exist, or be an empty directory. Bad input (no -o, a bad config, DIR not creatable, gnuplot not
 // on PATH without --no-plots) exits 2 with one line, before anything is created.
-// Needs the verify layer (MPFR): without it (POSENC_CLI_HAVE_VERIFY unset) the command says so.
+// Needs the verify layer (MPFR): without it (POSENC_CLI_HAVE_MPFR unset) the command says so.
 // Docs: docs/cli.md (`posenc report`), docs/rope-precision.md.
 #pragma once
 
@@ -35,7 +35,7 @@
 #include <posenc/rope/config.hpp>
 #include <posenc/version.hpp>
 
-#if defined(POSENC_CLI_HAVE_VERIFY)
+#if defined(POSENC_CLI_HAVE_MPFR)
 #include <posenc/verify/rope_precision.hpp>
 #endif
 
@@ -219,7 +219,7 @@ inline void run_gnuplot(const std::string& gnuplot, const staging_dir& dir) {
   dir.remove("gnuplot.log");
 }
 
-#if defined(POSENC_CLI_HAVE_VERIFY)
+#if defined(POSENC_CLI_HAVE_MPFR)
 
 namespace vf = posenc::verify;
 
@@ -407,7 +407,7 @@ inline void run_precision(const parsed_args& a, std::string& out) {
 #endif
 
 inline void run(const parsed_args& a, std::string& out) {
-#if defined(POSENC_CLI_HAVE_VERIFY)
+#if defined(POSENC_CLI_HAVE_MPFR)
   run_precision(a, out);
 #else
   static_cast<void>(read_target(a));
