@@ -162,8 +162,9 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
                              f"{start + rows - 1} (the last position must be <= {MAX_ROPE_POSITION})")
         cos, sin = _core.rope_table(text, overrides, None, start, rows, code, lay, fold_attention, pol)
     else:
-        if isinstance(positions, bool):
-            raise TypeError("positions must be an int or a sequence of ints, got bool")
+        if isinstance(positions, bool) or np.ndim(positions) == 0:
+            raise TypeError("positions must be an int or a one-dimensional sequence of ints, got "
+                            f"{type(positions).__name__}")
         if start != 0:
             raise ValueError("start applies to a count of positions, not to a list of positions")
         plist = _positions_array(positions)
