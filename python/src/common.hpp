@@ -113,7 +113,8 @@ template <class T>
 T from_double(double x) {
   if constexpr (std::is_class_v<T>) {
     constexpr std::uint16_t inf_bits = std::is_same_v<T, posenc::bfloat16> ? 0x7F80u : 0x7C00u;
-    const bool overflow = x == std::numeric_limits<double>::infinity() || x == -std::numeric_limits<double>::infinity() ||
+    const bool overflow = x == std::numeric_limits<double>::infinity() ||
+                          x == -std::numeric_limits<double>::infinity() ||
                           posenc::math::round_to<T>(x).error == posenc::status::overflow;
     if (overflow) return T::from_bits(static_cast<std::uint16_t>(inf_bits | (x < 0 ? 0x8000u : 0u)));
     return posenc::math::round_to<T>(x).value;

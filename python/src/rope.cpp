@@ -60,8 +60,8 @@ struct rows_spec {
 
 // HF's float32 pipeline into expanded rows (rope_values of the CLI, written in the layout).
 template <class T>
-void fill_hf(const rope::config& c, const rows_spec& r, rope::layout lay, bool fold, std::span<T> cos,
-             std::span<T> sin, const std::vector<float>& inv, float scale) {
+void fill_hf(const rope::config& c, const rows_spec& r, rope::layout lay, bool fold, std::span<T> cos, std::span<T> sin,
+             const std::vector<float>& inv, float scale) {
   const std::size_t dim = static_cast<std::size_t>(rope::rotary_dim(c)), pairs = dim / 2;
   for (std::size_t i = 0; i < r.rows; ++i) {
     const float m = static_cast<float>(r.position(i));  // position_ids.float()
@@ -140,8 +140,8 @@ py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
              "]) is past 2^21 = 2097152");
   }
   // rope::check_table names the broken precondition (the fills would return a bare status).
-  if (const rope::validation v = rope::check_table(c, r.rows, static_cast<std::size_t>(rope::rotary_dim(c)),
-                                                   r.list != nullptr ? 0 : r.start);
+  if (const rope::validation v =
+          rope::check_table(c, r.rows, static_cast<std::size_t>(rope::rotary_dim(c)), r.list != nullptr ? 0 : r.start);
       !v)
     fail(ctx + ": " + v.message);
   return with_dtype(d, [&]<class T>(std::type_identity<T>) { return rope_table_t<T>(c, r, lay, fold, pol, ctx); });
@@ -191,9 +191,8 @@ py::dict rope_config(const std::string& json_text, const py::dict& overrides) {
 }  // namespace
 
 void bind_rope(py::module_& m) {
-  m.def("rope_table", &rope_table, py::arg("json_text"), py::arg("overrides"), py::arg("positions"),
-        py::arg("start"), py::arg("rows"), py::arg("dtype"), py::arg("layout"), py::arg("fold_attention"),
-        py::arg("policy"),
+  m.def("rope_table", &rope_table, py::arg("json_text"), py::arg("overrides"), py::arg("positions"), py::arg("start"),
+        py::arg("rows"), py::arg("dtype"), py::arg("layout"), py::arg("fold_attention"), py::arg("policy"),
         "cos, sin tables [rows, rotary_dim] (low level: use posenc.rope_table).");
   m.def("rope_inv_freq", &rope_inv_freq, py::arg("json_text"), py::arg("overrides"), py::arg("dtype"),
         py::arg("policy"), "(inv_freq, attention_factor) (low level: use posenc.rope_inv_freq).");

@@ -90,8 +90,8 @@ void fill_by_distance(const alibi::checked_config& cc, std::span<T> out, std::si
   }
 }
 
-py::array alibi_bias_by_distance(const std::string& json_text, std::optional<int> heads,
-                                 std::optional<double> max_bias, std::uint64_t distances, const std::string& dtype_s) {
+py::array alibi_bias_by_distance(const std::string& json_text, std::optional<int> heads, std::optional<double> max_bias,
+                                 std::uint64_t distances, const std::string& dtype_s) {
   const std::string ctx = "alibi_bias_by_distance";
   const alibi::checked_config cc = alibi_config(json_text, heads, max_bias, ctx);
   if (distances == 0) fail(ctx + ": distances must be at least 1");
@@ -135,7 +135,8 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
     py::gil_scoped_release unlocked;
     for (std::size_t head = 0; head < h; ++head)
       for (std::size_t i = 0; i < nn; ++i)
-        for (std::size_t j = 0; j < nn; ++j) o[(head * nn + i) * nn + j] = j <= i ? by_distance[head * nn + i - j] : mask;
+        for (std::size_t j = 0; j < nn; ++j)
+          o[(head * nn + i) * nn + j] = j <= i ? by_distance[head * nn + i - j] : mask;
     return out;
   });
 }
@@ -143,7 +144,8 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
 // ---- T5 ----------------------------------------------------------------------------------------
 
 py::array_t<std::int32_t> t5_buckets(const std::string& json_text, std::optional<int> num_buckets,
-                     std::optional<std::int64_t> max_distance, std::optional<bool> bidirectional, std::int64_t range) {
+                                     std::optional<std::int64_t> max_distance, std::optional<bool> bidirectional,
+                                     std::int64_t range) {
   const std::string ctx = "t5_buckets";
   t5::config c{};
   if (!json_text.empty()) {
@@ -232,16 +234,16 @@ py::array xpos_scales(int head_dim, std::uint64_t positions, std::int64_t start,
 
 void bind_schemes(py::module_& m) {
   m.def("alibi_slopes", &alibi_slopes, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("dtype"));
-  m.def("alibi_bias_by_distance", &alibi_bias_by_distance, py::arg("json_text"), py::arg("heads"),
-        py::arg("max_bias"), py::arg("distances"), py::arg("dtype"));
+  m.def("alibi_bias_by_distance", &alibi_bias_by_distance, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"),
+        py::arg("distances"), py::arg("dtype"));
   m.def("alibi_bias", &alibi_bias, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("positions"),
         py::arg("symmetric"), py::arg("masked"), py::arg("dtype"));
   m.def("t5_buckets", &t5_buckets, py::arg("json_text"), py::arg("num_buckets"), py::arg("max_distance"),
         py::arg("bidirectional"), py::arg("range"));
-  m.def("sinusoidal_table", &sinusoidal_table, py::arg("dim"), py::arg("positions"), py::arg("start"),
-        py::arg("base"), py::arg("exponent"), py::arg("layout"), py::arg("dtype"));
-  m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"),
-        py::arg("scale_base"), py::arg("inverse"), py::arg("dtype"));
+  m.def("sinusoidal_table", &sinusoidal_table, py::arg("dim"), py::arg("positions"), py::arg("start"), py::arg("base"),
+        py::arg("exponent"), py::arg("layout"), py::arg("dtype"));
+  m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"), py::arg("scale_base"),
+        py::arg("inverse"), py::arg("dtype"));
 }
 
 }  // namespace posenc::python
