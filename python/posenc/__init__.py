@@ -11,7 +11,8 @@ RoPE::
     inv_freq, attention_factor = posenc.rope_inv_freq(cfg_dict)
 
 Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_distance`,
-:func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`sinusoidal_table`, :func:`xpos_scales`.
+:func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`deberta_buckets`, :func:`logn_factors`,
+:func:`sinusoidal_table`, :func:`xpos_scales`.
 
 Configs (``config``) are a dict holding a HuggingFace config.json's contents, a path to one, or None;
 keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"``, ``"float32"``,
@@ -36,7 +37,7 @@ __version__ = _core.__version__
 __all__ = [
     "rope_table", "rope_inv_freq", "rope_config",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
-    "t5_buckets", "t5_bucket_matrix",
+    "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
     "sinusoidal_table", "xpos_scales",
     "bfloat16_to_float32", "float32_to_bfloat16_bits",
     "MAX_ROPE_POSITION", "__version__",
@@ -283,6 +284,30 @@ def t5_bucket_matrix(config=None, query_length=None, key_length=None, *, num_buc
     table = t5_buckets(config, r, num_buckets=num_buckets, max_distance=max_distance, bidirectional=bidirectional)
     rel = np.arange(k)[None, :] - np.arange(q)[:, None]
     return table[rel + r]
+
+
+# ---- DeBERTa and log-n ------------------------------------------------------------------------------
+
+
+def deberta_buckets(range, *, position_buckets=256, max_relative_positions=512):
+    """DeBERTa-v2/v3's log buckets of ``r = query - key`` (HF ``make_log_bucket_position``; note the
+    sign, opposite to T5's) for ``-range <= r <= range``: an int64 array of ``2 range + 1`` elements,
+    element ``range + r`` holding r's bucket, the ceiling of the true log term. HF's config names:
+    ``position_buckets``, ``max_relative_positions``. ``posenc emit deberta-bucket``."""
+    r = _count("range", range, least=0)
+    return _core.deberta_buckets(_integer("position_buckets", position_buckets),
+                                 _integer("max_relative_positions", max_relative_positions), r)
+
+
+def logn_factors(positions, dtype="float64", *, base=512, start=1, at_least_one=False):
+    """Log-n attention scaling factors ``log_base(n)`` for ``n = start .. start + positions - 1``
+    (Su's entropy-invariant attention, base 512), or with ``at_least_one=True`` Qwen's ``logn``:
+    1 for ``n <= base`` (base = the training length). Exact, rounded once. ``posenc emit logn``."""
+    n = _count("positions", positions)
+    if not isinstance(at_least_one, bool):
+        raise TypeError("at_least_one must be a bool")
+    code = dtype_code(dtype)
+    return present(_core.logn_factors(_integer("base", base), at_least_one, n, _integer("start", start), code), code)
 
 
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------

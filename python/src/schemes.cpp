@@ -7,6 +7,8 @@
 //   alibi_bias              alibi::fill_symmetric_bias_table, or the causal spread of the above
 //                                                                  [heads, queries, keys]
 //   t5_buckets              t5::fill_buckets                      int32 [2 range + 1]
+//   deberta_buckets         deberta::fill_buckets                 int64 [2 range + 1]
+//   logn_factors            logn::fill_factors                    [positions]
 //   sinusoidal_table        sinusoidal::fill_table                [positions, dim]
 //   xpos_scales             xpos::fill_scales                     [positions, head_dim / 2]
 #include <cstddef>
@@ -17,7 +19,9 @@
 #include <vector>
 
 #include <posenc/alibi.hpp>
+#include <posenc/deberta.hpp>
 #include <posenc/io/hf_config.hpp>
+#include <posenc/logn.hpp>
 #include <posenc/sinusoidal.hpp>
 #include <posenc/t5.hpp>
 #include <posenc/xpos.hpp>
@@ -171,6 +175,41 @@ py::array_t<std::int32_t> t5_buckets(const std::string& json_text, std::optional
   return out;
 }
 
+// ---- DeBERTa and log-n -----------------------------------------------------------------------
+
+py::array_t<std::int64_t> deberta_buckets(int position_buckets, std::int64_t max_relative_positions,
+                                          std::int64_t range) {
+  const std::string ctx = "deberta_buckets";
+  const deberta::checked_config cc{
+      deberta::config{.position_buckets = position_buckets, .max_relative_positions = max_relative_positions}};
+  if (!cc.ok()) fail(ctx + ": invalid DeBERTa config: " + cc.check().message);
+  constexpr std::int64_t most = std::int64_t{1} << 30;
+  if (range < 0 || range > most) fail(ctx + ": range must be in [0, 2^30]");
+  const std::size_t rows = 2 * static_cast<std::size_t>(range) + 1;
+  py::array_t<std::int64_t> out(static_cast<py::ssize_t>(rows));
+  const std::span<std::int64_t> o(out.mutable_data(), rows);
+  fill_unlocked(ctx, [&] { return deberta::fill_buckets(cc, -range, o); });
+  return out;
+}
+
+py::array logn_factors(std::int64_t base, bool at_least_one, std::uint64_t positions, std::int64_t start,
+                       const std::string& dtype_s) {
+  const std::string ctx = "logn_factors";
+  const logn::checked_config cc{logn::config{.base = base, .at_least_one = at_least_one}};
+  if (!cc.ok()) fail(ctx + ": invalid log-n config: " + cc.check().message);
+  if (positions == 0) fail(ctx + ": positions must be at least 1");
+  constexpr std::int64_t most = std::int64_t{1} << 52;
+  if (start < 1 || start > most || positions > static_cast<std::uint64_t>(most - start))
+    fail(ctx + ": n outside [1, 2^52]");
+  table_size(positions, 1, ctx);
+  return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
+    py::array out = new_array<T>({static_cast<py::ssize_t>(positions)});
+    const std::span<T> s = elements<T>(out);
+    fill_unlocked(ctx, [&] { return logn::fill_factors<T>(cc, start, s); });
+    return out;
+  });
+}
+
 // ---- sinusoidal and XPOS -----------------------------------------------------------------------
 
 py::array sinusoidal_table(int dim, std::uint64_t positions, std::int64_t start, double base,
@@ -240,6 +279,10 @@ void bind_schemes(py::module_& m) {
         py::arg("symmetric"), py::arg("masked"), py::arg("dtype"));
   m.def("t5_buckets", &t5_buckets, py::arg("json_text"), py::arg("num_buckets"), py::arg("max_distance"),
         py::arg("bidirectional"), py::arg("range"));
+  m.def("deberta_buckets", &deberta_buckets, py::arg("position_buckets"), py::arg("max_relative_positions"),
+        py::arg("range"));
+  m.def("logn_factors", &logn_factors, py::arg("base"), py::arg("at_least_one"), py::arg("positions"), py::arg("start"),
+        py::arg("dtype"));
   m.def("sinusoidal_table", &sinusoidal_table, py::arg("dim"), py::arg("positions"), py::arg("start"), py::arg("base"),
         py::arg("exponent"), py::arg("layout"), py::arg("dtype"));
   m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"), py::arg("scale_base"),

@@ -105,6 +105,46 @@ def test_t5_config_file_and_matrix(configs):
     assert decoder.tolist() == [oracle.t5_bucket(r, nb, md, False) for r in range(-10, 11)]
 
 
+# ---- DeBERTa and log-n ------------------------------------------------------------------------------
+
+
+def deberta_bucket(rel, buckets, max_position):
+    """HF's make_log_bucket_position with the true log term, the ceiling decided in integers:
+    (mid - 1) log(n / mid) <= c log((M - 1) / mid)  <=>  (n / mid)^(mid - 1) <= ((M - 1) / mid)^c."""
+    mid = buckets // 2
+    n = abs(rel)
+    if n <= mid:
+        return rel
+    c = 0
+    while Fraction(n, mid) ** (mid - 1) > Fraction(max_position - 1, mid) ** c:
+        c += 1
+    return (1 if rel > 0 else -1) * (mid + c)
+
+
+@pytest.mark.parametrize("buckets,max_position", [(256, 512), (32, 64), (12, 100)])
+def test_deberta_buckets_follow_the_published_formula(buckets, max_position):
+    r = 2 * max_position
+    got = posenc.deberta_buckets(r, position_buckets=buckets, max_relative_positions=max_position)
+    want = [deberta_bucket(rel, buckets, max_position) for rel in range(-r, r + 1)]
+    assert got.tolist() == want
+    wrong = got.copy()
+    wrong[-1] -= 1
+    assert wrong.tolist() != want
+
+
+@pytest.mark.parametrize("dtype", list(FMTS))
+def test_logn_factors_are_correctly_rounded(dtype):
+    fmt = FMTS[dtype]
+    got = oracle.bits_of(posenc.logn_factors(6, dtype, start=510), fmt)
+    for i, n in enumerate(range(510, 516)):
+        with oracle.ctx():
+            want = Decimal(n).ln() / Decimal(512).ln()
+        assert (float(got[i]) if fmt == "f64" else int(got[i])) == oracle.rounded(want, fmt)
+    qwen = posenc.logn_factors(4, start=2047, base=2048, at_least_one=True)
+    assert qwen[:2].tolist() == [1.0, 1.0] and qwen[2] > 1.0
+    assert posenc.logn_factors(1, start=2048)[0] == oracle.rounded(Fraction(11, 9), "f64")  # log_512 2048 = 11/9
+
+
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------
 
 
