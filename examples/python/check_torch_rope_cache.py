@@ -4,13 +4,15 @@ torch is installed (Debian python3-torch) and skips it otherwise.
 
     python3 examples/python/check_torch_rope_cache.py [config.json] [--positions N]
 
-Two questions, two one-line checks:
+Three questions, three one-line checks:
   1. Is the cache what HF's float32 pipeline gives? posenc's hf_float32 policy is that pipeline with
      correctly rounded float32 cos/sin, so it must agree within 1 ulp (torch's CPU cos/sin are not
      correctly rounded everywhere); the angles themselves agree exactly.
   2. How far is the cache from the exact values? The exact table (policy "exact") is the true
      cos/sin rounded once; the cache's absolute error grows with the position (the float32 angle's
      error, about position x 2^-24 rad).
+  3. The full report (posenc.verify, when posenc was built with the verify layer): every entry
+     against MPFR and every RoPE law measured on the cache.
 Exit status 0 when check 1 holds.
 """
 
@@ -62,6 +64,14 @@ def main(argv=None):
     for last in sorted({min(args.positions, n) for n in (16, 256, 4096, args.positions)}):
         print(f"positions < {last:>7}: max |cache - exact| cos {max_abs(cos_t.numpy()[:last], ex_cos[:last]):.0f}, "
               f"sin {max_abs(sin_t.numpy()[:last], ex_sin[:last]):.0f} (units of 2^-24)")
+
+    # 3. The MPFR report of the cache itself (a dict; "passed" needs every entry correctly rounded).
+    if posenc.have_verify:
+        report = posenc.verify(cos_t, sin_t, config)
+        f32 = report["dtypes"][0]
+        print(f"verify: {f32['not_correctly_rounded']} of {f32['entries']} entries not correctly rounded, "
+              f"max {f32['max_ulp']:.1f} ulp at position {f32['worst']['position']}; laws: "
+              + ", ".join(f"{law['law']} {'holds' if law['holds'] else 'FAILS'}" for law in report["laws"] if law["ran"]))
     return 0
 
 

@@ -10,6 +10,10 @@ RoPE::
     cos, sin = posenc.rope_table(cfg_dict, [0, 7, 4095], "bfloat16")
     inv_freq, attention_factor = posenc.rope_inv_freq(cfg_dict)
 
+A table someone else built, checked entry by entry against MPFR and every RoPE law::
+
+    report = posenc.verify(model_cos, model_sin, "config.json")     # a dict; report["passed"]
+
 Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_distance`,
 :func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`deberta_buckets`, :func:`logn_factors`,
 :func:`sinusoidal_table`, :func:`xpos_scales`.
@@ -34,11 +38,15 @@ from ._dtypes import bfloat16_to_float32, dtype_code, float32_to_bfloat16_bits, 
 
 __version__ = _core.__version__
 
+#: Whether :func:`verify` is available (the module was built with the verify layer: Boost, MPFR).
+have_verify = bool(getattr(_core, "have_verify", False))
+
 __all__ = [
     "rope_table", "rope_inv_freq", "rope_config",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
     "sinusoidal_table", "xpos_scales",
+    "verify", "have_verify",
     "bfloat16_to_float32", "float32_to_bfloat16_bits",
     "MAX_ROPE_POSITION", "__version__",
 ]
@@ -342,3 +350,105 @@ def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=512
     code = dtype_code(dtype)
     return present(_core.xpos_scales(d, n, _integer("start", start), _integer("scale_base", scale_base), inverse,
                                      code), code)
+
+
+# ---- verify ---------------------------------------------------------------------------------------
+
+
+def _table_array(x, name):
+    """x as a numpy array: torch tensors (CPU, any dtype, bfloat16 as its bits) and array-likes."""
+    if hasattr(x, "detach") and hasattr(x, "dtype") and str(x.dtype).startswith("torch."):
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":
+            import torch  # a torch tensor was given, so torch is importable
+
+            return x.contiguous().view(torch.int16).numpy().view(np.uint16), "bf16"
+        x = x.numpy()
+    a = np.asarray(x)
+    if a.dtype.name == "bfloat16":  # ml_dtypes
+        return a.view(np.uint16), "bf16"
+    if a.dtype == np.uint16 or a.dtype == np.int16:
+        return a.view(np.uint16), "bf16"
+    try:
+        return a, dtype_code(a.dtype)
+    except TypeError:
+        raise TypeError(f"{name}: unsupported dtype {a.dtype} (float64, float32, float16, or bfloat16 as uint16 bits "
+                        "or ml_dtypes.bfloat16)") from None
+
+
+def verify(cos, sin, config=None, *, start=0, layout="half_split", fold_attention=False, max_ulp=0, dtype=None,
+           threads=0, shard=None, **overrides):
+    """Checks a RoPE cos/sin table (yours, a model's cache, a file's) against the exact values.
+
+    Every entry is compared with RN_dtype of the exact value, computed with MPFR at 320 bits, and every
+    RoPE law of posenc's registry (unit norm, pair copies, identity at 0, relative dot products,
+    composition, ...) is measured on the table, on all cores, without the GIL: the C++ engine of
+    ``posenc verify rope`` (include/posenc/verify/rope_verify.hpp). Cost: about 4 us per (position,
+    pair) on one core.
+
+    Parameters
+    ----------
+    cos, sin : arrays ``[rows, rotary_dim]``
+        numpy arrays or CPU torch tensors (leading dimensions of size 1, as in HF's ``[1, seq, dim]``,
+        are dropped). dtype float64, float32, float16, or bfloat16 (``ml_dtypes.bfloat16``, a torch
+        bfloat16 tensor, or uint16 bit patterns).
+    config, **overrides
+        The RoPE config the table claims to implement, as in :func:`rope_table`.
+    start : int
+        The position of row 0 (rows are consecutive positions).
+    layout, fold_attention
+        As in :func:`rope_table`.
+    max_ulp : int
+        Tolerance: the number of representable steps an entry may be from the correctly rounded value
+        (0: every entry must be correctly rounded). A float32 HF cache needs a large tolerance at
+        long positions (its angle drifts); the report measures it either way.
+    dtype : str, optional
+        The table's dtype when its array dtype does not say (``"bfloat16"`` for uint16 bits is the
+        default reading of uint16).
+    threads : int
+        Worker threads (0: every hardware thread).
+    shard : (k, n), optional
+        Verify only the k-th of n slices of the table's 1024-row blocks (``posenc verify --shard``).
+
+    Returns
+    -------
+    dict
+        The report, with the keys of ``posenc verify rope --json``: ``passed``, ``description``,
+        ``start``, ``rows``, ``max_ulp_allowed``, ``seconds``, ``dtypes`` (one dict: ``entries``,
+        ``not_correctly_rounded``, ``beyond_tolerance``, ``max_ulp``, ``mean_ulp``, ``worst``
+        {position, element, array, got, exact}, ``first_failure``) and ``laws`` (one dict per law:
+        ``law``, ``holds``, ``deviation``, ``bound``, ``checked``, ``failures``, ``worst``,
+        ``first_failure``).
+
+    Raises
+    ------
+    ValueError
+        An invalid config, a table of the wrong shape, positions past 2^21, a bad shard.
+    NotImplementedError
+        The module was built without the verify layer (``posenc.have_verify`` is False).
+    """
+    if not have_verify:
+        raise NotImplementedError("posenc.verify: this build of posenc has no verify layer (needs Boost 1.81 and MPFR)")
+    c, cc = _table_array(cos, "cos")
+    s, sc = _table_array(sin, "sin")
+    if dtype is not None:
+        cc = sc = dtype_code(dtype)
+    if cc != sc:
+        raise TypeError(f"verify: cos and sin have different dtypes ({c.dtype}, {s.dtype})")
+    while c.ndim > 2 and c.shape[0] == 1:
+        c = c[0]
+    while s.ndim > 2 and s.shape[0] == 1:
+        s = s[0]
+    c, s = np.ascontiguousarray(c), np.ascontiguousarray(s)
+    start = _integer("start", start)
+    if start < 0:
+        raise ValueError(f"verify: start must be non-negative, got {start}")
+    lay = _choice("layout", layout, _LAYOUTS)
+    if not isinstance(fold_attention, bool):
+        raise TypeError("fold_attention must be a bool")
+    max_ulp = _count("max_ulp", max_ulp, least=0)
+    threads = _count("threads", threads, least=0)
+    k, n = (0, 1) if shard is None else shard
+    k, n = _count("shard index", k, least=0), _count("shard count", n)
+    return _core.verify_rope(config_text(config), overrides, c, s, cc, start, lay, fold_attention, max_ulp, threads,
+                             k, n)

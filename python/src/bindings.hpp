@@ -7,5 +7,6 @@ namespace posenc::python {
 
 void bind_rope(pybind11::module_& m);     // rope.cpp
 void bind_schemes(pybind11::module_& m);  // schemes.cpp
+void bind_verify(pybind11::module_& m);   // verify.cpp, when POSENC_PYTHON_HAVE_VERIFY
 
 }  // namespace posenc::python
