@@ -3,15 +3,21 @@
     python3 -m posenc table CONFIG.json --positions N [--start P] [--dtype float32] [--layout half_split]
                             [--policy exact] [--fold-attention] -o OUT.npz
     python3 -m posenc inv-freq CONFIG.json [--dtype float32] [--policy exact] -o OUT.npz
+    python3 -m posenc verify CONFIG.json TABLE.npz [--start P] [--layout half_split] [--fold-attention]
+                             [--max-ulp K]
     python3 -m posenc --version
 
 ``table`` writes arrays ``cos`` and ``sin`` ([N, rotary_dim]) and ``positions``; ``inv-freq`` writes
 ``inv_freq`` and ``attention_factor``. bfloat16 arrays are stored as their uint16 bit patterns (npz
-has no bfloat16). Exit status 0 on success, 2 on bad input (one line on stderr naming the problem).
+has no bfloat16). ``verify`` reads ``cos`` and ``sin`` from a .npz (uint16 arrays are bfloat16 bits;
+row i is position ``positions[0] + i`` when the file has consecutive ``positions``, else
+``--start + i``) and prints posenc.verify's report as JSON. Exit status 0 on success (verify: the
+table passed), 1 when verify finds a failure, 2 on bad input (one line on stderr naming the problem).
 The C++ command line ``posenc emit`` has every scheme and format; this is the Python module's own.
 """
 
 import argparse
+import json
 import os
 import sys
 
@@ -41,6 +47,14 @@ def _parser():
     f.add_argument("--dtype", default="float32", help="float64, float32 (default), bfloat16 or float16")
     f.add_argument("--policy", default="exact", help="exact (default) or hf_float32")
     f.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="the file to write")
+
+    v = sub.add_parser("verify", help="check a .npz table's cos/sin against MPFR and the RoPE laws (JSON report)")
+    v.add_argument("config", help="a HuggingFace config.json")
+    v.add_argument("table", help="a .npz with arrays cos and sin [rows, rotary_dim] (and optionally positions)")
+    v.add_argument("--start", type=int, default=None, metavar="P", help="position of row 0 (default: the file's)")
+    v.add_argument("--layout", default="half_split", help="half_split (default) or interleaved")
+    v.add_argument("--fold-attention", action="store_true", help="the entries include the attention factor")
+    v.add_argument("--max-ulp", type=int, default=0, metavar="K", help="tolerance in representable steps")
     return p
 
 
@@ -62,6 +76,30 @@ def _save(path, arrays):
         raise ValueError(f"{path}: cannot write: {e.strerror or e}") from None
 
 
+def _load_table(args):
+    """cos and sin of a .npz; ValueError naming the file for anything else."""
+    try:
+        with np.load(args.table, allow_pickle=False) as z:
+            if "cos" not in z or "sin" not in z:
+                raise ValueError(f"{args.table}: expected arrays 'cos' and 'sin'")
+            args.file_positions = z["positions"] if "positions" in z else None
+            return z["cos"], z["sin"]
+    except (OSError, EOFError) as e:
+        raise ValueError(f"{args.table}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+
+
+def _start_of(args):
+    """--start, else the first of the file's positions (which must then be consecutive)."""
+    p = args.file_positions
+    if args.start is not None:
+        return args.start
+    if p is None:
+        return 0
+    if p.ndim != 1 or p.size == 0 or not np.array_equal(p, np.arange(p[0], p[0] + p.size)):
+        raise ValueError(f"{args.table}: 'positions' are not consecutive (give --start)")
+    return int(p[0])
+
+
 def main(argv=None):
     args = _parser().parse_args(argv)
     if args.command is None:
@@ -73,10 +111,15 @@ def main(argv=None):
                                          layout=args.layout, fold_attention=args.fold_attention, policy=args.policy)
             positions = np.arange(args.start, args.start + args.positions, dtype=np.int64)
             _save(args.output, {"cos": _storable(cos), "sin": _storable(sin), "positions": positions})
-        else:
+        elif args.command == "inv-freq":
             inv, att = posenc.rope_inv_freq(args.config, args.dtype, policy=args.policy)
             _save(args.output, {"inv_freq": _storable(inv), "attention_factor": np.float64(att)})
-    except (ValueError, TypeError) as e:
+        else:
+            report = posenc.verify(*_load_table(args), args.config, start=_start_of(args), layout=args.layout,
+                                   fold_attention=args.fold_attention, max_ulp=args.max_ulp)
+            print(json.dumps(report, indent=1))
+            return 0 if report["passed"] else 1
+    except (ValueError, TypeError, NotImplementedError) as e:
         print(f"posenc: {e}", file=sys.stderr)
         return 2
     return 0

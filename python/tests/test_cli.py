@@ -1,5 +1,6 @@
 """`python3 -m posenc`, the examples, and agreement with the C++ command line `posenc emit`."""
 
+import json
 import os
 import subprocess
 import sys
@@ -40,6 +41,25 @@ def test_inv_freq_npz(configs, tmp_path):
     inv, att = posenc.rope_inv_freq(configs / "qwen2.5-7b-instruct-yarn.json", "float64")
     z = np.load(out)
     assert np.array_equal(z["inv_freq"], inv) and float(z["attention_factor"]) == att
+
+
+@pytest.mark.skipif(not posenc.have_verify, reason="built without the verify layer")
+def test_verify_command(configs, tmp_path):
+    cfg = configs / "gemma-2-2b.json"
+    good, bad = tmp_path / "good.npz", tmp_path / "bad.npz"
+    assert run_module("table", cfg, "--positions", 40, "--start", 7, "-o", good).returncode == 0
+    r = run_module("verify", cfg, good)
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["passed"] and report["start"] == 7 and report["rows"] == 40
+    z = dict(np.load(good))
+    z["sin"][3, 5] = np.nextafter(z["sin"][3, 5], np.float32(0))
+    np.savez(bad, **z)
+    r = run_module("verify", cfg, bad)
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["dtypes"][0]["first_failure"] == {"position": 10, "element": 5, "array": "sin"}
+    r = run_module("verify", cfg, tmp_path / "none.npz")
+    assert r.returncode == 2 and "cannot read" in r.stderr
 
 
 @pytest.mark.parametrize("args,message", [
