@@ -136,11 +136,13 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
     std::vector<T> by_distance(static_cast<std::size_t>(h) * nn);
     fill_by_distance<T>(cc, std::span<T>(by_distance), nn, ctx);
     const T mask = from_double<T>(masked);
-    py::gil_scoped_release unlocked;
-    for (std::size_t head = 0; head < h; ++head)
-      for (std::size_t i = 0; i < nn; ++i)
-        for (std::size_t j = 0; j < nn; ++j)
-          o[(head * nn + i) * nn + j] = j <= i ? by_distance[head * nn + i - j] : mask;
+    {
+      py::gil_scoped_release unlocked;  // reacquired before `out` (a Python object) is returned
+      for (std::size_t head = 0; head < h; ++head)
+        for (std::size_t i = 0; i < nn; ++i)
+          for (std::size_t j = 0; j < nn; ++j)
+            o[(head * nn + i) * nn + j] = j <= i ? by_distance[head * nn + i - j] : mask;
+    }
     return out;
   });
 }
