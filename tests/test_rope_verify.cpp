@@ -34,8 +34,7 @@ template <class T>
 table<T> own(const pr::config& c, std::uint64_t start, std::size_t rows, pr::layout lay = pr::layout::half_split) {
   const std::size_t d = static_cast<std::size_t>(pr::rotary_dim(c));
   table<T> t{std::vector<T>(rows * d), std::vector<T>(rows * d)};
-  REQUIRE(pr::fill_table<T>(c, std::span<T>(t.cos), std::span<T>(t.sin), lay, {.start = start}) ==
-          posenc::status::ok);
+  REQUIRE(pr::fill_table<T>(c, std::span<T>(t.cos), std::span<T>(t.sin), lay, {.start = start}) == posenc::status::ok);
   return t;
 }
 
@@ -102,8 +101,8 @@ TEST_CASE("verify_rope: posenc's own tables pass in every dtype, every entry cou
     CHECK(d.entries == 1500u * 64u * 2u);
     CHECK(d.not_correctly_rounded == 0);
     CHECK(d.max_ulp <= 0.5);
-    CHECK(d.max_ulp > 0.49);       // 192000 entries: some lie near a midpoint
-    CHECK(d.mean_ulp() > 0.1);     // a rounding error is uniform-ish on [0, 0.5]
+    CHECK(d.max_ulp > 0.49);    // 192000 entries: some lie near a midpoint
+    CHECK(d.mean_ulp() > 0.1);  // a rounding error is uniform-ish on [0, 0.5]
     CHECK(d.mean_ulp() < 0.3);
   }
   // Every law the registry has for a plain table ran in every dtype, and held.

@@ -79,7 +79,8 @@ class progress_meter {
       constexpr int width = 40;
       const int filled = static_cast<int>(width * done / total);
       std::fprintf(stderr, "\r[%.*s%*s] %llu/%llu blocks %6.1f s", filled, "########################################",
-                   width - filled, "", static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), s);
+                   width - filled, "", static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                   s);
       if (done == total) std::fputc('\n', stderr);
     } else if (done * 10 / total != (done - 1) * 10 / total || done == total) {
       std::fprintf(stderr, "posenc verify: %llu/%llu blocks, %.1f s\n", static_cast<unsigned long long>(done),
@@ -241,16 +242,18 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   if (q.start + q.rows - 1 > rope::max_table_position)
     throw usage_error(ctx + ": positions past 2^21: --start " + std::to_string(q.start) + " and " +
                       std::to_string(q.rows) + " rows end at position " + std::to_string(q.start + q.rows - 1));
-  q.layout = flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
-                         rope::layout::half_split, ctx);
+  q.layout =
+      flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
+                  rope::layout::half_split, ctx);
   q.fold_attention = a.has("fold-attention");
   q.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, ctx));
   if (const auto v = a.value("shard")) q.shard = parse_shard(*v, ctx);
   q.threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
   const bool given = a.has("table");
   const std::vector<pv::table_dtype> dtypes =
-      a.has("dtype") ? parse_dtypes(*a.value("dtype"), ctx)
-                     : (given ? std::vector{pv::table_dtype::f32} : std::vector{pv::table_dtype::f32, pv::table_dtype::bf16});
+      a.has("dtype")
+          ? parse_dtypes(*a.value("dtype"), ctx)
+          : (given ? std::vector{pv::table_dtype::f32} : std::vector{pv::table_dtype::f32, pv::table_dtype::bf16});
   const std::string path = given ? std::string(*a.value("table")) : std::string();
   if (given && dtypes.size() != 1) throw usage_error(ctx + ": --table FILE holds one dtype: give one --dtype");
   q.description = describe(q.config, given ? "table " + path : "posenc's own table", q.layout, q.fold_attention, d);
@@ -305,6 +308,20 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
   }
   std::stable_sort(reports.begin(), reports.end(),
                    [](const auto& x, const auto& y) { return x.first_block < y.first_block; });
+  // Name a gap or an overlap between the shards before merging (merge() would only say that two
+  // reports do not follow each other).
+  const auto blocks = [](std::uint64_t lo, std::uint64_t hi) {
+    return lo + 1 == hi ? "block " + std::to_string(lo)
+                        : "blocks " + std::to_string(lo) + " .. " + std::to_string(hi - 1);
+  };
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const auto &p = reports[i - 1], &r = reports[i];
+    if (r.first_block > p.end_block)
+      throw usage_error(ctx + ": a shard's report is missing: no report covers " + blocks(p.end_block, r.first_block));
+    if (r.first_block < p.end_block)
+      throw usage_error(ctx + ": two reports cover " + blocks(r.first_block, std::min(p.end_block, r.end_block)) +
+                        " (a shard given twice?)");
+  }
   pv::rope_verify_report m = reports[0];
   try {
     for (std::size_t i = 1; i < reports.size(); ++i) m.merge(reports[i]);
@@ -312,9 +329,8 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
     throw usage_error(ctx + ": " + e.what());
   }
   if (!m.complete())
-    throw usage_error(ctx + ": the reports cover blocks " + std::to_string(m.first_block) + " .. " +
-                      std::to_string(m.end_block - 1) + " of the table's 0 .. " + std::to_string(m.total_blocks() - 1) +
-                      ": a shard's report is missing");
+    throw usage_error(ctx + ": a shard's report is missing: the reports cover " + blocks(m.first_block, m.end_block) +
+                      " of the table's " + blocks(0, m.total_blocks()));
   finish(m, a.has("json"), output, out);
 }
 
@@ -365,11 +381,9 @@ inline std::string help(const parsed_args&) { return std::string(usage) + descri
 
 namespace posenc::cli {
 
-inline constexpr command verify_command{"verify",
-                                        "verify a RoPE table against MPFR and the laws (sharded, merged)",
-                                        verify_cmd::usage,
-                                        verify_cmd::all_flags,
-                                        verify_cmd::run,
-                                        verify_cmd::help};
+inline constexpr command verify_command{
+    "verify",          "verify a RoPE table against MPFR and the laws (sharded, merged)",
+    verify_cmd::usage, verify_cmd::all_flags,
+    verify_cmd::run,   verify_cmd::help};
 
 }  // namespace posenc::cli

@@ -82,7 +82,8 @@ inline std::string text(const pv::rope_verify_report& r) {
     s += pad(std::string(pv::dtype_name(d.dtype)), 7) + pad(std::to_string(d.entries), 13) +
          pad(std::to_string(d.not_correctly_rounded), 13) + pad(std::to_string(d.beyond_tolerance), 9) +
          pad(fixed(d.max_ulp, 4), 10) + pad(fixed(d.mean_ulp(), 4), 10);
-    if (d.has_worst) s += entry_text(d.worst) + ": " + format_hex(d.worst_got) + ", exact ~" + format_hex(d.worst_exact);
+    if (d.has_worst)
+      s += entry_text(d.worst) + ": " + format_hex(d.worst_got) + ", exact ~" + format_hex(d.worst_exact);
     s += "\n";
     if (d.has_first_failure) s += "       first entry beyond the allowed error: " + entry_text(d.first_failure) + "\n";
   }
@@ -231,7 +232,8 @@ inline pv::ulp_sum_type u128_of(const json& j, std::string_view key, std::string
   const pv::ulp_sum_type top = ~static_cast<pv::ulp_sum_type>(0) / 10;
   if (s.empty()) throw bad_report(std::string(where) + std::string(key) + " is empty");
   for (const char c : s) {
-    if (c < '0' || c > '9' || v > top) throw bad_report(std::string(where) + std::string(key) + " is not a 128-bit count");
+    if (c < '0' || c > '9' || v > top)
+      throw bad_report(std::string(where) + std::string(key) + " is not a 128-bit count");
     v = v * 10 + static_cast<unsigned>(c - '0');
   }
   return v;

@@ -21,7 +21,7 @@ inline void run(const parsed_args&, std::string&) {
 }
 }  // namespace verify_cmd
 
-inline constexpr command verify_command{"verify", "verify a RoPE table (not available in this build)",
-                                        verify_cmd::usage, {}, verify_cmd::run};
+inline constexpr command verify_command{
+    "verify", "verify a RoPE table (not available in this build)", verify_cmd::usage, {}, verify_cmd::run};
 
 }  // namespace posenc::cli

@@ -107,9 +107,9 @@ namespace detail::rv {
 // exponent of the exact value (for the ULP), and RN_T of each value in each dtype asked for.
 struct exact_block {
   std::size_t pairs = 0;
-  std::vector<double> hi[2], lo[2];                     // [0] cos, [1] sin; index r * pairs + j
-  std::vector<long> binade[2];                          // floor(log2 |exact|), or LONG_MIN for 0
-  std::vector<std::uint64_t> rn[4][2];                  // by dtype, RN_T bits
+  std::vector<double> hi[2], lo[2];     // [0] cos, [1] sin; index r * pairs + j
+  std::vector<long> binade[2];          // floor(log2 |exact|), or LONG_MIN for 0
+  std::vector<std::uint64_t> rn[4][2];  // by dtype, RN_T bits
 };
 
 inline constexpr long zero_binade = std::numeric_limits<long>::min();
@@ -131,8 +131,8 @@ std::uint64_t rn_bits(mpfr_srcptr y) {
   return posenc::verify::detail::round_into_bits<T>(y);
 }
 
-inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_position, std::size_t n,
-                          bool fold, const bool (&wanted)[4], exact_block& e) {
+inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_position, std::size_t n, bool fold,
+                          const bool (&wanted)[4], exact_block& e) {
   const std::size_t cells = n * e.pairs;
   for (int w = 0; w < 2; ++w) {
     e.hi[w].resize(cells);
@@ -189,8 +189,8 @@ double as_double(T x) noexcept {
 // other_cos/other_sin at the same rows in the other layout, or null.
 template <class T>
 void check_block(const rope_verify_request& q, const exact_block& e, std::uint64_t first_position, std::size_t n,
-                 std::size_t d, const T* cos, const T* sin, const T* other_cos, const T* other_sin,
-                 dtype_findings& f, std::vector<law_findings>& laws) {
+                 std::size_t d, const T* cos, const T* sin, const T* other_cos, const T* other_sin, dtype_findings& f,
+                 std::vector<law_findings>& laws) {
   constexpr int t = dtype_index<T>();
   f.dtype = dtype_of<T>();
   for (std::size_t r = 0; r < n; ++r)
@@ -219,12 +219,16 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
     }
   const posenc::laws::span_table<T> view{std::span<const T>(cos, n * d), std::span<const T>(sin, n * d), d, q.layout,
                                          first_position};
-  const rope::layout other = q.layout == rope::layout::half_split ? rope::layout::interleaved : rope::layout::half_split;
+  const rope::layout other =
+      q.layout == rope::layout::half_split ? rope::layout::interleaved : rope::layout::half_split;
   const posenc::laws::span_table<T> other_view{std::span<const T>(other_cos, other_cos ? n * d : 0),
                                                std::span<const T>(other_sin, other_sin ? n * d : 0), d, other,
                                                first_position};
   const auto outcomes = posenc::verify::laws::run_table_laws<posenc::laws::span_table<T>>(
-      {view, other_cos != nullptr ? &other_view : nullptr, q.config, static_cast<std::size_t>(q.config.head_dim),
+      {view,
+       other_cos != nullptr ? &other_view : nullptr,
+       q.config,
+       static_cast<std::size_t>(q.config.head_dim),
        {.max_ulp = q.max_ulp, .fold_attention = q.fold_attention}});
   for (const auto& o : outcomes)
     laws.push_back(law_findings::from(dtype_of<T>(), o.law, o.ran ? &o.result : nullptr, o.skipped));
@@ -244,9 +248,8 @@ void fill_block(const rope_verify_request& q, std::uint64_t first_position, std:
 }
 
 template <class T>
-void verify_block_of(const rope_verify_request& q, const table_input& in, const exact_block& e,
-                     std::uint64_t row0, std::size_t n, std::size_t d, dtype_findings& f,
-                     std::vector<law_findings>& laws) {
+void verify_block_of(const rope_verify_request& q, const table_input& in, const exact_block& e, std::uint64_t row0,
+                     std::size_t n, std::size_t d, dtype_findings& f, std::vector<law_findings>& laws) {
   const std::uint64_t first_position = q.start + row0;
   if (in.cos != nullptr) {
     const T* c = static_cast<const T*>(in.cos) + row0 * d;
@@ -287,10 +290,9 @@ inline rope_verify_report verify_rope(const rope_verify_request& q, std::span<co
         throw std::invalid_argument(std::string("two tables of dtype ") + std::string(dtype_name(in.dtype)));
     wanted[static_cast<int>(in.dtype)] = true;
     if (in.cos != nullptr && (in.sin == nullptr || in.size != q.rows * d))
-      throw std::invalid_argument("the " + std::string(dtype_name(in.dtype)) + " table has " +
-                                  std::to_string(in.size) + " entries in each of cos and sin, expected " +
-                                  std::to_string(q.rows) + " rows x " + std::to_string(d) + " = " +
-                                  std::to_string(q.rows * d));
+      throw std::invalid_argument("the " + std::string(dtype_name(in.dtype)) + " table has " + std::to_string(in.size) +
+                                  " entries in each of cos and sin, expected " + std::to_string(q.rows) + " rows x " +
+                                  std::to_string(d) + " = " + std::to_string(q.rows * d));
   }
 
   rope_verify_report rep;
@@ -328,7 +330,9 @@ inline rope_verify_report verify_rope(const rope_verify_request& q, std::span<co
         for (const table_input& in : tables) {
           out.dtypes.emplace_back();
           switch (in.dtype) {
-            case table_dtype::f64: rv::verify_block_of<double>(q, in, e, row0, n, d, out.dtypes.back(), out.laws); break;
+            case table_dtype::f64:
+              rv::verify_block_of<double>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
+              break;
             case table_dtype::f32: rv::verify_block_of<float>(q, in, e, row0, n, d, out.dtypes.back(), out.laws); break;
             case table_dtype::bf16:
               rv::verify_block_of<posenc::bfloat16>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);

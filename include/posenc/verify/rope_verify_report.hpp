@@ -160,7 +160,8 @@ struct law_findings {
     checked += o.checked;
     failures += o.failures;
     // The larger deviation, the first on ties; a NaN measurement (a NaN entry) wins, as in law_result.
-    if (o.has_worst && (!has_worst || o.deviation > deviation || (o.deviation != o.deviation && deviation == deviation))) {
+    if (o.has_worst &&
+        (!has_worst || o.deviation > deviation || (o.deviation != o.deviation && deviation == deviation))) {
       has_worst = true;
       deviation = o.deviation;
       bound = o.bound;
@@ -176,8 +177,8 @@ struct law_findings {
 // The report of verifying rows [first_block, end_block) x verify_block_rows of a table.
 struct rope_verify_report {
   std::string description{};  // the table verified: config, positions, layout (set by the caller; merge compares it)
-  std::uint64_t start = 0;  // the table's first position
-  std::uint64_t rows = 0;   // the whole table's rows
+  std::uint64_t start = 0;    // the table's first position
+  std::uint64_t rows = 0;     // the whole table's rows
   std::uint64_t block_rows = verify_block_rows;
   std::uint64_t first_block = 0, end_block = 0;  // the blocks this report covers
   std::uint64_t max_ulp_allowed = 0;
@@ -201,9 +202,9 @@ struct rope_verify_report {
         o.max_ulp_allowed != max_ulp_allowed)
       throw std::invalid_argument("the reports are of different tables or checks");
     if (o.first_block != end_block)
-      throw std::invalid_argument("the reports' blocks are not consecutive: blocks " + std::to_string(first_block) +
-                                  ".." + std::to_string(end_block) + " then " + std::to_string(o.first_block) +
-                                  ".." + std::to_string(o.end_block));
+      throw std::invalid_argument("the reports' blocks do not follow each other: blocks [" +
+                                  std::to_string(first_block) + ", " + std::to_string(end_block) + ") then [" +
+                                  std::to_string(o.first_block) + ", " + std::to_string(o.end_block) + ")");
     if (o.dtypes.size() != dtypes.size() || o.laws.size() != laws.size())
       throw std::invalid_argument("the reports checked different dtypes or laws");
     for (std::size_t i = 0; i < dtypes.size(); ++i) dtypes[i].merge(o.dtypes[i]);
