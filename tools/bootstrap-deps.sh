@@ -18,6 +18,7 @@ packages=(
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
   nlohmann-json3-dev  # posenc::io: reading a model's config.json (posenc emit --hf-config)
+  gnuplot-nox    # posenc report precision: the PNG plots (docs/rope-precision.md)
 )
 if [ "$demo_only" -eq 0 ]; then
   packages+=(

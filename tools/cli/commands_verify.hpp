@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -23,9 +24,11 @@
 #include <iterator>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/fill.hpp>
@@ -152,10 +155,13 @@ struct loaded_table {
 
 template <class T>
 T get_le(const unsigned char* p) {
-  using S = typename posenc::verify::detail::fmt<T>::storage;
+  using S = decltype(posenc::to_bits(T{}));
   S bits = 0;
   for (std::size_t b = 0; b < sizeof(S); ++b) bits = static_cast<S>(bits | (static_cast<S>(p[b]) << (8 * b)));
-  return posenc::verify::detail::from_bits64<T>(bits);
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>)
+    return std::bit_cast<T>(bits);
+  else
+    return T::from_bits(bits);
 }
 
 template <class T>

@@ -26,12 +26,13 @@
 #else
 #include "verify_unavailable.hpp"
 #endif
+#include "commands_report.hpp"
 
 namespace posenc::cli {
 namespace {
 
 // Every subcommand; a new command is one header and one line here.
-constexpr const command* commands[] = {&math_command, &emit_command, &verify_command};
+constexpr const command* commands[] = {&math_command, &emit_command, &verify_command, &report_command};
 
 const command* find_command(std::string_view name) {
   for (const command* c : commands)
