@@ -26,6 +26,8 @@ if [ "$demo_only" -eq 0 ]; then
     clang-format-16  # tools/check-format.sh: the declared format, checked by the test suite
     gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
     qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
+    pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
+    python3-pytest  # its tests, run by ctest
   )
 fi
 packages+=("$@")
