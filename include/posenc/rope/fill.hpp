@@ -156,16 +156,11 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   const std::size_t rotating = static_cast<std::size_t>(ropef::rotating_pairs(c));
   posenc::status st =
       fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
-  if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows);  // the row kernel wrote first copies
+  if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows, rotating);  // the row kernel wrote first copies
   if (st == posenc::status::ok && rotating < d / 2) {
     const auto k = sincos_with<T>(c, rope::frequency_value{}, q.fold ? &af : nullptr, 0, static_cast<int>(rotating));
     st = k.error;
-    for (std::size_t j0 = rotating; j0 < d / 2; j0 += sincos_table::chunk_columns) {
-      const std::size_t n = d / 2 - j0 < sincos_table::chunk_columns ? d / 2 - j0 : sincos_table::chunk_columns;
-      q.dest.begin_chunk(j0, n);
-      for (std::size_t i = 0; i < rows; ++i)
-        for (std::size_t jj = 0; jj < n; ++jj) q.dest.store(i, j0, jj, k.value);
-    }
+    q.dest.fill_constant_pairs(rows, rotating, k.value);
   }
   // Clang's diagnostic quotes the source line of the call, so the sentence stays on that line.
   // clang-format off

@@ -8,6 +8,7 @@
 // elements of the pair in the table's layout, or to a compact {sin, cos} row.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -69,13 +70,32 @@ struct table_dest {
     r.cos_count = n;
     return true;
   }
-  // After the row kernel wrote the first copies (row_runs): the second copy of every pair.
-  void copy_second_halves(std::size_t rows) const noexcept {
+  // After the row kernel wrote the first copies of pairs [0, n) (row_runs): their second copies.
+  void copy_second_halves(std::size_t rows, std::size_t n) const noexcept {
     if (pairs != nullptr || lay != rope::layout::half_split) return;
     const std::size_t half = stride / 2;
     for (std::size_t i = 0; i < rows; ++i) {
-      std::memcpy(static_cast<void*>(cos + i * stride + half), cos + i * stride, half * sizeof(T));
-      std::memcpy(static_cast<void*>(sin + i * stride + half), sin + i * stride, half * sizeof(T));
+      std::memcpy(static_cast<void*>(cos + i * stride + half), cos + i * stride, n * sizeof(T));
+      std::memcpy(static_cast<void*>(sin + i * stride + half), sin + i * stride, n * sizeof(T));
+    }
+  }
+  // Pairs [j0, pairs per row) of every row hold the same value v (proportional's pairs of frequency
+  // 0). Their elements are contiguous in each array in every layout: half-split [j0, D/2) and
+  // [D/2 + j0, D), interleaved [2 j0, D) (both elements of a pair hold its value), compact [j0, D/2).
+  constexpr void fill_constant_pairs(std::size_t rows, std::size_t j0, const math::sincos_result<T>& v) noexcept {
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (pairs != nullptr) {
+        std::fill(pairs + i * stride + j0, pairs + (i + 1) * stride, v);
+      } else if (lay == rope::layout::half_split) {
+        const std::size_t half = stride / 2;
+        std::fill(cos + i * stride + j0, cos + i * stride + half, v.cos);
+        std::fill(cos + i * stride + half + j0, cos + (i + 1) * stride, v.cos);
+        std::fill(sin + i * stride + j0, sin + i * stride + half, v.sin);
+        std::fill(sin + i * stride + half + j0, sin + (i + 1) * stride, v.sin);
+      } else {
+        std::fill(cos + i * stride + 2 * j0, cos + (i + 1) * stride, v.cos);
+        std::fill(sin + i * stride + 2 * j0, sin + (i + 1) * stride, v.sin);
+      }
     }
   }
   constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& r) noexcept {
