@@ -18,6 +18,7 @@ packages=(
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
   nlohmann-json3-dev  # posenc::io: reading a model's config.json (posenc emit --hf-config)
+  python3-numpy  # tests/tensor_files_numpy.py: numpy.load reads posenc emit --format npy independently
 )
 if [ "$demo_only" -eq 0 ]; then
   packages+=(
