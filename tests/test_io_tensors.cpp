@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <string>
@@ -15,6 +16,8 @@
 #include <posenc/io/tensor.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
+
+#include "cli_spawn.hpp"  // posenc_test::temp_dir
 
 namespace io = posenc::io;
 using posenc::bfloat16;
@@ -275,4 +278,23 @@ TEST_CASE("io: the file readers name the path", "[io][tensor]") {
   const auto s = io::read_safetensors_file("/no/such/dir/t.safetensors");
   REQUIRE_FALSE(s.ok());
   CHECK(s.error() == "/no/such/dir/t.safetensors: cannot open for reading");
+  const auto d = io::read_npy_file("/");  // a directory opens on Linux, but does not read
+  REQUIRE_FALSE(d.ok());
+  CHECK(d.error() == "/: is a directory");
+  // Files written and read back; a malformed one is named by its path.
+  const posenc_test::temp_dir dir;
+  const std::int32_t v[3] = {7, -1, 1 << 30};
+  const io::tensor t = io::make_tensor<std::int32_t>({3}, v);
+  std::ofstream(dir.file("t.npy"), std::ios::binary) << io::write_npy(t);
+  std::ofstream(dir.file("t.safetensors"), std::ios::binary) << io::write_safetensors({{"v", t}});
+  const auto rn = io::read_npy_file(dir.file("t.npy"), io::tensor_dtype::i32);
+  REQUIRE(rn.ok());
+  CHECK(rn.value().data == t.data);
+  const auto rs = io::read_safetensors_file(dir.file("t.safetensors"));
+  REQUIRE(rs.ok());
+  CHECK(io::find_tensor(rs.value(), "v").value().data == t.data);
+  const auto bad = io::read_npy_file(dir.file("t.safetensors"));
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.error() ==
+        dir.file("t.safetensors") + ": NPY: bad magic: the file does not start with \"\\x93NUMPY\" (not an NPY file)");
 }

@@ -26,11 +26,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
 #include <limits>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -179,54 +177,63 @@ class npy_header_parser {
   }
 };
 
-inline tensor read_npy_or_throw(std::string_view file, std::optional<tensor_dtype> expect) {
-  const auto fail = [](const std::string& m) { throw npy_error{m}; };
+[[noreturn]] inline void npy_fail(const std::string& m) { throw npy_error{m}; }
+
+// The preamble: magic, version, header length. Returns the header's text; body_at is where the data begins.
+inline std::string_view npy_header_text(std::string_view file, std::size_t& body_at) {
   const std::size_t k = std::min(file.size(), npy_magic.size());
   if (file.substr(0, k) != npy_magic.substr(0, k))
-    fail("bad magic: the file does not start with \"\\x93NUMPY\" (not an NPY file)");
-  if (file.size() < 10) fail("truncated file: " + std::to_string(file.size()) + " bytes, shorter than the preamble");
+    npy_fail("bad magic: the file does not start with \"\\x93NUMPY\" (not an NPY file)");
+  if (file.size() < 10)
+    npy_fail("truncated file: " + std::to_string(file.size()) + " bytes, shorter than the preamble");
   const auto major = static_cast<unsigned char>(file[6]), minor = static_cast<unsigned char>(file[7]);
   if (major < 1 || major > 3 || minor != 0)
-    fail("unsupported NPY version " + std::to_string(major) + "." + std::to_string(minor) +
-         " (posenc reads 1.0, 2.0 and 3.0)");
-  const std::size_t len_bytes = major == 1 ? 2 : 4;
-  if (file.size() < 8 + len_bytes) fail("truncated file: it ends inside the header length");
+    npy_fail("unsupported NPY version " + std::to_string(major) + "." + std::to_string(minor) +
+             " (posenc reads 1.0, 2.0 and 3.0)");
+  const std::size_t len_bytes = major == 1 ? 2 : 4;  // uint16 in 1.0, uint32 from 2.0
+  if (file.size() < 8 + len_bytes) npy_fail("truncated file: it ends inside the header length");
   const std::uint64_t header_len =
       len_bytes == 2 ? get_le<std::uint16_t>(file.data() + 8) : get_le<std::uint32_t>(file.data() + 8);
-  const std::size_t data_at = 8 + len_bytes;
-  if (header_len > file.size() - data_at)
-    fail("truncated file: the header is " + std::to_string(header_len) + " bytes, only " +
-         std::to_string(file.size() - data_at) + " follow");
-  npy_header_parser h(file.substr(data_at, static_cast<std::size_t>(header_len)));
-  h.parse();
+  const std::size_t header_at = 8 + len_bytes;
+  if (header_len > file.size() - header_at)
+    npy_fail("truncated file: the header is " + std::to_string(header_len) + " bytes, only " +
+             std::to_string(file.size() - header_at) + " follow");
+  body_at = header_at + static_cast<std::size_t>(header_len);
+  return file.substr(header_at, static_cast<std::size_t>(header_len));
+}
+
+// The element type of a header: known, little-endian, row-major, and the one expected if any.
+inline tensor_dtype npy_element_type(const npy_header_parser& h, std::optional<tensor_dtype> expect) {
   const std::string& descr = *h.descr;
   std::optional<tensor_dtype> t = npy_dtype(descr);
-  if (!t) {
-    if (!descr.empty() && descr[0] == '>' && npy_dtype("<" + descr.substr(1)))
-      fail("big-endian dtype '" + descr + "' is not supported (posenc reads little-endian data, '<')");
-    fail("unknown dtype '" + descr + "' (posenc reads <f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1)");
-  }
-  if (*h.fortran_order) fail("fortran_order is True: posenc reads row-major (C order) arrays only");
-  if (expect) {
-    if (*expect == tensor_dtype::bf16 && *t == tensor_dtype::u16)
-      t = tensor_dtype::bf16;  // numpy has no bfloat16: bf16 tables are '<u2' bit patterns
-    if (*t != *expect)
-      fail("dtype '" + descr + "' (" + std::string(dtype_name(*t)) + "), expected " + std::string(dtype_name(*expect)) +
-           " ('" + std::string(npy_descr(*expect)) + "')");
-  }
+  if (!t && !descr.empty() && descr[0] == '>' && npy_dtype("<" + descr.substr(1)))
+    npy_fail("big-endian dtype '" + descr + "' is not supported (posenc reads little-endian data, '<')");
+  if (!t)
+    npy_fail("unknown dtype '" + descr + "' (posenc reads <f8, <f4, <f2, <i8, <i4, <i2, |i1, <u8, <u4, <u2, |u1)");
+  if (*h.fortran_order) npy_fail("fortran_order is True: posenc reads row-major (C order) arrays only");
+  if (!expect) return *t;
+  if (*expect == tensor_dtype::bf16 && *t == tensor_dtype::u16)
+    return tensor_dtype::bf16;  // numpy has no bfloat16: bf16 tables are '<u2' bit patterns
+  if (*t != *expect)
+    npy_fail("dtype '" + descr + "' (" + std::string(dtype_name(*t)) + "), expected " +
+             std::string(dtype_name(*expect)) + " ('" + std::string(npy_descr(*expect)) + "')");
+  return *t;
+}
+
+inline tensor read_npy_or_throw(std::string_view file, std::optional<tensor_dtype> expect) {
+  std::size_t body_at = 0;
+  npy_header_parser h(npy_header_text(file, body_at));
+  h.parse();
+  const tensor_dtype t = npy_element_type(h, expect);
   const std::vector<std::uint64_t>& shape = *h.shape;
-  const auto n = checked_elements(shape, dtype_size(*t));
-  if (!n) fail("shape " + shape_text(shape) + " is too large for any file");
-  const std::uint64_t need = *n * dtype_size(*t);
-  const std::size_t body = data_at + static_cast<std::size_t>(header_len);
-  const std::uint64_t have = file.size() - body;
-  if (have < need)
-    fail("truncated file: shape " + shape_text(shape) + " of " + descr + " needs " + std::to_string(need) +
-         " bytes of data, the file has " + std::to_string(have));
-  if (have > need)
-    fail("trailing bytes: shape " + shape_text(shape) + " of " + descr + " needs " + std::to_string(need) +
-         " bytes of data, the file has " + std::to_string(have) + " (" + std::to_string(have - need) + " extra)");
-  return tensor{*t, shape, std::string(file.substr(body))};
+  const auto n = checked_elements(shape, dtype_size(t));
+  if (!n) npy_fail("shape " + shape_text(shape) + " is too large for any file");
+  const std::uint64_t need = *n * dtype_size(t), have = file.size() - body_at;
+  const std::string what = "shape " + shape_text(shape) + " of " + *h.descr + " needs " + std::to_string(need) +
+                           " bytes of data, the file has " + std::to_string(have);
+  if (have < need) npy_fail("truncated file: " + what);
+  if (have > need) npy_fail("trailing bytes: " + what + " (" + std::to_string(have - need) + " extra)");
+  return tensor{t, shape, std::string(file.substr(body_at))};
 }
 
 }  // namespace detail
@@ -272,12 +279,8 @@ inline parse_result<tensor> read_npy(std::string_view file, std::optional<tensor
 
 // The same, from a file: "PATH: NPY: ..." on failure.
 inline parse_result<tensor> read_npy_file(const std::string& path, std::optional<tensor_dtype> expect = std::nullopt) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return parse_result<tensor>::failure(path + ": cannot open for reading");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return parse_result<tensor>::failure(path + ": read error");
-  const std::string bytes = s.str();
+  std::string bytes, error;
+  if (!detail::read_binary_file(path, bytes, error)) return parse_result<tensor>::failure(error);
   auto r = read_npy(bytes, expect);
   if (!r) return parse_result<tensor>::failure(path + ": " + r.error());
   return r;

@@ -25,11 +25,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
-#include <fstream>
 #include <map>
 #include <new>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -250,12 +248,8 @@ inline parse_result<safetensors_file> read_safetensors(std::string_view file) {
 
 // The same, from a file: "PATH: safetensors: ..." on failure.
 inline parse_result<safetensors_file> read_safetensors_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return parse_result<safetensors_file>::failure(path + ": cannot open for reading");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) return parse_result<safetensors_file>::failure(path + ": read error");
-  const std::string bytes = s.str();
+  std::string bytes, error;
+  if (!detail::read_binary_file(path, bytes, error)) return parse_result<safetensors_file>::failure(error);
   auto r = read_safetensors(bytes);
   if (!r) return parse_result<safetensors_file>::failure(path + ": " + r.error());
   return r;

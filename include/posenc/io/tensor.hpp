@@ -16,12 +16,17 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <ios>
 #include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -127,6 +132,36 @@ inline std::string shape_text(std::span<const std::uint64_t> shape) {
   std::string s = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
   return s + "]";
+}
+
+// The whole file into bytes (a regular file, or a pipe); false, with one line naming the path,
+// when it cannot be opened or read.
+inline bool read_binary_file(const std::string& path, std::string& bytes, std::string& error) {
+  try {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      error = path + ": is a directory";
+      return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      error = path + ": cannot open for reading";
+      return false;
+    }
+    if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec)
+      bytes.reserve(static_cast<std::size_t>(size));
+    std::vector<char> buf(std::size_t{1} << 20);
+    while (in.read(buf.data(), static_cast<std::streamsize>(buf.size())), in.gcount() > 0)
+      bytes.append(buf.data(), static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) {
+      error = path + ": read error";
+      return false;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    error = path + ": " + e.what();
+    return false;
+  }
 }
 
 template <class U>
