@@ -242,7 +242,6 @@ std::string freq_header(const freq_values<T>& v, const rope::config& c, const op
 template <class T>
 std::string freq_tensors(const freq_values<T>& v, const rope::config& c, const options& o) {
   const tensor_format f = tensor_format_of(o.fmt);
-  check_tensor_format_available(f, o.ctx);
   tensor_output out;
   if (f == tensor_format::npy) {
     std::vector<T> all = v.inv;
@@ -364,7 +363,6 @@ template <class T>
 std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
                          const options& o) {
   const tensor_format f = tensor_format_of(o.fmt);
-  check_tensor_format_available(f, o.ctx);
   const std::size_t rows = static_cast<std::size_t>(o.rows), n = rows * dim;
   std::vector<T> both(2 * n);  // the cos rows, then the sin rows
   std::vector<T> cos, sin;
@@ -507,6 +505,8 @@ inline options read_options(const parsed_args& a, const target& t) {
                        {"npy", format::npy},
                        {"safetensors", format::safetensors}},
                       format::csv, o.ctx);
+  if (o.fmt == format::npy || o.fmt == format::safetensors)
+    check_tensor_format_available(tensor_format_of(o.fmt), o.ctx);
   if (!o.rope) o.name = "posenc_rope_freq";
   if (const auto v = a.value("name")) {
     if (o.fmt != format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
@@ -592,6 +592,7 @@ inline std::string run_scheme(const parsed_args& a, const target& t, const schem
                        {"npy", table_format::npy},
                        {"safetensors", table_format::safetensors}},
                       table_format::csv, o.ctx);
+  if (o.fmt == table_format::safetensors) check_tensor_format_available(tensor_format::safetensors, o.ctx);
   o.decimal = a.has("decimal");
   if (o.decimal && o.fmt != table_format::csv)
     throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");

@@ -173,7 +173,6 @@ std::string table_header(const table<V>& t, const table_options& o) {
 // safetensors named after the column ("slope", "bucket", ...), the parameters as metadata.
 template <class V>
 std::string table_tensor_file(const table<V>& t, const table_options& o, tensor_format f) {
-  check_tensor_format_available(f, o.ctx);
   tensor_output out;
   io::tensor x = io::make_tensor<V>(std::vector<std::uint64_t>(t.shape.begin(), t.shape.end()), t.values);
   if (f == tensor_format::npy) {

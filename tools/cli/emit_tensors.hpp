@@ -14,12 +14,9 @@
 // safetensors".
 #pragma once
 
-#include <cstdint>
 #include <map>
-#include <span>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include <posenc/io/npy.hpp>
