@@ -5,6 +5,8 @@
 // its counts and errors, and the seed (override with POSENC_SEED).
 #include <catch2/catch.hpp>
 
+#include "sample_count.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -126,14 +128,14 @@ void random_exp(const char* name) {
     bits(x);
     ++n;
   }
-  for (int i = 0; i < 350000; ++i) wide(static_cast<T>(g.uniform(lo, hi)));
-  for (int i = 0; i < 250000; ++i) small(static_cast<T>(g.uniform(-4.0, 4.0)));
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < posenc_test::samples(350000); ++i) wide(static_cast<T>(g.uniform(lo, hi)));
+  for (int i = 0; i < posenc_test::samples(250000); ++i) small(static_cast<T>(g.uniform(-4.0, 4.0)));
+  for (int i = 0; i < posenc_test::samples(100000); ++i) {
     const double t = th[g.below(4)];
     edge(static_cast<T>(t + g.uniform(-0.05, 0.05)));
   }
-  for (int i = 0; i < 40000; ++i) tiny(g.log_uniform<T>(L::min_exponent - L::digits, -20));
-  for (int i = 0; i < 10000; ++i) out(g.finite<T>());
+  for (int i = 0; i < posenc_test::samples(40000); ++i) tiny(g.log_uniform<T>(L::min_exponent - L::digits, -20));
+  for (int i = 0; i < posenc_test::samples(10000); ++i) out(g.finite<T>());
   for (auto* c : {&bits, &wide, &small, &edge, &tiny, &out}) c->report();
 }
 
@@ -146,20 +148,20 @@ void random_log(const char* name) {
   auto bits = log_check<T>("random positive bits"), sub = log_check<T>("subnormal"),
        unit = log_check<T>("uniform (0, 10]"), one = log_check<T>("near 1"),
        mag = log_check<T>("log-uniform magnitude");
-  for (int i = 0; i < 400000; ++i) {
+  for (int i = 0; i < posenc_test::samples(400000); ++i) {
     const T x = g.finite<T>();
     bits(x < T(0) ? -x : x);
   }
-  for (int i = 0; i < 50000; ++i) {
+  for (int i = 0; i < posenc_test::samples(50000); ++i) {
     const T x = g.log_uniform<T>(L::min_exponent - L::digits, L::min_exponent - 1);
     sub(x < T(0) ? -x : x);
   }
-  for (int i = 0; i < 300000; ++i) {
+  for (int i = 0; i < posenc_test::samples(300000); ++i) {
     const T x = static_cast<T>(g.uniform(0.0, 10.0));
     if (x > T(0)) unit(x);
   }
-  for (int i = 0; i < 150000; ++i) one(static_cast<T>(1.0 + g.uniform(-0x1p-10, 0x1p-10)));
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < posenc_test::samples(150000); ++i) one(static_cast<T>(1.0 + g.uniform(-0x1p-10, 0x1p-10)));
+  for (int i = 0; i < posenc_test::samples(100000); ++i) {
     const T x = g.log_uniform<T>(L::min_exponent - 1, L::max_exponent - 1);
     mag(x < T(0) ? -x : x);
   }

@@ -7,6 +7,8 @@
 // and errors, and the seed (override with POSENC_SEED).
 #include <catch2/catch.hpp>
 
+#include "sample_count.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -82,18 +84,21 @@ void random_pow(const char* name) {
       if (x > T(0)) return x;
     }
   };
-  for (int i = 0; i < 400000; ++i) box(unit_x(), static_cast<T>(g.uniform(-50.0, 50.0)));
-  for (int i = 0; i < 200000; ++i) {
+  for (int i = 0; i < posenc_test::samples(400000); ++i) box(unit_x(), static_cast<T>(g.uniform(-50.0, 50.0)));
+  for (int i = 0; i < posenc_test::samples(200000); ++i) {
     // x = 1 + small (exact in T), |y| up to 2^30 (double) / 2^20 (float): results from tiny to huge.
     const double eps = is_double ? 0x1p-20 : 0x1p-10;
     const T x = static_cast<T>(1.0 + g.uniform(-eps, eps));
     const T y = g.template log_uniform<T>(0, is_double ? 30 : 20);
     near1(x, y);
   }
-  for (int i = 0; i < 200000; ++i) bits(positive(g.template finite<T>()), static_cast<T>(g.uniform(-50.0, 50.0)));
-  for (int i = 0; i < 100000; ++i) anyb(positive(g.template finite<T>()), g.template finite<T>());
-  for (int i = 0; i < 50000; ++i) ints(unit_x(), static_cast<T>(static_cast<int>(g.below(129)) - 64));
-  for (int i = 0; i < 50000; ++i) halves(unit_x(), static_cast<T>((static_cast<int>(g.below(129)) - 64) / 8.0));
+  for (int i = 0; i < posenc_test::samples(200000); ++i)
+    bits(positive(g.template finite<T>()), static_cast<T>(g.uniform(-50.0, 50.0)));
+  for (int i = 0; i < posenc_test::samples(100000); ++i) anyb(positive(g.template finite<T>()), g.template finite<T>());
+  for (int i = 0; i < posenc_test::samples(50000); ++i)
+    ints(unit_x(), static_cast<T>(static_cast<int>(g.below(129)) - 64));
+  for (int i = 0; i < posenc_test::samples(50000); ++i)
+    halves(unit_x(), static_cast<T>((static_cast<int>(g.below(129)) - 64) / 8.0));
   for (auto* c : {&box, &near1, &bits, &anyb, &ints, &halves}) c->report();
 }
 
@@ -106,11 +111,11 @@ void random_sqrt(const char* name) {
   constexpr int half = L::digits / 2;  // n < 2^half: n^2 is exact in T
   sqrt_check<T> bits("random positive bits"), sub("subnormal"), unit("uniform (0, 10]"), squares("perfect squares"),
       near_sq("perfect squares +- 1 ulp");
-  for (int i = 0; i < 400000; ++i) bits(positive(g.template finite<T>()));
-  for (int i = 0; i < 100000; ++i)
+  for (int i = 0; i < posenc_test::samples(400000); ++i) bits(positive(g.template finite<T>()));
+  for (int i = 0; i < posenc_test::samples(100000); ++i)
     sub(positive(g.template log_uniform<T>(L::min_exponent - L::digits, L::min_exponent - 1)));
-  for (int i = 0; i < 300000; ++i) unit(static_cast<T>(g.uniform(0.0, 10.0)));
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < posenc_test::samples(300000); ++i) unit(static_cast<T>(g.uniform(0.0, 10.0)));
+  for (int i = 0; i < posenc_test::samples(100000); ++i) {
     const auto n = static_cast<double>(g.below(std::uint64_t{1} << half) + 1);
     const int e = static_cast<int>(g.below(static_cast<std::uint64_t>(L::max_exponent - L::min_exponent))) +
                   L::min_exponent - L::digits;
@@ -144,7 +149,7 @@ TEST_CASE("oracle: pow exact and midpoint cases", "[oracle][pow]") {
   for (int k = -540; k <= 515; ++k) p2(4.0, k);
   for (int k = -1080; k <= 1030; ++k) p2(0.5, k);
   // pow(n^2 * 4^e, 0.5) = n * 2^e exactly.
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < posenc_test::samples(20000); ++i) {
     const double n = static_cast<double>(g.below(std::uint64_t{1} << 26) + 1);
     const int e = static_cast<int>(g.below(1000)) - 500;
     sq(std::ldexp(n * n, 2 * e), 0.5);
@@ -153,7 +158,7 @@ TEST_CASE("oracle: pow exact and midpoint cases", "[oracle][pow]") {
   }
   // Midpoints: x with a 27-bit odd significand has x^2 with 54 significant bits, exactly halfway
   // between two doubles (ties to even decides); 13-bit odd significands do the same for float.
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < posenc_test::samples(20000); ++i) {
     const double n = static_cast<double>((g.below(std::uint64_t{1} << 26) << 1) | (std::uint64_t{1} << 26) | 1);
     mid(std::ldexp(n, static_cast<int>(g.below(60)) - 50), 2.0);
     const float nf = static_cast<float>((g.below(1u << 12) << 1) | (1u << 12) | 1);

@@ -5,6 +5,8 @@
 // exp(-2j * log(base) / d) at 352 bits with a proven error bound, never rounding 2j/d to a double.
 #include <catch2/catch.hpp>
 
+#include "sample_count.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -79,7 +81,7 @@ TEST_CASE("oracle: rope_sincos<float/double> on every (m, j), m < 8192, j < 64, 
   for (double base : bases) {
     for (int j = 0; j < head_dim / 2; ++j) {
       const v::rope_frequency freq(base, j, head_dim);
-      for (std::uint64_t m = 0; m < 8192; ++m) {
+      for (std::uint64_t m = 0; m < 8192; m += static_cast<std::uint64_t>(posenc_test::sample_divisor)) {
         auto o = v::rope_value(freq, m);
         const std::initializer_list<double> args = {static_cast<double>(m), base, static_cast<double>(j)};
         f.add(o, rope<float>(m, base, j, head_dim), args);
@@ -106,7 +108,7 @@ TEST_CASE("oracle: rope_sincos on random positions up to 2^21 and random bases",
   pair_stats<posenc::bfloat16> b("rope_sincos<bfloat16> random m<2^21");
   pair_stats<posenc::float16> h("rope_sincos<float16> random m<2^21");
   constexpr std::array<int, 4> dims = {64, 96, 128, 256};
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < posenc_test::samples(100000); ++i) {
     const std::uint64_t m = g.below(std::uint64_t{1} << 21);
     const int dim = dims[g.below(dims.size())];
     const int j = static_cast<int>(g.below(static_cast<std::uint64_t>(dim / 2)));
@@ -135,7 +137,7 @@ TEST_CASE("oracle: sincos_product on random double-double thetas", "[oracle][rop
   pair_stats<double> d("sincos_product<double> random");
   pair_stats<posenc::bfloat16> b("sincos_product<bfloat16> random");
   pair_stats<posenc::float16> h("sincos_product<float16> random");
-  for (int i = 0; i < 100000; ++i) {
+  for (int i = 0; i < posenc_test::samples(100000); ++i) {
     // RoPE-like angles: theta in [2^-30, 2), m < 2^21; every 8th draw a larger m (up to 2^40).
     const pm::double_double theta = random_theta(g, -30, 1);
     const std::uint64_t m = g.below(std::uint64_t{1} << ((i % 8) == 0 ? 40 : 21));
@@ -180,7 +182,7 @@ TEST_CASE("oracle: rope_theta within its stated relative error", "[oracle][rope]
   for (double base : bases)
     for (int j = 0; j < head_dim / 2; ++j) check(base, j, head_dim);
   constexpr std::array<int, 5> dims = {2, 64, 96, 128, 256};
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < posenc_test::samples(20000); ++i) {
     const int dim = dims[g.below(dims.size())];
     const double base = 1.0 + std::fabs(g.log_uniform<double>(-20, 40));
     check(base, static_cast<int>(g.below(static_cast<std::uint64_t>(dim / 2))), dim);

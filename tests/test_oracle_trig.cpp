@@ -5,6 +5,8 @@
 // its counts and errors, and the seed (override with POSENC_SEED).
 #include <catch2/catch.hpp>
 
+#include "sample_count.hpp"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -105,11 +107,11 @@ void random_trig(const char* name, int max_exp) {
   v::rng g(seed);
   trig_check<T> bits("random bit patterns"), small("uniform |x|<4"), mid("uniform |x|<2^21"), big("|x| in [2^21, max]"),
       tiny("|x| in [min, 1]");
-  for (int i = 0; i < 300000; ++i) bits(g.finite<T>());
-  for (int i = 0; i < 300000; ++i) small(static_cast<T>(g.uniform(-4.0, 4.0)));
-  for (int i = 0; i < 200000; ++i) mid(static_cast<T>(g.uniform(-0x1p21, 0x1p21)));
-  for (int i = 0; i < 100000; ++i) big(g.log_uniform<T>(21, max_exp));
-  for (int i = 0; i < 100000; ++i)
+  for (int i = 0; i < posenc_test::samples(300000); ++i) bits(g.finite<T>());
+  for (int i = 0; i < posenc_test::samples(300000); ++i) small(static_cast<T>(g.uniform(-4.0, 4.0)));
+  for (int i = 0; i < posenc_test::samples(200000); ++i) mid(static_cast<T>(g.uniform(-0x1p21, 0x1p21)));
+  for (int i = 0; i < posenc_test::samples(100000); ++i) big(g.log_uniform<T>(21, max_exp));
+  for (int i = 0; i < posenc_test::samples(100000); ++i)
     tiny(g.log_uniform<T>(std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits, 0));
   for (auto* t : {&bits, &small, &mid, &big, &tiny}) t->report();
 }

@@ -32,6 +32,7 @@ using posenc::math::sincos_result;
 bool same(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
 bool same(posenc::bfloat16 a, posenc::bfloat16 b) { return a.bits == b.bits; }
 bool same(posenc::float16 a, posenc::float16 b) { return a.bits == b.bits; }
+bool same(double a, double b) { return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b); }
 
 // Which entry points of the kernel this machine runs: the baseline always, AVX where present.
 enum class isa { baseline, avx };
@@ -163,6 +164,8 @@ void check_rope_tables() {
        .short_factor = std::span<const double>(long_f),
        .long_factor = std::span<const double>(long_f)},
       {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.5},
+      // Proportional (Gemma-3n style): 32 of 128 pairs rotate, the others hold cis(0) (or af cis(0)).
+      {.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true},
   };
   for (const rp::config& c : cfgs)
     for (const bool fold : {false, true}) {
@@ -183,6 +186,25 @@ void check_rope_tables() {
                                      << start << ": row " << i << " pair " << j);
           }
         CHECK(bad == 0);
+        // The expanded tables (the half-split one's rows are written in place, first copies then
+        // the second half): both elements of every pair, in both layouts, are the pair table's.
+        for (const rp::layout lay : {rp::layout::half_split, rp::layout::interleaved}) {
+          const std::size_t d = 2 * half;
+          std::vector<T> cos(rows * d), sin(rows * d);
+          REQUIRE(rp::fill_table<T>(c, std::span<T>(cos), std::span<T>(sin), lay,
+                                    {.start = start, .fold_attention = fold}) == posenc::status::ok);
+          std::size_t wrong = 0;
+          for (std::size_t i = 0; i < rows; ++i)
+            for (std::size_t j = 0; j < half; ++j)
+              for (const int t : {0, 1}) {
+                const std::size_t k = i * d + rp::pair_index(lay, j, t, d);
+                if ((!same(cos[k], out[i * half + j].cos) || !same(sin[k], out[i * half + j].sin)) && wrong++ == 0)
+                  UNSCOPED_INFO("expanded, bytes " << sizeof(T) << " head_dim " << c.head_dim << " fold " << fold
+                                                   << " layout " << static_cast<int>(lay) << ": row " << i << " pair "
+                                                   << j << " copy " << t);
+              }
+          CHECK(wrong == 0);
+        }
       }
     }
 }
@@ -192,6 +214,7 @@ TEST_CASE("run-time kernel: RoPE tables of several scalings, folded or not, equa
   check_rope_tables<float>();
   check_rope_tables<posenc::bfloat16>();
   check_rope_tables<posenc::float16>();
+  check_rope_tables<double>();  // the column path; proportional's constant pairs
 }
 
 namespace {

@@ -18,7 +18,7 @@ packages=(
   libmpfr-dev    # the oracle's arithmetic
   catch2         # Catch2 v2, the test framework
   nlohmann-json3-dev  # posenc::io: reading a model's config.json (posenc emit --hf-config)
-  python3-numpy  # tests/tensor_files_numpy.py: numpy.load reads posenc emit --format npy independently
+  gnuplot-nox    # posenc report precision: the PNG plots (docs/rope-precision.md)
 )
 if [ "$demo_only" -eq 0 ]; then
   packages+=(
@@ -26,6 +26,8 @@ if [ "$demo_only" -eq 0 ]; then
     clang-format-16  # tools/check-format.sh: the declared format, checked by the test suite
     gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
     qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
+    pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
+    python3-pytest  # its tests, run by ctest
   )
 fi
 packages+=("$@")

@@ -4,7 +4,7 @@
 //   posenc --help | help [<command>]      usage on stdout, exit 0
 //   posenc --version                      "posenc <version>", exit 0
 //
-// Exit status: 0 on success; 2 on bad input (one line "posenc: error: ..." on stderr, nothing on
+// Exit status: 0 on success; 1 when a check ran and failed (verify); 2 on bad input (one line "posenc: error: ..." on stderr, nothing on
 // stdout); 1 on an internal or output failure. The whole output is built in memory and written
 // only once everything succeeded, so a failing command never leaves partial output. No exception
 // leaves main(). Conventions: docs/cli.md.
@@ -21,12 +21,18 @@
 #include "args.hpp"
 #include "commands_emit.hpp"
 #include "commands_math.hpp"
+#if POSENC_CLI_HAVE_VERIFY
+#include "commands_verify.hpp"
+#else
+#include "verify_unavailable.hpp"
+#endif
+#include "commands_report.hpp"
 
 namespace posenc::cli {
 namespace {
 
 // Every subcommand; a new command is one header and one line here.
-constexpr const command* commands[] = {&math_command, &emit_command};
+constexpr const command* commands[] = {&math_command, &emit_command, &verify_command, &report_command};
 
 const command* find_command(std::string_view name) {
   for (const command* c : commands)
@@ -121,5 +127,5 @@ int main(int argc, char** argv) {
     print_error("cannot write the output", "");
     return 1;
   }
-  return 0;
+  return command_status;  // 0, or 1 when a check ran to the end and failed (verify)
 }

@@ -150,8 +150,23 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   if (const rope::validation v = check_fill(c, q, rows, d); !v) return v.error;
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
-  const posenc::status st =
-      fill_rows<T>(c, q.start, rows, d / 2, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  // The rotating pairs through the table engine. Proportional's other pairs have frequency 0: their
+  // entries are the same in every row, {RN(0), RN(1)} or folded {RN(0), RN(af)}, evaluated once by
+  // the function that evaluates every other entry (the same bits, and the same overflow status).
+  const std::size_t rotating = static_cast<std::size_t>(ropef::rotating_pairs(c));
+  posenc::status st =
+      fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows);  // the row kernel wrote first copies
+  if (st == posenc::status::ok && rotating < d / 2) {
+    const auto k = sincos_with<T>(c, rope::frequency_value{}, q.fold ? &af : nullptr, 0, static_cast<int>(rotating));
+    st = k.error;
+    for (std::size_t j0 = rotating; j0 < d / 2; j0 += sincos_table::chunk_columns) {
+      const std::size_t n = d / 2 - j0 < sincos_table::chunk_columns ? d / 2 - j0 : sincos_table::chunk_columns;
+      q.dest.begin_chunk(j0, n);
+      for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t jj = 0; jj < n; ++jj) q.dest.store(i, j0, jj, k.value);
+    }
+  }
   // Clang's diagnostic quotes the source line of the call, so the sentence stays on that line.
   // clang-format off
   if (st == posenc::status::overflow && std::is_constant_evaluated())

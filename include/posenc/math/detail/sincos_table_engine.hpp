@@ -115,7 +115,7 @@ constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::
     if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_take(af, float_format<T>::max_exponent))
       return fill_rows_runtime<T>(src, start, rows, columns, af, sink);
   if constexpr (std::is_same_v<T, float>) {
-    if constexpr (has_row_runs<Sink>)
+    if constexpr (has_constexpr_row_runs<Sink>)
       if (std::is_constant_evaluated() && list == nullptr && af == nullptr) {
         for (std::size_t j0 = 0; j0 < columns; j0 += constexpr_columns_max) {
           const std::size_t n = columns - j0 < constexpr_columns_max ? columns - j0 : constexpr_columns_max;

@@ -33,6 +33,11 @@ concept has_row_runs = requires(Sink& s, std::size_t i, row_runs<float>& r) {
   { s.row_runs(i, i, i, r) } -> std::same_as<bool>;
 };
 
+// A sink whose rows the constant-evaluation path writes: it has row_runs and does not limit them
+// to run time (row_runs_at_run_time_only: the RoPE tables, whose rows are not written whole).
+template <class Sink>
+concept has_constexpr_row_runs = has_row_runs<Sink> && !requires { Sink::row_runs_at_run_time_only; };
+
 // Columns written in one pass, and rows a block's anchor is walked over at most. A row is
 // written whole, left to right: GCC's constant evaluator appends an array element stored past the
 // last one in constant time but inserts one stored before it in linear time, so a table written

@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "posenc/math/detail/sincos_table_engine.hpp"
 #include "posenc/math/sincos_result.hpp"
@@ -51,6 +53,29 @@ struct table_dest {
     for (std::size_t j = 0; j < n; ++j) {
       k0[j] = rope::pair_index(lay, j0 + j, 0, stride);
       k1[j] = rope::pair_index(lay, j0 + j, 1, stride);
+    }
+  }
+  // At run time, the first copy of each pair of a half-split expanded row is written in place by
+  // the row kernel (sincos_table_rows.hpp), with no call an entry; fill() then copies the row's
+  // first half to its second. In constant evaluation this sink keeps the column path: its rows are
+  // not written whole (the constexpr row path, sincos_table_rows_constexpr.hpp, serves sinks that
+  // are), so the opt-out below keeps the compile-time cost of RoPE tables what it was.
+  static constexpr bool row_runs_at_run_time_only = true;
+  constexpr bool row_runs(std::size_t i, std::size_t j0, std::size_t n, sincos_table::row_runs<T>& r) noexcept {
+    if (std::is_constant_evaluated() || pairs != nullptr || lay != rope::layout::half_split) return false;
+    r.sin = sin + i * stride + j0;
+    r.cos = cos + i * stride + j0;
+    r.sin_stride = r.cos_stride = 1;
+    r.cos_count = n;
+    return true;
+  }
+  // After the row kernel wrote the first copies (row_runs): the second copy of every pair.
+  void copy_second_halves(std::size_t rows) const noexcept {
+    if (pairs != nullptr || lay != rope::layout::half_split) return;
+    const std::size_t half = stride / 2;
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::memcpy(static_cast<void*>(cos + i * stride + half), cos + i * stride, half * sizeof(T));
+      std::memcpy(static_cast<void*>(sin + i * stride + half), sin + i * stride, half * sizeof(T));
     }
   }
   constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& r) noexcept {

@@ -1,0 +1,380 @@
+// rope_verify.hpp: verify a RoPE cos/sin table of any size, posenc's own or one someone else built,
+// against the MPFR oracle and every law of the registry, on all cores (`posenc verify rope`, the
+// Python module's posenc.verify).
+//
+//   posenc::verify::rope_verify_request q{.config = llama31, .rows = 131072};
+//   const posenc::verify::table_input own[] = {posenc::verify::own_table(posenc::verify::table_dtype::f32)};
+//   const auto report = posenc::verify::verify_rope(q, own);         // rope_verify_report.hpp
+//   std::vector<float> cos(rows * d), sin(rows * d);                   // a framework's cache
+//   const posenc::verify::table_input theirs[] = {posenc::verify::given_table<float>(cos, sin)};
+//   if (!posenc::verify::verify_rope(q, theirs).passed()) ...
+//
+// What is checked, for each table (one per dtype):
+//  - every entry (every element of every row, cos and sin) against RN_T of the exact value, from
+//    rope_table_oracle.hpp (MPFR at 320 bits, each value proven to round alike to every format):
+//    whether it is that correctly rounded value, how many representable steps it is from it (at
+//    most max_ulp allowed), and its error in ULPs of the exact value;
+//  - every law of registry::every_law, by its core (constexpr) definition, on each block of
+//    verify_block_rows rows (verify/laws/table_laws.hpp), with the table in the other layout for
+//    layout equivalence when the table is posenc's own.
+// The MPFR value of a (position, pair) is computed once and serves every dtype's table. Blocks are
+// the unit of work: threads take them in any order, and a shard (request.shard) takes a fixed
+// range of them, so the findings do not depend on either (rope_verify_report.hpp). Cost: one
+// mpfr_sin_cos per pair and position, about 4 us: a 131072 x 64-pair table in two dtypes takes
+// about 17 s on two cores.
+//
+// A request that cannot be carried out (invalid config, positions past rope::max_table_position,
+// spans of the wrong size, a shard index not below the count) throws std::invalid_argument with one
+// line naming it. Not constexpr; links MPFR (posenc::verify).
+#pragma once
+
+#include <mpfr.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "posenc/laws/table_view.hpp"
+#include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/fill.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/verify/laws/table_laws.hpp"
+#include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/rope_table_oracle.hpp"
+#include "posenc/verify/rope_verify_report.hpp"
+
+namespace posenc::verify {
+
+struct rope_verify_request {
+  rope::config config{};
+  std::uint64_t start = 0;  // the table's first position
+  std::uint64_t rows = 0;   // its number of rows (positions start .. start + rows - 1)
+  rope::layout layout = rope::layout::half_split;
+  bool fold_attention = false;  // entries af cos, af sin
+  std::uint64_t max_ulp = 0;    // representable steps an entry may be from RN_T(exact); 0: correctly rounded
+  shard_spec shard{};           // verify only this slice of the blocks
+  unsigned threads = 0;         // 0: every hardware thread
+  // Called (from the worker threads, one call at a time) after each block: blocks done, of how many.
+  std::function<void(std::uint64_t, std::uint64_t)> progress{};
+  std::string description{};  // what the table is, for the report (merge compares it)
+};
+
+// One table to verify: someone else's (cos and sin, rows x rotary_dim entries each, row-major, in
+// request.layout), or, with null pointers, posenc's own table built block by block (own_table).
+struct table_input {
+  table_dtype dtype = table_dtype::f32;
+  const void* cos = nullptr;
+  const void* sin = nullptr;
+  std::size_t size = 0;  // entries in each of cos and sin
+};
+
+inline table_input own_table(table_dtype t) noexcept { return {t, nullptr, nullptr, 0}; }
+
+template <class T>
+constexpr table_dtype dtype_of() noexcept {
+  if constexpr (std::is_same_v<T, double>) return table_dtype::f64;
+  if constexpr (std::is_same_v<T, float>) return table_dtype::f32;
+  if constexpr (std::is_same_v<T, posenc::bfloat16>) return table_dtype::bf16;
+  return table_dtype::f16;
+}
+
+template <class T>
+table_input given_table(std::span<const T> cos, std::span<const T> sin) {
+  if (cos.size() != sin.size()) throw std::invalid_argument("the cos and sin arrays differ in size");
+  return {dtype_of<T>(), cos.data(), sin.data(), cos.size()};
+}
+
+namespace detail::rv {
+
+// The exact values of a block, computed once for every dtype: per (row, pair), cos and sin as an
+// unevaluated sum hi + lo of doubles (relative error below 2^-105, for the ULP errors), the binade
+// exponent of the exact value (for the ULP), and RN_T of each value in each dtype asked for.
+struct exact_block {
+  std::size_t pairs = 0;
+  std::vector<double> hi[2], lo[2];     // [0] cos, [1] sin; index r * pairs + j
+  std::vector<long> binade[2];          // floor(log2 |exact|), or LONG_MIN for 0
+  std::vector<std::uint64_t> rn[4][2];  // by dtype, RN_T bits
+};
+
+inline constexpr long zero_binade = std::numeric_limits<long>::min();
+
+template <class T>
+constexpr int dtype_index() noexcept {
+  return static_cast<int>(dtype_of<T>());
+}
+
+inline void split(mpfr_srcptr y, mpfr_ptr tmp, double& hi, double& lo, long& binade) {
+  hi = mpfr_get_d(y, MPFR_RNDN);
+  mpfr_sub_d(tmp, y, hi, MPFR_RNDN);  // exact: y has 320 bits, hi its leading 53
+  lo = mpfr_get_d(tmp, MPFR_RNDN);
+  binade = mpfr_zero_p(y) ? zero_binade : static_cast<long>(mpfr_get_exp(y)) - 1;
+}
+
+template <class T>
+std::uint64_t rn_bits(mpfr_srcptr y) {
+  return posenc::verify::detail::round_into_bits<T>(y);
+}
+
+inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_position, std::size_t n, bool fold,
+                          const bool (&wanted)[4], exact_block& e) {
+  const std::size_t cells = n * e.pairs;
+  for (int w = 0; w < 2; ++w) {
+    e.hi[w].resize(cells);
+    e.lo[w].resize(cells);
+    e.binade[w].resize(cells);
+    for (int t = 0; t < 4; ++t)
+      if (wanted[t]) e.rn[t][w].resize(cells);
+  }
+  rope_table_oracle::value v;
+  rope_detail::M tmp(rope_table_oracle::prec);
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t j = 0; j < e.pairs; ++j) {
+      oracle.eval(first_position + r, static_cast<int>(j), fold, v);
+      const std::size_t i = r * e.pairs + j;
+      const mpfr_srcptr y[2] = {v.cos.get(), v.sin.get()};
+      for (int w = 0; w < 2; ++w) {
+        split(y[w], tmp.get(), e.hi[w][i], e.lo[w][i], e.binade[w][i]);
+        if (wanted[0]) e.rn[0][w][i] = rn_bits<double>(y[w]);
+        if (wanted[1]) e.rn[1][w][i] = rn_bits<float>(y[w]);
+        if (wanted[2]) e.rn[2][w][i] = rn_bits<posenc::bfloat16>(y[w]);
+        if (wanted[3]) e.rn[3][w][i] = rn_bits<posenc::float16>(y[w]);
+      }
+    }
+}
+
+// Bits ordered like the values they encode (sign-magnitude to a signed line), for step distances.
+template <class T>
+std::int64_t ordered(std::uint64_t bits) noexcept {
+  constexpr std::uint64_t sign = std::uint64_t{1} << (posenc::verify::detail::storage_bits<T> - 1);
+  const std::int64_t mag = static_cast<std::int64_t>(bits & ~sign);
+  return (bits & sign) != 0 ? -mag : mag;
+}
+
+// |got - exact| in ULPs of T in the exact value's binade (verify::ulp_error's definition), from the
+// double-double exact value: got - hi is exact when they are within a factor 2 (Sterbenz), so the
+// error carries a relative error of about 2^-52, far below any figure reported.
+template <class T>
+double ulp_error(double got, double hi, double lo, long binade) noexcept {
+  using F = posenc::verify::detail::fmt<T>;
+  const long e = binade == zero_binade ? static_cast<long>(F::min_exponent) : binade;
+  const long q = std::min(std::max(e, static_cast<long>(F::min_exponent)), static_cast<long>(F::max_exponent)) -
+                 (F::precision - 1);
+  const double err = std::fabs((got - hi) - lo);
+  const double ulp = std::ldexp(std::fabs(err), static_cast<int>(-q));
+  return ulp <= std::numeric_limits<double>::max() ? ulp : std::numeric_limits<double>::infinity();  // NaN, inf
+}
+
+template <class T>
+double as_double(T x) noexcept {
+  return posenc::verify::detail::to_double(x);
+}
+
+// The findings of one dtype's table on one block. cos/sin point at the block's n rows of d entries;
+// other_cos/other_sin at the same rows in the other layout, or null.
+template <class T>
+void check_block(const rope_verify_request& q, const exact_block& e, std::uint64_t first_position, std::size_t n,
+                 std::size_t d, const T* cos, const T* sin, const T* other_cos, const T* other_sin, dtype_findings& f,
+                 std::vector<law_findings>& laws) {
+  constexpr int t = dtype_index<T>();
+  f.dtype = dtype_of<T>();
+  for (std::size_t r = 0; r < n; ++r)
+    for (std::size_t k = 0; k < d; ++k) {
+      const std::size_t j = posenc::laws::detail::pair_of_element(q.layout, k, d);
+      const std::size_t i = r * e.pairs + j;
+      for (int w = 0; w < 2; ++w) {
+        const T got = (w == 0 ? cos : sin)[r * d + k];
+        const std::uint64_t bits = posenc::verify::detail::to_bits64(got), want = e.rn[t][w][i];
+        const table_entry at{first_position + r, static_cast<std::uint32_t>(k), w == 1};
+        ++f.entries;
+        if (bits != want) {
+          ++f.not_correctly_rounded;
+          const std::int64_t a = ordered<T>(bits), b = ordered<T>(want);
+          const std::uint64_t steps = a > b ? static_cast<std::uint64_t>(a - b) : static_cast<std::uint64_t>(b - a);
+          if (posenc::verify::detail::is_nan(got) || steps > q.max_ulp) {
+            if (f.beyond_tolerance++ == 0) {
+              f.has_first_failure = true;
+              f.first_failure = at;
+            }
+          }
+        }
+        const double g = as_double(got);
+        f.add_error(ulp_error<T>(g, e.hi[w][i], e.lo[w][i], e.binade[w][i]), at, g, e.hi[w][i]);
+      }
+    }
+  const posenc::laws::span_table<T> view{std::span<const T>(cos, n * d), std::span<const T>(sin, n * d), d, q.layout,
+                                         first_position};
+  const rope::layout other =
+      q.layout == rope::layout::half_split ? rope::layout::interleaved : rope::layout::half_split;
+  const posenc::laws::span_table<T> other_view{std::span<const T>(other_cos, other_cos ? n * d : 0),
+                                               std::span<const T>(other_sin, other_sin ? n * d : 0), d, other,
+                                               first_position};
+  const auto outcomes = posenc::verify::laws::run_table_laws<posenc::laws::span_table<T>>(
+      {view,
+       other_cos != nullptr ? &other_view : nullptr,
+       q.config,
+       static_cast<std::size_t>(q.config.head_dim),
+       {.max_ulp = q.max_ulp, .fold_attention = q.fold_attention}});
+  for (const auto& o : outcomes)
+    laws.push_back(law_findings::from(dtype_of<T>(), o.law, o.ran ? &o.result : nullptr, o.skipped));
+}
+
+// posenc's own table of the block in layout lay.
+template <class T>
+void fill_block(const rope_verify_request& q, std::uint64_t first_position, std::size_t n, std::size_t d,
+                rope::layout lay, std::vector<T>& cos, std::vector<T>& sin) {
+  cos.assign(n * d, T{});
+  sin.assign(n * d, T{});
+  const posenc::status st = rope::fill_table<T>(q.config, std::span<T>(cos), std::span<T>(sin), lay,
+                                                {.start = first_position, .fold_attention = q.fold_attention});
+  if (st != posenc::status::ok)
+    throw std::invalid_argument(std::string("posenc cannot build this table: ") + posenc::to_string(st) +
+                                (st == posenc::status::overflow ? " (a folded entry overflows the dtype)" : ""));
+}
+
+template <class T>
+void verify_block_of(const rope_verify_request& q, const table_input& in, const exact_block& e, std::uint64_t row0,
+                     std::size_t n, std::size_t d, dtype_findings& f, std::vector<law_findings>& laws) {
+  const std::uint64_t first_position = q.start + row0;
+  if (in.cos != nullptr) {
+    const T* c = static_cast<const T*>(in.cos) + row0 * d;
+    const T* s = static_cast<const T*>(in.sin) + row0 * d;
+    check_block<T>(q, e, first_position, n, d, c, s, nullptr, nullptr, f, laws);
+    return;
+  }
+  std::vector<T> c, s, oc, os;
+  fill_block<T>(q, first_position, n, d, q.layout, c, s);
+  fill_block<T>(q, first_position, n, d,
+                q.layout == rope::layout::half_split ? rope::layout::interleaved : rope::layout::half_split, oc, os);
+  check_block<T>(q, e, first_position, n, d, c.data(), s.data(), oc.data(), os.data(), f, laws);
+}
+
+struct block_findings {
+  std::vector<dtype_findings> dtypes;
+  std::vector<law_findings> laws;
+};
+
+}  // namespace detail::rv
+
+// Verifies the tables (one per dtype, each given or posenc's own) of the request's positions.
+inline rope_verify_report verify_rope(const rope_verify_request& q, std::span<const table_input> tables) {
+  namespace rv = detail::rv;
+  const auto t0 = std::chrono::steady_clock::now();
+  if (tables.empty()) throw std::invalid_argument("no table to verify");
+  if (q.rows == 0) throw std::invalid_argument("the table has no rows");
+  if (q.shard.count == 0 || q.shard.index >= q.shard.count)
+    throw std::invalid_argument("shard " + std::to_string(q.shard.index) + "/" + std::to_string(q.shard.count) +
+                                ": the index must be below the count (shards are numbered from 0)");
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(q.config));
+  if (const rope::validation v = rope::check_table(q.config, static_cast<std::size_t>(q.rows), d, q.start); !v)
+    throw std::invalid_argument(v.message);
+  bool wanted[4] = {false, false, false, false};
+  for (const table_input& in : tables) {
+    for (const table_input& other : tables)
+      if (&other != &in && other.dtype == in.dtype)
+        throw std::invalid_argument(std::string("two tables of dtype ") + std::string(dtype_name(in.dtype)));
+    wanted[static_cast<int>(in.dtype)] = true;
+    if (in.cos != nullptr && (in.sin == nullptr || in.size != q.rows * d))
+      throw std::invalid_argument("the " + std::string(dtype_name(in.dtype)) + " table has " + std::to_string(in.size) +
+                                  " entries in each of cos and sin, expected " + std::to_string(q.rows) + " rows x " +
+                                  std::to_string(d) + " = " + std::to_string(q.rows * d));
+  }
+
+  rope_verify_report rep;
+  rep.description = q.description;
+  rep.start = q.start;
+  rep.rows = q.rows;
+  rep.max_ulp_allowed = q.max_ulp;
+  const std::uint64_t total = rep.total_blocks();
+  rep.first_block = shard_first_block(total, q.shard);
+  rep.end_block = shard_first_block(total, {q.shard.index + 1, q.shard.count});
+  if (rep.end_block == rep.first_block)
+    throw std::invalid_argument("shard " + std::to_string(q.shard.index) + "/" + std::to_string(q.shard.count) +
+                                " has no rows: the table has " + std::to_string(total) + " blocks of " +
+                                std::to_string(verify_block_rows) + " rows; use at most " + std::to_string(total) +
+                                " shards");
+
+  const rope_table_oracle oracle(q.config);
+  const std::uint64_t nblocks = rep.end_block - rep.first_block;
+  std::vector<rv::block_findings> found(nblocks);
+  std::atomic<std::uint64_t> next{0}, done{0};
+  std::mutex progress_lock;
+  std::exception_ptr error;
+  std::mutex error_lock;
+  auto work = [&] {
+    rv::exact_block e;
+    e.pairs = d / 2;
+    for (;;) {
+      const std::uint64_t b = next.fetch_add(1);
+      if (b >= nblocks) return;
+      try {
+        const std::uint64_t row0 = (rep.first_block + b) * verify_block_rows;
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(verify_block_rows, q.rows - row0));
+        rv::compute_exact(oracle, q.start + row0, n, q.fold_attention, wanted, e);
+        rv::block_findings& out = found[b];
+        for (const table_input& in : tables) {
+          out.dtypes.emplace_back();
+          switch (in.dtype) {
+            case table_dtype::f64:
+              rv::verify_block_of<double>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
+              break;
+            case table_dtype::f32: rv::verify_block_of<float>(q, in, e, row0, n, d, out.dtypes.back(), out.laws); break;
+            case table_dtype::bf16:
+              rv::verify_block_of<posenc::bfloat16>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
+              break;
+            case table_dtype::f16:
+              rv::verify_block_of<posenc::float16>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
+              break;
+          }
+        }
+      } catch (...) {
+        const std::lock_guard<std::mutex> g(error_lock);
+        if (!error) error = std::current_exception();
+        next.store(nblocks);  // the others stop after their block
+        return;
+      }
+      const std::uint64_t k = done.fetch_add(1) + 1;
+      if (q.progress) {
+        const std::lock_guard<std::mutex> g(progress_lock);
+        q.progress(k, nblocks);
+      }
+    }
+  };
+  unsigned threads = q.threads != 0 ? q.threads : std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(nblocks, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
+  work();
+  for (std::thread& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+
+  // Blocks in order: the first one sets the lists, the others merge into them.
+  for (std::uint64_t b = 0; b < nblocks; ++b) {
+    if (b == 0) {
+      rep.dtypes = std::move(found[0].dtypes);
+      rep.laws = std::move(found[0].laws);
+      continue;
+    }
+    for (std::size_t i = 0; i < rep.dtypes.size(); ++i) rep.dtypes[i].merge(found[b].dtypes[i]);
+    for (std::size_t i = 0; i < rep.laws.size(); ++i) rep.laws[i].merge(found[b].laws[i]);
+  }
+  rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+}  // namespace posenc::verify

@@ -1,0 +1,454 @@
+"""posenc: positional-encoding tables, correctly rounded, from Python.
+
+Every real entry is the exact value of its formula rounded once (to nearest, ties to even) into the
+requested dtype: the bits of posenc's C++ tables, at compile time and at run time alike. numpy arrays
+in and out; the work runs in C++ without the GIL.
+
+RoPE::
+
+    cos, sin = posenc.rope_table("config.json", 4096)              # float32, rows 0 .. 4095
+    cos, sin = posenc.rope_table(cfg_dict, [0, 7, 4095], "bfloat16")
+    inv_freq, attention_factor = posenc.rope_inv_freq(cfg_dict)
+
+A table someone else built, checked entry by entry against MPFR and every RoPE law::
+
+    report = posenc.verify(model_cos, model_sin, "config.json")     # a dict; report["passed"]
+
+Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_distance`,
+:func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`deberta_buckets`, :func:`logn_factors`,
+:func:`sinusoidal_table`, :func:`xpos_scales`.
+
+Configs (``config``) are a dict holding a HuggingFace config.json's contents, a path to one, or None;
+keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"``, ``"float32"``,
+``"float16"`` (numpy's own) and ``"bfloat16"`` (uint16 bit patterns, or ``ml_dtypes.bfloat16`` when
+that package is importable). Invalid input raises ValueError (TypeError for a wrong type) with the
+one-line message posenc's C++ gives; no function returns NaN or a partial table.
+
+Documentation: docs/python.md in the posenc repository.
+"""
+
+import math
+import numbers
+
+import numpy as np
+
+from . import _core
+from ._config import check_finite, config_text
+from ._dtypes import bfloat16_to_float32, dtype_code, float32_to_bfloat16_bits, present
+
+__version__ = _core.__version__
+
+#: Whether :func:`verify` is available (the module was built with the verify layer: Boost, MPFR).
+have_verify = bool(getattr(_core, "have_verify", False))
+
+__all__ = [
+    "rope_table", "rope_inv_freq", "rope_config",
+    "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
+    "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
+    "sinusoidal_table", "xpos_scales",
+    "verify", "have_verify",
+    "bfloat16_to_float32", "float32_to_bfloat16_bits",
+    "MAX_ROPE_POSITION", "__version__",
+]
+
+#: The largest position of a RoPE table (2^21, rope::max_table_position).
+MAX_ROPE_POSITION = 1 << 21
+
+_LAYOUTS = {"half_split": "half_split", "half-split": "half_split", "neox": "half_split",
+            "interleaved": "interleaved", "gptj": "interleaved"}
+_POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_float32"}
+
+
+def _choice(name, value, table):
+    if not isinstance(value, str) or value not in table:
+        raise ValueError(f"unknown {name} {value!r} (expected one of: {', '.join(sorted(set(table.values())))})")
+    return table[value]
+
+
+def _count(name, value, least=1):
+    """A count argument: an int (not a bool), at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < least:
+        raise ValueError(f"{name} must be at least {least}, got {value}")
+    return int(value)
+
+
+def _integer(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    return int(value)
+
+
+def _positions_array(positions):
+    """A 1-D list of positions as contiguous uint64 (TypeError for non-integers, ValueError for < 0)."""
+    a = np.asarray(positions)
+    if a.ndim != 1:
+        raise ValueError(f"positions must be an int or a one-dimensional sequence, got {a.ndim} dimensions")
+    if a.size == 0:
+        raise ValueError("positions is empty: a table needs at least one position")
+    if a.dtype.kind not in "iu":
+        if a.dtype == object and all(isinstance(p, numbers.Integral) and not isinstance(p, bool) for p in a):
+            a = np.array([int(p) for p in a], dtype=object)
+            if any(p < 0 for p in a):
+                raise ValueError("positions must be non-negative")
+            if any(p > MAX_ROPE_POSITION for p in a):
+                raise ValueError("positions past 2^21 = 2097152")
+            return a.astype(np.uint64)
+        raise TypeError(f"positions must be integers, got dtype {a.dtype}")
+    if a.dtype.kind == "i" and (a < 0).any():
+        raise ValueError(f"positions must be non-negative, got {int(a.min())}")
+    return np.ascontiguousarray(a, dtype=np.uint64)
+
+
+# ---- RoPE ---------------------------------------------------------------------------------------
+
+
+def rope_table(config, positions, dtype="float32", *, start=0, layout="half_split", fold_attention=False,
+               policy="exact", **overrides):
+    """RoPE cos and sin tables, shape ``[rows, rotary_dim]``.
+
+    Parameters
+    ----------
+    config : dict, str, os.PathLike or None
+        A HuggingFace config.json: its contents as a dict, or its path. posenc::io reads the RoPE part
+        (``rope_theta``, ``rope_scaling`` / v5 ``rope_parameters`` with every ``rope_type`` posenc has,
+        ``head_dim`` or ``hidden_size / num_attention_heads``, ``partial_rotary_factor``, GPT-NeoX's
+        ``rotary_pct``, GPT-J's ``rotary_dim``, ...). None: the keyword overrides give the config.
+    positions : int or 1-D sequence of int
+        An int N: rows are positions ``start .. start + N - 1``. A sequence or integer array: row i is
+        position ``positions[i]`` (any order, repeats allowed: KV-cache slots). Positions <= 2^21.
+    dtype : str or dtype
+        ``"float32"`` (default), ``"float64"``, ``"float16"`` or ``"bfloat16"`` (see the module doc).
+    start : int
+        First position when ``positions`` is a count.
+    layout : ``"half_split"`` or ``"interleaved"``
+        Where pair j's two elements go: ``(j, j + D/2)`` (HF's ``cat(freqs, freqs)``, GPT-NeoX) or
+        ``(2j, 2j + 1)`` (GPT-J, Meta).
+    fold_attention : bool
+        Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
+        rounded once (exact policy) or multiplied in float32 (hf_float32).
+    policy : ``"exact"`` or ``"hf_float32"``
+        ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
+        ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
+        float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
+        ``dtype`` as ``.to(dtype)`` does: what a model's float32 rotary cache holds (within the rare
+        ulp by which torch's own cos/sin differ from correctly rounded ones).
+    **overrides
+        Fields of posenc's rope::config, by HF's key names, over the config's values:
+        ``head_dim``, ``rope_theta``, ``partial_rotary_factor``, ``rotary_dim``, ``rope_type``
+        (``"default"``, ``"linear"``, ``"ntk"``, ``"dynamic"``, ``"yarn"``, ``"longrope"``,
+        ``"llama3"``), ``factor``, ``original_max_position_embeddings``, ``max_position_embeddings``,
+        ``seq_len`` (dynamic NTK's and LongRoPE's sequence length), ``beta_fast``, ``beta_slow``,
+        ``mscale``, ``mscale_all_dim``, ``attention_factor``, ``truncate``, ``low_freq_factor``,
+        ``high_freq_factor``, ``short_factor``, ``long_factor``, ``proportional``.
+
+    Returns
+    -------
+    (cos, sin) : two numpy arrays of shape ``[rows, rotary_dim]``.
+
+    Raises
+    ------
+    ValueError
+        An invalid config (posenc's validate message), a position past 2^21, a folded entry that
+        overflows float16, a policy that cannot reproduce this config, ...
+    TypeError
+        A config, position or override of the wrong type.
+    """
+    code = dtype_code(dtype)
+    text = config_text(config)
+    lay = _choice("layout", layout, _LAYOUTS)
+    pol = _choice("policy", policy, _POLICIES)
+    if not isinstance(fold_attention, bool):
+        raise TypeError("fold_attention must be a bool")
+    start = _integer("start", start)
+    if start < 0:
+        raise ValueError(f"start must be non-negative, got {start}")
+    if isinstance(positions, numbers.Integral) and not isinstance(positions, bool):
+        rows = _count("positions", positions)
+        if start + rows - 1 > MAX_ROPE_POSITION:
+            raise ValueError(f"rope_table: positions past 2^21: start {start} + {rows} positions ends at "
+                             f"{start + rows - 1} (the last position must be <= {MAX_ROPE_POSITION})")
+        cos, sin = _core.rope_table(text, overrides, None, start, rows, code, lay, fold_attention, pol)
+    else:
+        if isinstance(positions, bool) or np.ndim(positions) == 0:
+            raise TypeError("positions must be an int or a one-dimensional sequence of ints, got "
+                            f"{type(positions).__name__}")
+        if start != 0:
+            raise ValueError("start applies to a count of positions, not to a list of positions")
+        plist = _positions_array(positions)
+        cos, sin = _core.rope_table(text, overrides, plist, 0, 0, code, lay, fold_attention, pol)
+    return present(cos, code), present(sin, code)
+
+
+def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
+    """RoPE's inverse frequencies and attention factor: ``(inv_freq, attention_factor)``.
+
+    ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config
+    (every ``rope_type``; 0 for proportional's non-rotating pairs), each the exact value rounded once
+    into ``dtype`` (policy ``"exact"``), or HF's float32 tensor converted to ``dtype``
+    (``"hf_float32"``). ``attention_factor`` is a Python float: the exact value of the factor as
+    rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE). ``config``
+    and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
+    """
+    code = dtype_code(dtype)
+    inv, att = _core.rope_inv_freq(config_text(config), overrides, code, _choice("policy", policy, _POLICIES))
+    return present(inv, code), att
+
+
+def rope_config(config=None, **overrides):
+    """The RoPE config posenc reads from ``config`` and ``overrides``, validated, as a dict.
+
+    Keys are rope::config's fields (HF's names; ``rope_type`` by name, ``attention_factor`` None when
+    unset) plus ``effective_rotary_dim``, the rotary dimension the tables have.
+    """
+    return _core.rope_config(config_text(config), overrides)
+
+
+# ---- ALiBi --------------------------------------------------------------------------------------
+
+
+def _alibi_args(config, heads, max_bias):
+    if heads is not None:
+        heads = _integer("heads", heads)
+    if max_bias is not None:
+        if isinstance(max_bias, bool) or not isinstance(max_bias, numbers.Real):
+            raise TypeError(f"max_bias must be a number, got {type(max_bias).__name__}")
+        max_bias = check_finite("max_bias", float(max_bias))
+    return config_text(config), heads, max_bias
+
+
+def alibi_slopes(config=None, *, heads=None, max_bias=None, dtype="float64"):
+    """ALiBi's per-head slopes m_h, shape ``[heads]``, exact then rounded once into ``dtype``.
+
+    The rule of the paper, BLOOM, MPT and ggml: ``m_h = 2^(-max_bias (h + 1) / n)`` over the largest
+    power of two n <= heads, interleaved for the rest. ``config`` is a BLOOM / MPT / Falcon config.json
+    (dict or path) or None; ``heads`` and ``max_bias`` (default 8) override it. ``posenc emit alibi``.
+    """
+    text, heads, max_bias = _alibi_args(config, heads, max_bias)
+    code = dtype_code(dtype)
+    return present(_core.alibi_slopes(text, heads, max_bias, code), code)
+
+
+def alibi_bias_by_distance(config=None, distances=None, *, heads=None, max_bias=None, dtype="float64"):
+    """ALiBi's biases by distance, shape ``[heads, distances]``: element ``[h, k]`` is ``-m_h k``
+    rounded once: the table a kernel indexes by ``|query - key|``. Arguments as :func:`alibi_slopes`."""
+    text, heads, max_bias = _alibi_args(config, heads, max_bias)
+    n = _count("distances", distances)
+    code = dtype_code(dtype)
+    return present(_core.alibi_bias_by_distance(text, heads, max_bias, n, code), code)
+
+
+def alibi_bias(config=None, positions=None, *, heads=None, max_bias=None, mask="causal", masked=-math.inf,
+               dtype="float64"):
+    """ALiBi's dense attention biases, shape ``[heads, positions, positions]`` (query i, key j).
+
+    ``mask="causal"``: ``-m_h (i - j)`` for keys ``j <= i`` and ``masked`` (default ``-inf``, the value
+    a causal attention mask adds; rounded into ``dtype``) above the diagonal, where no bias exists.
+    ``mask="symmetric"``: ``-m_h |i - j|`` everywhere (encoders; MPT's ``full=True``). Other arguments
+    as :func:`alibi_slopes`. ``posenc emit alibi --bias``.
+    """
+    text, heads, max_bias = _alibi_args(config, heads, max_bias)
+    n = _count("positions", positions)
+    kind = _choice("mask", mask, {"causal": "causal", "symmetric": "symmetric"})
+    if isinstance(masked, bool) or not isinstance(masked, numbers.Real) or math.isnan(masked):
+        raise ValueError(f"masked must be a number (not NaN), got {masked!r}")
+    code = dtype_code(dtype)
+    return present(_core.alibi_bias(text, heads, max_bias, n, kind == "symmetric", float(masked), code), code)
+
+
+# ---- T5 -----------------------------------------------------------------------------------------
+
+
+def _t5_args(config, num_buckets, max_distance, bidirectional):
+    if num_buckets is not None:
+        num_buckets = _integer("num_buckets", num_buckets)
+    if max_distance is not None:
+        max_distance = _integer("max_distance", max_distance)
+    if bidirectional is not None and not isinstance(bidirectional, bool):
+        raise TypeError("bidirectional must be a bool")
+    return config_text(config), num_buckets, max_distance, bidirectional
+
+
+def t5_buckets(config=None, range=None, *, num_buckets=None, max_distance=None, bidirectional=None):
+    """T5's relative-position buckets of ``r = key - query`` for ``-range <= r <= range``: an int32
+    array of ``2 range + 1`` elements, element ``range + r`` holding r's bucket, decided exactly (HF's
+    ``T5Attention._relative_position_bucket`` with the true log term). ``config``: a T5 config.json
+    (``relative_attention_num_buckets``, ``relative_attention_max_distance``, ``is_decoder``) or None;
+    ``num_buckets``, ``max_distance`` and ``bidirectional`` (False: decoder self-attention) override
+    it. ``posenc emit t5-bucket``."""
+    args = _t5_args(config, num_buckets, max_distance, bidirectional)
+    r = _count("range", range, least=0)
+    return _core.t5_buckets(*args, r)
+
+
+def t5_bucket_matrix(config=None, query_length=None, key_length=None, *, num_buckets=None, max_distance=None,
+                     bidirectional=None):
+    """The ``[query_length, key_length]`` int32 matrix of buckets HF's ``T5Attention.compute_bias``
+    builds: element ``[i, j]`` is the bucket of ``j - i``. Arguments as :func:`t5_buckets`."""
+    q = _count("query_length", query_length)
+    k = _count("key_length", key_length)
+    r = max(q, k) - 1
+    table = t5_buckets(config, r, num_buckets=num_buckets, max_distance=max_distance, bidirectional=bidirectional)
+    rel = np.arange(k)[None, :] - np.arange(q)[:, None]
+    return table[rel + r]
+
+
+# ---- DeBERTa and log-n ------------------------------------------------------------------------------
+
+
+def deberta_buckets(range, *, position_buckets=256, max_relative_positions=512):
+    """DeBERTa-v2/v3's log buckets of ``r = query - key`` (HF ``make_log_bucket_position``; note the
+    sign, opposite to T5's) for ``-range <= r <= range``: an int64 array of ``2 range + 1`` elements,
+    element ``range + r`` holding r's bucket, the ceiling of the true log term. HF's config names:
+    ``position_buckets``, ``max_relative_positions``. ``posenc emit deberta-bucket``."""
+    r = _count("range", range, least=0)
+    return _core.deberta_buckets(_integer("position_buckets", position_buckets),
+                                 _integer("max_relative_positions", max_relative_positions), r)
+
+
+def logn_factors(positions, dtype="float64", *, base=512, start=1, at_least_one=False):
+    """Log-n attention scaling factors ``log_base(n)`` for ``n = start .. start + positions - 1``
+    (Su's entropy-invariant attention, base 512), or with ``at_least_one=True`` Qwen's ``logn``:
+    1 for ``n <= base`` (base = the training length). Exact, rounded once. ``posenc emit logn``."""
+    n = _count("positions", positions)
+    if not isinstance(at_least_one, bool):
+        raise TypeError("at_least_one must be a bool")
+    code = dtype_code(dtype)
+    return present(_core.logn_factors(_integer("base", base), at_least_one, n, _integer("start", start), code), code)
+
+
+# ---- sinusoidal and XPOS --------------------------------------------------------------------------
+
+
+def sinusoidal_table(positions, dim, dtype="float64", *, start=0, base=10000.0, exponent="paper",
+                     layout="interleaved"):
+    """Absolute sinusoidal encodings, shape ``[positions, dim]``: row i is position ``start + i``
+    (negative positions allowed, ``|p| <= 2^40``), each entry the exact sin or cos of the exact angle
+    ``p base^(-e_i)`` rounded once. ``exponent``: ``"paper"`` (e_i = 2i/d, Vaswani et al.; XLM,
+    DistilBERT, Marian) or ``"fairseq"`` (i / (d/2 - 1), tensor2tensor, fairseq). ``layout``:
+    ``"interleaved"`` (sin, cos, sin, cos, ...) or ``"concat"`` (all sines, then all cosines).
+    ``posenc emit sinusoidal``."""
+    n = _count("positions", positions)
+    d = _count("dim", dim)
+    if isinstance(base, bool) or not isinstance(base, numbers.Real):
+        raise TypeError("base must be a number")
+    base = check_finite("base", float(base))
+    return present(_core.sinusoidal_table(d, n, _integer("start", start), base, exponent, layout,
+                                          dtype_code(dtype)), dtype_code(dtype))
+
+
+def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=512, inverse=False):
+    """XPOS's scales ``zeta_j^(n / scale_base)``, ``zeta_j = (2j + 0.4 d) / (1.4 d)``, shape
+    ``[positions, head_dim / 2]`` (row i: position ``n = start + i``); ``inverse=True`` gives the keys'
+    ``zeta_j^(-n / scale_base)``. ValueError names the first entry that overflows ``dtype``.
+    ``posenc emit xpos``."""
+    n = _count("positions", positions)
+    d = _count("head_dim", head_dim)
+    if not isinstance(inverse, bool):
+        raise TypeError("inverse must be a bool")
+    code = dtype_code(dtype)
+    return present(_core.xpos_scales(d, n, _integer("start", start), _integer("scale_base", scale_base), inverse,
+                                     code), code)
+
+
+# ---- verify ---------------------------------------------------------------------------------------
+
+
+def _table_array(x, name):
+    """x as a numpy array: torch tensors (CPU, any dtype, bfloat16 as its bits) and array-likes."""
+    if hasattr(x, "detach") and hasattr(x, "dtype") and str(x.dtype).startswith("torch."):
+        x = x.detach().cpu()
+        if str(x.dtype) == "torch.bfloat16":
+            import torch  # a torch tensor was given, so torch is importable
+
+            return x.contiguous().view(torch.int16).numpy().view(np.uint16), "bf16"
+        x = x.numpy()
+    a = np.asarray(x)
+    if a.dtype.name == "bfloat16":  # ml_dtypes
+        return a.view(np.uint16), "bf16"
+    if a.dtype == np.uint16 or a.dtype == np.int16:
+        return a.view(np.uint16), "bf16"
+    try:
+        return a, dtype_code(a.dtype)
+    except TypeError:
+        raise TypeError(f"{name}: unsupported dtype {a.dtype} (float64, float32, float16, or bfloat16 as uint16 bits "
+                        "or ml_dtypes.bfloat16)") from None
+
+
+def verify(cos, sin, config=None, *, start=0, layout="half_split", fold_attention=False, max_ulp=0, dtype=None,
+           threads=0, shard=None, **overrides):
+    """Checks a RoPE cos/sin table (yours, a model's cache, a file's) against the exact values.
+
+    Every entry is compared with RN_dtype of the exact value, computed with MPFR at 320 bits, and every
+    RoPE law of posenc's registry (unit norm, pair copies, identity at 0, relative dot products,
+    composition, ...) is measured on the table, on all cores, without the GIL: the C++ engine of
+    ``posenc verify rope`` (include/posenc/verify/rope_verify.hpp). Cost: about 4 us per (position,
+    pair) on one core.
+
+    Parameters
+    ----------
+    cos, sin : arrays ``[rows, rotary_dim]``
+        numpy arrays or CPU torch tensors (leading dimensions of size 1, as in HF's ``[1, seq, dim]``,
+        are dropped). dtype float64, float32, float16, or bfloat16 (``ml_dtypes.bfloat16``, a torch
+        bfloat16 tensor, or uint16 bit patterns).
+    config, **overrides
+        The RoPE config the table claims to implement, as in :func:`rope_table`.
+    start : int
+        The position of row 0 (rows are consecutive positions).
+    layout, fold_attention
+        As in :func:`rope_table`.
+    max_ulp : int
+        Tolerance: the number of representable steps an entry may be from the correctly rounded value
+        (0: every entry must be correctly rounded). A float32 HF cache needs a large tolerance at
+        long positions (its angle drifts); the report measures it either way.
+    dtype : str, optional
+        The table's dtype when its array dtype does not say (``"bfloat16"`` for uint16 bits is the
+        default reading of uint16).
+    threads : int
+        Worker threads (0: every hardware thread).
+    shard : (k, n), optional
+        Verify only the k-th of n slices of the table's 1024-row blocks (``posenc verify --shard``).
+
+    Returns
+    -------
+    dict
+        The report, with the keys of ``posenc verify rope --json``: ``passed``, ``description``,
+        ``start``, ``rows``, ``max_ulp_allowed``, ``seconds``, ``dtypes`` (one dict: ``entries``,
+        ``not_correctly_rounded``, ``beyond_tolerance``, ``max_ulp``, ``mean_ulp``, ``worst``
+        {position, element, array, got, exact}, ``first_failure``) and ``laws`` (one dict per law:
+        ``law``, ``holds``, ``deviation``, ``bound``, ``checked``, ``failures``, ``worst``,
+        ``first_failure``).
+
+    Raises
+    ------
+    ValueError
+        An invalid config, a table of the wrong shape, positions past 2^21, a bad shard.
+    NotImplementedError
+        The module was built without the verify layer (``posenc.have_verify`` is False).
+    """
+    if not have_verify:
+        raise NotImplementedError("posenc.verify: this build of posenc has no verify layer (needs Boost 1.81 and MPFR)")
+    c, cc = _table_array(cos, "cos")
+    s, sc = _table_array(sin, "sin")
+    if dtype is not None:
+        cc = sc = dtype_code(dtype)
+    if cc != sc:
+        raise TypeError(f"verify: cos and sin have different dtypes ({c.dtype}, {s.dtype})")
+    while c.ndim > 2 and c.shape[0] == 1:
+        c = c[0]
+    while s.ndim > 2 and s.shape[0] == 1:
+        s = s[0]
+    c, s = np.ascontiguousarray(c), np.ascontiguousarray(s)
+    start = _integer("start", start)
+    if start < 0:
+        raise ValueError(f"verify: start must be non-negative, got {start}")
+    lay = _choice("layout", layout, _LAYOUTS)
+    if not isinstance(fold_attention, bool):
+        raise TypeError("fold_attention must be a bool")
+    max_ulp = _count("max_ulp", max_ulp, least=0)
+    threads = _count("threads", threads, least=0)
+    k, n = (0, 1) if shard is None else shard
+    k, n = _count("shard index", k, least=0), _count("shard count", n)
+    return _core.verify_rope(config_text(config), overrides, c, s, cc, start, lay, fold_attention, max_ulp, threads,
+                             k, n)

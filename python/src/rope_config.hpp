@@ -1,0 +1,141 @@
+// rope_config.hpp: a RoPE config for the bindings: a config.json's text read by posenc::io (or
+// rope::config's defaults when there is none), then keyword overrides by rope::config's field names
+// (HF's keys, plus seq_len and proportional: rope/config_fields.hpp), then rope::validate. The same
+// order as the CLI's --hf-config and flags.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <posenc/io/hf_config.hpp>
+#include <posenc/rope/config.hpp>
+#include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/validate.hpp>
+
+#include "common.hpp"
+
+namespace posenc::python {
+
+struct rope_type_entry {
+  const char* name;
+  rope::scaling type;
+};
+inline constexpr rope_type_entry rope_type_entries[] = {
+    {"default", rope::scaling::default_}, {"linear", rope::scaling::linear}, {"ntk", rope::scaling::ntk},
+    {"dynamic", rope::scaling::dynamic},  {"yarn", rope::scaling::yarn},     {"longrope", rope::scaling::longrope},
+    {"llama3", rope::scaling::llama3},
+};
+
+inline const char* rope_type_name(rope::scaling s) {
+  for (const auto& e : rope_type_entries)
+    if (e.type == s) return e.name;
+  return "?";
+}
+
+inline rope::scaling rope_type_of(const std::string& name) {
+  std::string names;
+  for (const auto& e : rope_type_entries) {
+    if (name == e.name) return e.type;
+    names += (names.empty() ? "" : ", ") + std::string(e.name);
+  }
+  fail("rope_type: unknown rope type \"" + name + "\" (posenc has: " + names + ")");
+}
+
+// One override: value cast to the field's type; a wrong type is a TypeError naming the field.
+template <class M>
+M override_value(const std::string& name, const py::handle& value) {
+  try {
+    if constexpr (std::is_same_v<M, rope::scaling>) {
+      return rope_type_of(py::cast<std::string>(value));
+    } else if constexpr (std::is_same_v<M, std::optional<double>>) {
+      if (value.is_none()) return std::nullopt;
+      return py::cast<double>(value);
+    } else if constexpr (std::is_same_v<M, bool>) {
+      if (!py::isinstance<py::bool_>(value)) throw py::cast_error();
+      return py::cast<bool>(value);
+    } else if constexpr (std::is_integral_v<M>) {
+      if (py::isinstance<py::bool_>(value) || py::isinstance<py::float_>(value)) throw py::cast_error();
+      return py::cast<M>(value);
+    } else {
+      return py::cast<M>(value);
+    }
+  } catch (const py::cast_error&) {
+    throw py::type_error(name + ": expected " +
+                         (std::is_same_v<M, rope::scaling> ? "a rope type name"
+                          : std::is_same_v<M, bool>        ? "a bool"
+                          : std::is_integral_v<M>          ? "an integer"
+                                                           : "a number") +
+                         ", got " + std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+  }
+}
+
+// The config.json text (empty: none) with the overrides applied and validated; throws ValueError
+// with posenc's message otherwise. `ctx` prefixes messages ("rope_table").
+inline io::rope_settings read_rope_config(const std::string& json_text, const py::dict& overrides,
+                                          const std::string& ctx) {
+  io::rope_settings s;
+  if (!json_text.empty()) {
+    auto r = io::rope_from_hf_config(json_text);
+    if (!r) fail(ctx + ": " + r.error());
+    s = std::move(r).value();
+  }
+  std::size_t used = 0;
+  rope::for_each_config_field([&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    const std::string name(f.name);
+    if (!overrides.contains(name)) return;
+    ++used;
+    const py::handle v = overrides[py::str(name)];
+    if constexpr (std::is_same_v<M, std::span<const double>>) {
+      std::vector<double> list;
+      try {
+        list = py::cast<std::vector<double>>(v);
+      } catch (const py::cast_error&) {
+        throw py::type_error(name + ": expected a sequence of numbers");
+      }
+      (name == "short_factor" ? s.short_factor : s.long_factor) = std::move(list);
+    } else {
+      s.base.*f.member = override_value<M>(name, v);
+    }
+  });
+  if (used != overrides.size()) {
+    for (const auto& item : overrides) {
+      const std::string key = py::cast<std::string>(item.first);
+      bool known = false;
+      rope::for_each_config_field([&](const auto& f) { known = known || f.name == key; });
+      if (!known) throw py::type_error(ctx + ": unknown RoPE config field '" + key + "'");
+    }
+  }
+  if (json_text.empty() && s.base.head_dim == 0 && s.base.rotary_dim == 0)
+    fail(ctx + ": head_dim is required (or a config.json)");
+  if (const rope::validation v = rope::validate(s.config()); !v) fail(ctx + ": invalid RoPE config: " + v.message);
+  return s;
+}
+
+// The config as a dict of rope::config's fields (what posenc read), for posenc.rope_config().
+inline py::dict rope_config_dict(const io::rope_settings& s) {
+  py::dict d;
+  const rope::config c = s.config();
+  rope::for_each_config_field([&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    const M& m = c.*f.member;
+    const py::str key(std::string(f.name));
+    if constexpr (std::is_same_v<M, rope::scaling>)
+      d[key] = rope_type_name(m);
+    else if constexpr (std::is_same_v<M, std::optional<double>>)
+      d[key] = m ? py::object(py::float_(*m)) : py::object(py::none());
+    else if constexpr (std::is_same_v<M, std::span<const double>>)
+      d[key] = py::cast(std::vector<double>(m.begin(), m.end()));
+    else
+      d[key] = m;
+  });
+  return d;
+}
+
+}  // namespace posenc::python

@@ -1,0 +1,100 @@
+"""Invalid input: ValueError (TypeError for a wrong type) with posenc's one-line message, no table."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import posenc
+
+CFG = {"head_dim": 64}
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: posenc.rope_table({"head_dim": 7}, 4), "rope_table: invalid RoPE config: rotary dim must be even"),
+    (lambda: posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "mrope"}}, 4),
+     "M-RoPE"),
+    (lambda: posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "fancy"}}, 4),
+     'rope_scaling.rope_type: unknown rope type "fancy"'),
+    (lambda: posenc.rope_table({"head_dim": 64, "rope_theta": "big"}, 4), "rope_theta"),
+    (lambda: posenc.rope_table({"hidden_size": 10}, 4), "head_dim"),
+    (lambda: posenc.rope_table(CFG, 1 << 22), "positions past 2^21"),
+    (lambda: posenc.rope_table(CFG, 10, start=(1 << 21) - 5), "positions past 2^21"),
+    (lambda: posenc.rope_table(CFG, [0, (1 << 21) + 1]), "past 2^21"),
+    (lambda: posenc.rope_table(CFG, [3, -1]), "non-negative"),
+    (lambda: posenc.rope_table(CFG, []), "at least one position"),
+    (lambda: posenc.rope_table(CFG, 0), "at least 1"),
+    (lambda: posenc.rope_table(CFG, [[1, 2]]), "one-dimensional"),
+    (lambda: posenc.rope_table(CFG, [1, 2], start=3), "start applies"),
+    (lambda: posenc.rope_table(CFG, 4, layout="diagonal"), "unknown layout"),
+    (lambda: posenc.rope_table(CFG, 4, policy="ggml"), "unknown policy"),
+    (lambda: posenc.rope_table(CFG, 4, rope_type="quantum"), 'unknown rope type "quantum"'),
+    (lambda: posenc.rope_table({"head_dim": 64, "rope_theta": math.nan}, 4), "not a JSON object"),
+    (lambda: posenc.rope_table("/no/such/config.json", 4), "/no/such/config.json: cannot read"),
+    (lambda: posenc.rope_table({"head_dim": 64}, 4, "float16", fold_attention=True, rope_type="yarn",
+                               factor=4.0, original_max_position_embeddings=4096, attention_factor=1e6),
+     "overflows float16 at position 0"),
+    (lambda: posenc.rope_table({"head_dim": 64}, 4, policy="hf_float32", rope_theta=1.0), "invalid RoPE config"),
+    (lambda: posenc.rope_inv_freq({"head_dim": 64, "rope_scaling": {"type": "linear", "factor": -2}}),
+     "invalid RoPE config"),
+    (lambda: posenc.alibi_slopes(heads=0), "alibi_slopes: invalid ALiBi config: heads must be at least 1"),
+    (lambda: posenc.alibi_slopes(heads=8, max_bias=0.1), "max_bias must be a multiple of 2^-16"),
+    (lambda: posenc.alibi_slopes({"head_dim": 64}), "alibi_slopes: alibi: no ALiBi settings"),
+    (lambda: posenc.alibi_slopes(), "heads is required"),
+    (lambda: posenc.alibi_bias(heads=4, positions=0), "at least 1"),
+    (lambda: posenc.alibi_bias_by_distance(heads=8, distances=200000, dtype="float16"),
+     "the bias overflows float16 at head 0, distance 131040"),
+    (lambda: posenc.t5_buckets(num_buckets=32, range=5), "num_buckets and max_distance are required"),
+    (lambda: posenc.t5_buckets(num_buckets=1, max_distance=128, range=5), "invalid T5 config"),
+    (lambda: posenc.t5_buckets({"head_dim": 64}, range=5), "relative_attention_num_buckets: missing"),
+    (lambda: posenc.deberta_buckets(5, position_buckets=1), "deberta_buckets: invalid DeBERTa config"),
+    (lambda: posenc.logn_factors(4, start=0), "n outside [1, 2^52]"),
+    (lambda: posenc.logn_factors(4, base=1), "logn_factors: invalid log-n config"),
+    (lambda: posenc.sinusoidal_table(4, 0), "at least 1"),
+    (lambda: posenc.sinusoidal_table(4, 16, base=math.inf), "base must be finite"),
+    (lambda: posenc.sinusoidal_table(4, 16, exponent="odd"), "unknown exponent"),
+    (lambda: posenc.xpos_scales(2, 8, "float16", start=1 << 30, inverse=True), "the scale overflows float16 at position"),
+    (lambda: posenc.xpos_scales(2, 7), "invalid XPOS config"),
+])
+def test_bad_input_is_a_value_error_naming_it(call, message):
+    with pytest.raises(ValueError) as e:
+        call()
+    text = str(e.value)
+    assert message in text and "\n" not in text
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: posenc.rope_table(42, 4), "config must be a dict"),
+    (lambda: posenc.rope_table(CFG, 4.0), "positions must be an int or a one-dimensional sequence of ints"),
+    (lambda: posenc.rope_table(CFG, [0.5, 1.0]), "positions must be integers"),
+    (lambda: posenc.rope_table(CFG, True), "bool"),
+    (lambda: posenc.rope_table(CFG, 4, "int8"), "unsupported dtype"),
+    (lambda: posenc.rope_table(CFG, 4, no_such_field=1), "unknown RoPE config field 'no_such_field'"),
+    (lambda: posenc.rope_table(CFG, 4, rope_theta="x"), "rope_theta: expected a number"),
+    (lambda: posenc.rope_table(CFG, 4, head_dim=64.5), "head_dim: expected an integer"),
+    (lambda: posenc.rope_table(CFG, 4, truncate=1), "truncate: expected a bool"),
+    (lambda: posenc.rope_table(CFG, 4, fold_attention="yes"), "fold_attention must be a bool"),
+    (lambda: posenc.alibi_slopes(heads=2.5), "heads must be an integer"),
+])
+def test_wrong_types_are_type_errors(call, message):
+    with pytest.raises(TypeError, match=None) as e:
+        call()
+    assert message in str(e.value)
+
+
+def test_no_nan_anywhere_in_large_tables():
+    for dtype in ("float64", "float32", "float16", "bfloat16"):
+        cos, sin = posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0},
+                                      "max_position_embeddings": 2048}, 4096, dtype, seq_len=8192)
+        for t in (cos, sin):
+            f = posenc.bfloat16_to_float32(t) if dtype == "bfloat16" else np.asarray(t, dtype=np.float64)
+            assert np.all(np.isfinite(f)) and np.all(np.abs(f) <= 1)
+
+
+def test_config_text_is_read_exactly(tmp_path):
+    """A path's JSON goes to posenc::io untouched: 0.1 is the double nearest 0.1, once."""
+    p = tmp_path / "config.json"
+    p.write_text(json.dumps({"head_dim": 64, "rope_theta": 12345.1}))
+    assert posenc.rope_config(p)["rope_theta"] == 12345.1
+    assert posenc.rope_config({"head_dim": 64, "rope_theta": 12345.1})["rope_theta"] == 12345.1

@@ -1,0 +1,197 @@
+"""posenc.rope_table / rope_inv_freq against values computed without posenc."""
+
+import json
+import math
+import threading
+import time
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import decimal_oracle as oracle
+import posenc
+from conftest import float64_guard, float64_mismatches, perturbed, rope_mismatches
+
+LLAMA2 = {"head_dim": 128, "rope_theta": 10000.0}
+POSITIONS = [0, 1, 2, 3, 255, 4095, 65535, 1 << 21]
+FMTS = {"float64": "f64", "float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+
+
+def thetas(base, d):
+    return [oracle.rope_theta(base, j, d) for j in range(d // 2)]
+
+
+@pytest.mark.parametrize("dtype", list(FMTS))
+def test_default_rope_is_correctly_rounded(dtype):
+    fmt = FMTS[dtype]
+    cfg = {"head_dim": 64, "rope_theta": 500000.0}
+    cos, sin = posenc.rope_table(cfg, POSITIONS, dtype)
+    assert cos.shape == sin.shape == (len(POSITIONS), 64)
+    th = thetas(500000.0, 64)
+    assert rope_mismatches(cos, sin, POSITIONS, th, fmt) == []
+    # The same check finds one entry moved by one ulp.
+    assert rope_mismatches(perturbed(cos, fmt, (5, 3)), sin, POSITIONS, th, fmt) == [(4095, 3, 3)]
+
+
+def test_consecutive_rows_and_interleaved_layout():
+    cos, sin = posenc.rope_table(LLAMA2, 6, "float32", start=4090, layout="interleaved")
+    assert cos.shape == (6, 128)
+    assert rope_mismatches(cos, sin, range(4090, 4096), thetas(10000.0, 128), "f32", layout="interleaved") == []
+    # interleaved is half_split with the columns permuted
+    hc, hs = posenc.rope_table(LLAMA2, 6, "float32", start=4090)
+    perm = np.empty(128, dtype=int)
+    perm[0::2], perm[1::2] = np.arange(64), np.arange(64) + 64
+    assert np.array_equal(cos, hc[:, perm]) and np.array_equal(sin, hs[:, perm])
+
+
+def test_positions_list_equals_the_consecutive_rows():
+    cos, sin = posenc.rope_table(LLAMA2, 300, "float32")
+    picks = [299, 0, 17, 17, 4]
+    lc, ls = posenc.rope_table(LLAMA2, picks, "float32")
+    assert np.array_equal(lc, cos[picks]) and np.array_equal(ls, sin[picks])
+    nc, _ = posenc.rope_table(LLAMA2, np.array(picks, dtype=np.int32), "float32")
+    assert np.array_equal(nc, lc)
+
+
+def test_row_zero_is_cos_one_sin_zero():
+    for dtype in FMTS:
+        cos, sin = posenc.rope_table(LLAMA2, 1, dtype)
+        if dtype == "bfloat16":
+            cos, sin = posenc.bfloat16_to_float32(cos), posenc.bfloat16_to_float32(sin)
+        assert np.all(np.asarray(cos, dtype=np.float64) == 1.0) and np.all(np.asarray(sin, dtype=np.float64) == 0.0)
+
+
+def test_linear_scaling_and_partial_rotary():
+    cfg = {"head_dim": 64, "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+           "rope_scaling": {"rope_type": "linear", "factor": 4.0}}
+    cos, sin = posenc.rope_table(cfg, [0, 7, 1000], "float32")
+    assert cos.shape == (3, 32)
+    th = [t / 4 for t in thetas(10000.0, 32)]
+    assert rope_mismatches(cos, sin, [0, 7, 1000], th, "f32") == []
+
+
+def test_llama31_config_file_is_correctly_rounded(configs):
+    path = configs / "llama-3.1-8b.json"
+    raw = json.loads(path.read_text())
+    scaling = raw["rope_scaling"]
+    th = [oracle.llama3_inv_freq(raw["rope_theta"], j, 128, scaling["factor"], scaling["low_freq_factor"],
+                                 scaling["high_freq_factor"], scaling["original_max_position_embeddings"])
+          for j in range(64)]
+    positions = [1, 8191, 131071]
+    cos, sin = posenc.rope_table(path, positions, "float32")
+    assert rope_mismatches(cos, sin, positions, th, "f32") == []
+    inv, att = posenc.rope_inv_freq(path, "float64")
+    assert att == 1.0
+    assert [float(x) for x in inv] == [oracle.rounded(t, "f64") for t in th]
+    wrong = np.array(inv)
+    wrong[20] = np.nextafter(wrong[20], 0)
+    assert [float(x) for x in wrong] != [oracle.rounded(t, "f64") for t in th]
+
+
+def test_yarn_attention_factor_folded_once():
+    cfg = {"head_dim": 64, "rope_theta": 10000.0, "max_position_embeddings": 32768,
+           "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192}}
+    inv, att = posenc.rope_inv_freq(cfg, "float64")
+    with oracle.ctx():
+        exact_att = Decimal("0.1") * Decimal(4).ln() + 1  # HF get_mscale(4) = 0.1 ln(s) + 1
+    assert att == oracle.rounded(exact_att, "f64")
+    positions = np.array([0, 3, 5000])
+    cos, sin = posenc.rope_table(cfg, positions, "float32", fold_attention=True)
+    # row 0: RN(af * 1) and RN(af * 0), rounded once from the exact factor
+    assert np.all(cos[0].view(np.uint32) == oracle.rounded(exact_att, "f32")) and np.all(sin[0] == 0)
+    angle = positions[:, None] * np.asarray(inv)[None, :]
+    ref = float(exact_att) * np.cos(angle)
+    bad, skipped = float64_mismatches(cos[:, :32], ref, "f32", float64_guard(angle, ref))
+    assert bad == [] and skipped <= 2
+
+
+@pytest.mark.parametrize("name", ["llama-3.1-8b", "llama-3.2-1b", "qwen2.5-7b-instruct-yarn", "deepseek-v3",
+                                  "phi-3.5-mini-instruct", "gpt-oss-20b", "gemma-2-2b", "pythia-160m", "gpt-j-6b"])
+def test_every_shipped_config_against_numpy_float64(configs, name):
+    """float32 tables of every shipped config against numpy float64 cos/sin of (posenc's float64
+    frequency x position), rounded to float32; entries whose reference lies within its own error
+    bound (float64_guard) of a float32 midpoint are skipped, and must be rare."""
+    path = configs / f"{name}.json"
+    positions = np.array([0, 1, 100, 1000, 4095, 8191], dtype=np.int64)
+    cos, sin = posenc.rope_table(path, positions, "float32")
+    inv, _ = posenc.rope_inv_freq(path, "float64")
+    angle = positions[:, None].astype(np.float64) * np.asarray(inv)[None, :]
+    d = 2 * len(inv)
+    for table, ref in ((cos, np.cos(angle)), (sin, np.sin(angle))):
+        for half in (table[:, : d // 2], table[:, d // 2:]):
+            bad, skipped = float64_mismatches(half, ref, "f32", float64_guard(angle, ref))
+            assert bad == [] and skipped <= half.size // 100
+    ref = np.cos(angle)
+    bad, _ = float64_mismatches(perturbed(cos[:, : d // 2], "f32", (4, 1)), ref, "f32", float64_guard(angle, ref))
+    assert bad == [[4, 1]]
+
+
+def test_hf_float32_policy_matches_numpy_float32_pipeline():
+    """HF's float32 pipeline written in numpy: exponent float32(2j) / float32(d), powf (here float64
+    pow rounded to float32: the correctly rounded powf posenc's policy specifies), the float32
+    reciprocal, the float32 product inv_freq[j] * float32(m), and cos/sin of that float32 angle
+    (float64 cos rounded to float32). inv_freq and the angles must agree bit for bit."""
+    d = 128
+    positions = np.arange(0, 4096, 37)
+    exponent = np.arange(0, d, 2, dtype=np.int64).astype(np.float32) / np.float32(d)
+    powf = (np.float64(np.float32(10000.0)) ** exponent.astype(np.float64)).astype(np.float32)
+    inv_np = np.float32(1.0) / powf
+    inv, _ = posenc.rope_inv_freq(LLAMA2, "float32", policy="hf_float32")
+    assert np.array_equal(inv, inv_np)
+    cos, sin = posenc.rope_table(LLAMA2, positions, "float32", policy="hf_float32")
+    angle = (positions[:, None].astype(np.float32) * inv_np[None, :]).astype(np.float64)
+    for table, ref in ((cos[:, :64], np.cos(angle)), (sin[:, :64], np.sin(angle))):
+        bad, skipped = float64_mismatches(table, ref, "f32", 2.0 ** -50 * np.abs(ref))
+        assert bad == [] and skipped <= 2
+    assert np.array_equal(cos[:, 64:], cos[:, :64])  # half_split: both halves hold pair j
+    # it is not the exact table (the float32 angle drifts), and a perturbed inv_freq is noticed
+    exact, _ = posenc.rope_table(LLAMA2, positions, "float32")
+    assert not np.array_equal(exact, cos)
+    assert not np.array_equal(inv, perturbed(inv_np, "f32", (9,)))
+
+
+def test_overrides_apply_over_the_config(configs):
+    c1, _ = posenc.rope_table(configs / "llama-3.2-1b.json", 4, "float64", rope_theta=10000.0,
+                              rope_type="default", head_dim=128)
+    c2, _ = posenc.rope_table(None, 4, "float64", head_dim=128)
+    assert np.array_equal(c1, c2)
+    cfg = posenc.rope_config(configs / "qwen2.5-7b-instruct-yarn.json")
+    assert cfg["rope_type"] == "yarn" and cfg["factor"] == 4.0 and cfg["effective_rotary_dim"] == 128
+
+
+def test_dtype_spellings_and_bfloat16_bits():
+    c32, _ = posenc.rope_table(LLAMA2, 16, np.float32)
+    assert c32.dtype == np.float32
+    assert np.array_equal(c32, posenc.rope_table(LLAMA2, 16, "f32")[0])
+    c16, _ = posenc.rope_table(LLAMA2, 16, "half")
+    assert c16.dtype == np.float16
+    bf, _ = posenc.rope_table(LLAMA2, 16, "bfloat16")
+    assert bf.dtype.itemsize == 2 and bf.dtype != np.float16
+    widened = posenc.bfloat16_to_float32(bf)
+    # the bfloat16 entries are the exact values rounded once: within half a bf16 ulp of the float64 table
+    c64, _ = posenc.rope_table(LLAMA2, 16, "float64")
+    ulp = 2.0 ** (np.floor(np.log2(np.maximum(np.abs(c64), 2.0 ** -126))) - 7)
+    assert np.all(np.abs(widened - c64) <= ulp / 2)
+
+
+def test_fill_releases_the_gil():
+    """While a large table fills in another thread, this thread keeps running Python code: the
+    longest pause between its iterations is far below the fill's duration."""
+    cfg = {"head_dim": 128}
+    t0 = time.perf_counter()
+    posenc.rope_table(cfg, 1 << 14, "float64")
+    single = time.perf_counter() - t0
+    rows = int(min(1 << 21, (1 << 14) * max(1.0, 0.6 / max(single, 1e-4))))
+    done = threading.Event()
+    thread = threading.Thread(target=lambda: (posenc.rope_table(cfg, rows, "float64"), done.set()))
+    start = time.perf_counter()
+    thread.start()
+    last, gap, loops = time.perf_counter(), 0.0, 0
+    while not done.is_set():
+        now = time.perf_counter()
+        gap, last, loops = max(gap, now - last), now, loops + 1
+    thread.join()
+    total = time.perf_counter() - start
+    assert loops > 100 and gap < total / 2, (loops, gap, total)

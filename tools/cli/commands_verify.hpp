@@ -1,0 +1,395 @@
+// commands_verify.hpp: `posenc verify rope` and `posenc verify merge` (issue 10, "posenc verify").
+//
+//   posenc verify rope (--head-dim D | --hf-config FILE) [config flags] [--positions N] [--start P]
+//                      [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]
+//                      [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]
+//       posenc's own table (or --table FILE, someone else's) against the MPFR oracle, entry by
+//       entry, and every law of the registry (posenc/verify/rope_verify.hpp); the report as text
+//       or JSON. Exit 0 when everything holds, 1 when something fails, 2 on bad input.
+//   posenc verify merge REPORT.json... [--json] [-o FILE]
+//       the JSON reports of a table's shards, combined into the report of the whole table.
+// Progress goes to stderr: a bar on a terminal, a line per tenth otherwise (--quiet: none).
+// Docs: docs/verify.md, docs/cli.md.
+#pragma once
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/bits.hpp>
+#include <posenc/numeric/float16.hpp>
+#include <posenc/rope/config.hpp>
+#include <posenc/rope/fill.hpp>
+#include <posenc/rope/layout.hpp>
+#include <posenc/verify/rope_verify.hpp>
+
+#include "args.hpp"
+#include "commands_emit.hpp"
+#include "emit_config.hpp"
+#include "emit_output.hpp"
+#include "hf_config_flag.hpp"
+#include "verify_report_format.hpp"
+
+namespace posenc::cli {
+
+// The exit status of a command that ran to the end but found something wrong (verify: 1).
+inline int command_status = 0;
+
+}  // namespace posenc::cli
+
+namespace posenc::cli::verify_cmd {
+
+namespace pv = posenc::verify;
+
+inline constexpr flag_spec own_flags[] = {
+    {"positions", flag_kind::value, "N", "rows of the table (default: the config's max_position_embeddings)"},
+    {"start", flag_kind::value, "P", "first position (default 0); the last must be <= 2^21"},
+    {"dtype", flag_kind::value, "T[,T...]", "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32)"},
+    {"layout", flag_kind::value, "L", "half-split (default) or interleaved"},
+    {"fold-attention", flag_kind::boolean, "", "entries af cos, af sin (the attention factor folded in)"},
+    {"table", flag_kind::value, "FILE", "verify FILE (the layout of 'posenc emit rope --format bin') instead"},
+    {"max-ulp", flag_kind::value, "K", "allow entries K representable steps from RN(exact) (default 0)"},
+    {"shard", flag_kind::value, "K/N", "verify only slice K of N (K = 0 .. N-1) of the table's blocks"},
+    {"threads", flag_kind::value, "N", "worker threads (default: every hardware thread)"},
+    {"json", flag_kind::boolean, "", "print the report as JSON (what 'verify merge' reads)"},
+    {"quiet", flag_kind::boolean, "", "no progress on stderr"},
+    {"output", flag_kind::value, "FILE", "same as -o FILE: write the report to FILE atomically"},
+    {"hf-config", flag_kind::value, "FILE", "the config from a HuggingFace config.json (flags override it)"},
+};
+inline constexpr auto all_flags = emit::concat(emit::config_flags, own_flags);
+
+// ---- progress on stderr ----
+
+class progress_meter {
+ public:
+  explicit progress_meter(bool quiet) : quiet_(quiet), tty_(::isatty(2) != 0), t0_(std::chrono::steady_clock::now()) {}
+  void operator()(std::uint64_t done, std::uint64_t total) {
+    if (quiet_) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (tty_) {
+      constexpr int width = 40;
+      const int filled = static_cast<int>(width * done / total);
+      std::fprintf(stderr, "\r[%.*s%*s] %llu/%llu blocks %6.1f s", filled, "########################################",
+                   width - filled, "", static_cast<unsigned long long>(done), static_cast<unsigned long long>(total),
+                   s);
+      if (done == total) std::fputc('\n', stderr);
+    } else if (done * 10 / total != (done - 1) * 10 / total || done == total) {
+      std::fprintf(stderr, "posenc verify: %llu/%llu blocks, %.1f s\n", static_cast<unsigned long long>(done),
+                   static_cast<unsigned long long>(total), s);
+    }
+    std::fflush(stderr);
+  }
+
+ private:
+  bool quiet_, tty_;
+  std::chrono::steady_clock::time_point t0_;
+};
+
+// ---- reading the flags ----
+
+inline pv::shard_spec parse_shard(std::string_view text, const std::string& ctx) {
+  const std::size_t slash = text.find('/');
+  const auto bad = [&](const std::string& why) {
+    return usage_error(ctx + ": --shard must be K/N with 0 <= K < N, got " + quote(text) + why);
+  };
+  if (slash == std::string_view::npos) throw bad("");
+  std::uint64_t k = 0, n = 0;
+  const std::string_view ks = text.substr(0, slash), ns = text.substr(slash + 1);
+  const auto rk = std::from_chars(ks.data(), ks.data() + ks.size(), k);
+  const auto rn = std::from_chars(ns.data(), ns.data() + ns.size(), n);
+  if (ks.empty() || ns.empty() || rk.ec != std::errc{} || rk.ptr != ks.data() + ks.size() || rn.ec != std::errc{} ||
+      rn.ptr != ns.data() + ns.size())
+    throw bad("");
+  if (n == 0) throw bad(" (N must be at least 1)");
+  if (k >= n) throw bad(" (shards are numbered 0 .. N-1)");
+  return {k, n};
+}
+
+inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const std::string& ctx) {
+  std::vector<pv::table_dtype> v;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', pos);
+    const std::string_view item = text.substr(pos, comma == std::string_view::npos ? comma : comma - pos);
+    bool found = false;
+    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16})
+      if (pv::dtype_name(t) == item) {
+        if (std::find(v.begin(), v.end(), t) != v.end())
+          throw usage_error(ctx + ": --dtype lists " + quote(item) + " twice");
+        v.push_back(t);
+        found = true;
+      }
+    if (!found)
+      throw usage_error(ctx + ": invalid value " + quote(item) + " in --dtype (expected f64, f32, bf16 or f16)");
+    if (comma == std::string_view::npos) return v;
+    pos = comma + 1;
+  }
+}
+
+inline std::string read_file_bytes(const std::string& path, const std::string& ctx) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw usage_error(ctx + ": cannot open " + quote(path) + " for reading");
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw usage_error(ctx + ": cannot read " + quote(path));
+  return data;
+}
+
+// A table in the layout `posenc emit rope --format bin` writes: per row, per element k: cos then
+// sin, little-endian values of T. Split into the cos and sin arrays the verifier reads.
+template <class T>
+struct loaded_table {
+  std::vector<T> cos, sin;
+};
+
+template <class T>
+T get_le(const unsigned char* p) {
+  using S = decltype(posenc::to_bits(T{}));
+  S bits = 0;
+  for (std::size_t b = 0; b < sizeof(S); ++b) bits = static_cast<S>(bits | (static_cast<S>(p[b]) << (8 * b)));
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>)
+    return std::bit_cast<T>(bits);
+  else
+    return T::from_bits(bits);
+}
+
+template <class T>
+loaded_table<T> load_bin_table(const std::string& data, std::uint64_t rows, std::size_t d, const std::string& path,
+                               const std::string& ctx) {
+  const std::uint64_t want = rows * d * 2 * sizeof(T);
+  if (data.size() != want)
+    throw usage_error(ctx + ": " + quote(path) + " has " + std::to_string(data.size()) + " bytes; a " +
+                      std::string(emit::dtype_name<T>()) + " table of " + std::to_string(rows) + " rows x " +
+                      std::to_string(d) + " elements (cos and sin) has " + std::to_string(want));
+  loaded_table<T> t;
+  t.cos.resize(rows * d);
+  t.sin.resize(rows * d);
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  for (std::size_t i = 0; i < rows * d; ++i) {
+    t.cos[i] = get_le<T>(p + (2 * i) * sizeof(T));
+    t.sin[i] = get_le<T>(p + (2 * i + 1) * sizeof(T));
+  }
+  return t;
+}
+
+inline std::string layout_name(rope::layout l) { return l == rope::layout::half_split ? "half-split" : "interleaved"; }
+
+// One line naming the config: every field that differs from the defaults, then the table's shape.
+inline std::string describe(const rope::config& c, const std::string& table, rope::layout lay, bool fold,
+                            std::size_t d) {
+  std::string fields;
+  const std::string all = emit::describe_config(c, "");
+  const std::string defaults = emit::describe_config(rope::config{}, "");
+  std::size_t a = 0, b = 0;
+  while (a < all.size()) {
+    const std::size_t ea = all.find('\n', a), eb = defaults.find('\n', b);
+    const std::string la = all.substr(a, ea - a), lb = b < defaults.size() ? defaults.substr(b, eb - b) : "";
+    if (la != lb) fields += (fields.empty() ? "" : ", ") + la;
+    a = ea + 1;
+    b = eb == std::string::npos ? defaults.size() : eb + 1;
+  }
+  return table + "; rotary_dim " + std::to_string(d) + ", " + layout_name(lay) +
+         (fold ? ", attention factor folded" : "") + "; config: " + fields;
+}
+
+// ---- verify rope ----
+
+inline void finish(const pv::rope_verify_report& r, bool as_json, const std::string& output, std::string& out) {
+  const std::string text = as_json ? verify_format::to_json(r).dump(1) + "\n" : verify_format::text(r);
+  if (output.empty())
+    out += text;
+  else
+    emit::write_file_atomically(output, text);
+  command_status = r.passed() ? 0 : 1;
+}
+
+template <class T>
+pv::rope_verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d,
+                                    const std::string& ctx) {
+  const loaded_table<T> t = load_bin_table<T>(read_file_bytes(path, ctx), q.rows, d, path, ctx);
+  const pv::table_input in[] = {pv::given_table<T>(t.cos, t.sin)};
+  return pv::verify_rope(q, in);
+}
+
+inline void run_rope(const parsed_args& a, const std::string& output, std::string& out) {
+  const std::string ctx = "verify rope";
+  for (const std::string_view f : a.names()) {
+    bool known = false;
+    for (const auto& s : all_flags) known = known || s.name == f;
+    if (!known) throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to '" + ctx + "'");
+  }
+  const auto hf = emit::hf_rope_settings(a, ctx);
+  const rope::config hf_cfg = hf ? hf->config() : rope::config{};
+  const emit::parsed_config pc = emit::read_config(a, ctx, hf ? &hf_cfg : nullptr);
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(pc.cfg));
+
+  pv::rope_verify_request q;
+  q.config = pc.cfg;
+  const long long max_pos = static_cast<long long>(rope::max_table_position);
+  if (a.has("positions")) {
+    q.rows = static_cast<std::uint64_t>(flag_integer(a, "positions", 1, max_pos + 1, 0, ctx));
+  } else if (pc.cfg.max_position_embeddings > 0) {
+    q.rows = static_cast<std::uint64_t>(pc.cfg.max_position_embeddings);
+  } else {
+    throw usage_error(ctx + ": --positions N is required (the config has no max_position_embeddings)");
+  }
+  q.start = static_cast<std::uint64_t>(flag_integer(a, "start", 0, max_pos, 0, ctx));
+  if (q.start + q.rows - 1 > rope::max_table_position)
+    throw usage_error(ctx + ": positions past 2^21: --start " + std::to_string(q.start) + " and " +
+                      std::to_string(q.rows) + " rows end at position " + std::to_string(q.start + q.rows - 1));
+  q.layout =
+      flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
+                  rope::layout::half_split, ctx);
+  q.fold_attention = a.has("fold-attention");
+  q.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, ctx));
+  if (const auto v = a.value("shard")) q.shard = parse_shard(*v, ctx);
+  q.threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
+  const bool given = a.has("table");
+  const std::vector<pv::table_dtype> dtypes =
+      a.has("dtype")
+          ? parse_dtypes(*a.value("dtype"), ctx)
+          : (given ? std::vector{pv::table_dtype::f32} : std::vector{pv::table_dtype::f32, pv::table_dtype::bf16});
+  const std::string path = given ? std::string(*a.value("table")) : std::string();
+  if (given && dtypes.size() != 1) throw usage_error(ctx + ": --table FILE holds one dtype: give one --dtype");
+  q.description = describe(q.config, given ? "table " + path : "posenc's own table", q.layout, q.fold_attention, d);
+  const std::uint64_t total = (q.rows + pv::verify_block_rows - 1) / pv::verify_block_rows;
+  if (q.shard.count > total)
+    throw usage_error(ctx + ": --shard " + std::string(*a.value("shard")) + ": the table has only " +
+                      std::to_string(total) + " blocks of " + std::to_string(pv::verify_block_rows) +
+                      " rows; use at most " + std::to_string(total) + " shards");
+  progress_meter meter(a.has("quiet"));
+  q.progress = [&meter](std::uint64_t done, std::uint64_t n) { meter(done, n); };
+
+  pv::rope_verify_report r;
+  try {
+    if (!given) {
+      std::vector<pv::table_input> in;
+      for (const auto t : dtypes) in.push_back(pv::own_table(t));
+      r = pv::verify_rope(q, in);
+    } else {
+      switch (dtypes[0]) {
+        case pv::table_dtype::f64: r = verify_given<double>(q, path, d, ctx); break;
+        case pv::table_dtype::f32: r = verify_given<float>(q, path, d, ctx); break;
+        case pv::table_dtype::bf16: r = verify_given<posenc::bfloat16>(q, path, d, ctx); break;
+        case pv::table_dtype::f16: r = verify_given<posenc::float16>(q, path, d, ctx); break;
+      }
+    }
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(ctx + ": " + e.what());
+  }
+  finish(r, a.has("json"), output, out);
+}
+
+// ---- verify merge ----
+
+inline void run_merge(const parsed_args& a, const std::vector<std::string_view>& files, const std::string& output,
+                      std::string& out) {
+  const std::string ctx = "verify merge";
+  for (const std::string_view f : a.names())
+    if (f != "json" && f != "output")
+      throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to '" + ctx + "'");
+  if (files.empty()) throw usage_error(ctx + ": missing REPORT.json (the reports of a table's shards)");
+  std::vector<pv::rope_verify_report> reports;
+  for (const std::string_view f : files) {
+    const std::string path(f);
+    const std::string data = read_file_bytes(path, ctx);
+    try {
+      reports.push_back(verify_format::from_json(verify_format::json::parse(data)));
+    } catch (const verify_format::json::exception& e) {
+      throw usage_error(ctx + ": " + quote(path) + " is not valid JSON: " + e.what());
+    } catch (const verify_format::bad_report& e) {
+      throw usage_error(ctx + ": " + quote(path) + ": " + e.what());
+    }
+  }
+  std::stable_sort(reports.begin(), reports.end(),
+                   [](const auto& x, const auto& y) { return x.first_block < y.first_block; });
+  // Name a gap or an overlap between the shards before merging (merge() would only say that two
+  // reports do not follow each other).
+  const auto blocks = [](std::uint64_t lo, std::uint64_t hi) {
+    return lo + 1 == hi ? "block " + std::to_string(lo)
+                        : "blocks " + std::to_string(lo) + " .. " + std::to_string(hi - 1);
+  };
+  for (std::size_t i = 1; i < reports.size(); ++i) {
+    const auto &p = reports[i - 1], &r = reports[i];
+    if (r.first_block > p.end_block)
+      throw usage_error(ctx + ": a shard's report is missing: no report covers " + blocks(p.end_block, r.first_block));
+    if (r.first_block < p.end_block)
+      throw usage_error(ctx + ": two reports cover " + blocks(r.first_block, std::min(p.end_block, r.end_block)) +
+                        " (a shard given twice?)");
+  }
+  pv::rope_verify_report m = reports[0];
+  try {
+    for (std::size_t i = 1; i < reports.size(); ++i) m.merge(reports[i]);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(ctx + ": " + e.what());
+  }
+  if (!m.complete())
+    throw usage_error(ctx + ": a shard's report is missing: the reports cover " + blocks(m.first_block, m.end_block) +
+                      " of the table's " + blocks(0, m.total_blocks()));
+  finish(m, a.has("json"), output, out);
+}
+
+inline void run(const parsed_args& a, std::string& out) {
+  std::vector<std::string_view> pos;
+  std::string output;
+  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
+    if (a.positionals[i] != "-o") {
+      pos.push_back(a.positionals[i]);
+      continue;
+    }
+    if (i + 1 >= a.positionals.size()) throw usage_error("verify: -o needs a file name");
+    if (!output.empty()) throw usage_error("verify: the output file is given twice");
+    output = std::string(a.positionals[++i]);
+  }
+  if (const auto v = a.value("output")) {
+    if (!output.empty()) throw usage_error("verify: the output file is given twice");
+    output = std::string(*v);
+  }
+  if (pos.empty()) throw usage_error("verify: missing <what> (rope, or merge REPORT...)");
+  if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
+  if (pos[0] != "rope") throw usage_error("verify: unknown table " + quote(pos[0]) + " (expected rope or merge)");
+  if (pos.size() > 1) throw usage_error("verify rope: unexpected argument " + quote(pos[1]));
+  run_rope(a, output, out);
+}
+
+inline constexpr std::string_view usage =
+    "usage: posenc verify rope (--head-dim D | --hf-config FILE) [config flags] [--positions N] [--start P]\n"
+    "                          [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]\n"
+    "                          [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
+    "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
+    "\n"
+    "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
+    "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
+    "and checks every entry against its exact value (MPFR) and every law of the registry on every\n"
+    "block of 1024 rows, on all cores. It prints the entries checked, the maximum and mean error in\n"
+    "ULPs per dtype with the worst entry, each law's worst measured deviation and its bound, and the\n"
+    "time taken; --json prints the same as JSON. --shard K/N verifies the K-th of N slices of the\n"
+    "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
+    "whole table. N defaults to the config's max_position_embeddings. Exit status: 0 everything\n"
+    "holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
+    "\n"
+    "flags:\n";
+
+inline std::string help(const parsed_args&) { return std::string(usage) + describe_flags(all_flags); }
+
+}  // namespace posenc::cli::verify_cmd
+
+namespace posenc::cli {
+
+inline constexpr command verify_command{
+    "verify",          "verify a RoPE table against MPFR and the laws (sharded, merged)",
+    verify_cmd::usage, verify_cmd::all_flags,
+    verify_cmd::run,   verify_cmd::help};
+
+}  // namespace posenc::cli
