@@ -578,7 +578,7 @@ TEST_CASE("emit <scheme> --help prints that table's usage and flags", "[cli][sch
     const std::string out = ok_out({s, "--help"});
     INFO(s);
     CHECK(out.rfind(std::string("usage: posenc emit ") + s + " ", 0) == 0);
-    CHECK(out.find("--format csv|c|bin") != std::string::npos);
+    CHECK(out.find("--format csv|c|bin|npy|safetensors") != std::string::npos);
   }
   const std::string t5 = ok_out({"t5-bucket", "--help"});
   CHECK(t5.find("--dtype") == std::string::npos);  // integers: no dtype

@@ -16,15 +16,19 @@
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <map>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <posenc/io/tensor.hpp>
 #include <posenc/math/round.hpp>
 #include <posenc/math/sincos_result.hpp>
 #include <posenc/math/trig.hpp>
@@ -42,6 +46,7 @@
 #include "emit_output.hpp"
 #include "emit_schemes.hpp"
 #include "emit_table.hpp"
+#include "emit_tensors.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
@@ -62,7 +67,7 @@ inline constexpr flag_spec own_flags[] = {
     {"positions", flag_kind::value, "N", "number of positions (rope: N <= 2^21; other tables: rows <= 2^24)"},
     {"start", flag_kind::value, "P", "first position (default 0, logn 1; rope: last <= 2^21, others |P| <= 2^40)"},
     {"layout", flag_kind::value, "L", "rope c/bin: interleaved|half-split; sinusoidal: interleaved|concat"},
-    {"format", flag_kind::value, "csv|c|bin", "output format (default csv)"},
+    {"format", flag_kind::value, "csv|c|bin|npy|safetensors", "output format (default csv)"},
     {"fold-attention", flag_kind::boolean, "", "rope: cos and sin times the attention factor, rounded once"},
     {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
@@ -108,7 +113,7 @@ constexpr std::array<flag_spec, A + B> concat(const std::array<flag_spec, A>& a,
 inline constexpr auto all_flags = concat(config_flags, own_flags);
 
 enum class policy { exact, hf_float32 };
-enum class format { csv, c, bin };
+enum class format { csv, c, bin, npy, safetensors };
 
 struct options {
   std::string ctx;  // "emit rope" / "emit rope-freq", for messages
@@ -120,8 +125,18 @@ struct options {
   format fmt = format::csv;
   bool fold = false;
   std::string name = "posenc_rope";
-  std::string output;  // empty: stdout
+  std::string output;   // empty: stdout
+  std::string command;  // the command line (without -o), for safetensors' metadata
 };
+
+inline tensor_format tensor_format_of(format f) {
+  return f == format::npy ? tensor_format::npy : tensor_format::safetensors;
+}
+
+// The safetensors metadata of a RoPE table: the common keys, the policy and every config field
+// ("config.rope_theta" -> "0x1.e848p+18 (500000)", as the C header's comment states them).
+inline std::map<std::string, std::string> rope_metadata(const rope::config& c, const options& o,
+                                                        std::string_view dtype);
 
 // Converts a float32 policy value to T as HF's .to(dtype) does (exact for f64/f32).
 template <class T>
@@ -222,11 +237,31 @@ std::string freq_header(const freq_values<T>& v, const rope::config& c, const op
   return s;
 }
 
+// --format npy: one array [pairs + 1], inv_freq then the attention factor (the bin values);
+// --format safetensors: inv_freq [pairs] and attention_factor [] (a scalar).
+template <class T>
+std::string freq_tensors(const freq_values<T>& v, const rope::config& c, const options& o) {
+  const tensor_format f = tensor_format_of(o.fmt);
+  tensor_output out;
+  if (f == tensor_format::npy) {
+    std::vector<T> all = v.inv;
+    all.push_back(v.attention);
+    out.npy = io::make_tensor<T>({all.size()}, all);
+  } else {
+    out.tensors.push_back({"inv_freq", io::make_tensor<T>({v.inv.size()}, v.inv)});
+    out.tensors.push_back({"attention_factor", io::make_tensor<T>({}, std::span<const T>(&v.attention, 1))});
+    out.metadata = rope_metadata(c, o, dtype_name<T>());
+    out.metadata.emplace("pairs", std::to_string(v.inv.size()));
+  }
+  return write_tensor_file(f, out, o.ctx);
+}
+
 template <class T>
 std::string emit_rope_freq(const rope::config& c, const options& o) {
   const freq_values<T> v = rope_freq_values<T>(c, o);
   if (o.fmt == format::csv) return freq_csv(v, o);
   if (o.fmt == format::bin) return freq_bin(v);
+  if (o.fmt == format::npy || o.fmt == format::safetensors) return freq_tensors(v, c, o);
   return freq_header(v, c, o);
 }
 
@@ -308,6 +343,51 @@ inline std::string_view layout_name(rope::layout l) {
   return l == rope::layout::interleaved ? "interleaved" : "half-split";
 }
 
+inline std::map<std::string, std::string> rope_metadata(const rope::config& c, const options& o,
+                                                        std::string_view dtype) {
+  auto m = base_metadata(o.rope ? "rope" : "rope-freq", o.command, dtype);
+  m.emplace("policy", o.pol == policy::exact ? "exact" : "hf-float32");
+  const std::string text = describe_config(c, "");  // "name = value" lines
+  for (std::size_t at = 0, end = 0; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    const std::string line = text.substr(at, end - at);
+    const std::size_t eq = line.find(" = ");
+    if (eq != std::string::npos) m.emplace("config." + line.substr(0, eq), line.substr(eq + 3));
+  }
+  return m;
+}
+
+// --format safetensors: cos and sin, each [N][rotary_dim] in the --layout order (the C header's
+// arrays); --format npy: one array [2][N][rotary_dim], [0] cos and [1] sin.
+template <class T>
+std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
+                         const options& o) {
+  const tensor_format f = tensor_format_of(o.fmt);
+  const std::size_t rows = static_cast<std::size_t>(o.rows), n = rows * dim;
+  std::vector<T> both(2 * n);  // the cos rows, then the sin rows
+  std::vector<T> cos, sin;
+  for (std::size_t i = 0; i < rows; ++i) {
+    expand(vals, i, dim, o.lay, cos, sin);
+    std::copy(cos.begin(), cos.end(), both.begin() + static_cast<std::ptrdiff_t>(i * dim));
+    std::copy(sin.begin(), sin.end(), both.begin() + static_cast<std::ptrdiff_t>(n + i * dim));
+  }
+  tensor_output out;
+  if (f == tensor_format::npy) {
+    out.npy = io::make_tensor<T>({2, rows, dim}, both);
+  } else {
+    const std::span<const T> all(both);
+    out.tensors.push_back({"cos", io::make_tensor<T>({rows, dim}, all.first(n))});
+    out.tensors.push_back({"sin", io::make_tensor<T>({rows, dim}, all.subspan(n))});
+    out.metadata = rope_metadata(c, o, dtype_name<T>());
+    out.metadata.emplace("layout", std::string(layout_name(o.lay)));
+    out.metadata.emplace("start", std::to_string(o.start));
+    out.metadata.emplace("positions", std::to_string(o.rows));
+    out.metadata.emplace("rotary_dim", std::to_string(dim));
+    out.metadata.emplace("fold_attention", o.fold ? "true" : "false");
+  }
+  return write_tensor_file(f, out, o.ctx);
+}
+
 template <class T>
 std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
                         const options& o) {
@@ -358,6 +438,7 @@ std::string emit_rope(const rope::config& c, const options& o) {
   const auto vals = rope_values<T>(c, o);
   if (o.fmt == format::csv) return rope_csv(vals, dim / 2, o);
   if (o.fmt == format::bin) return rope_bin(vals, dim, o);
+  if (o.fmt == format::npy || o.fmt == format::safetensors) return rope_tensors(vals, c, dim, o);
   return rope_header(vals, c, dim, o);
 }
 
@@ -417,7 +498,15 @@ inline options read_options(const parsed_args& a, const target& t) {
   o.pol =
       flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
   o.decimal = a.has("decimal");
-  o.fmt = flag_choice(a, "format", {{"csv", format::csv}, {"c", format::c}, {"bin", format::bin}}, format::csv, o.ctx);
+  o.fmt = flag_choice(a, "format",
+                      {{"csv", format::csv},
+                       {"c", format::c},
+                       {"bin", format::bin},
+                       {"npy", format::npy},
+                       {"safetensors", format::safetensors}},
+                      format::csv, o.ctx);
+  if (o.fmt == format::npy || o.fmt == format::safetensors)
+    check_tensor_format_available(tensor_format_of(o.fmt), o.ctx);
   if (!o.rope) o.name = "posenc_rope_freq";
   if (const auto v = a.value("name")) {
     if (o.fmt != format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
@@ -496,8 +585,14 @@ inline std::string run_scheme(const parsed_args& a, const target& t, const schem
   if (!t.extra.empty()) throw usage_error(o.ctx + ": unexpected argument " + quote(t.extra));
   check_scheme_flags(a, s, o.ctx);
   o.command = command_text(a, t.what);
-  o.fmt = flag_choice(a, "format", {{"csv", table_format::csv}, {"c", table_format::c}, {"bin", table_format::bin}},
+  o.fmt = flag_choice(a, "format",
+                      {{"csv", table_format::csv},
+                       {"c", table_format::c},
+                       {"bin", table_format::bin},
+                       {"npy", table_format::npy},
+                       {"safetensors", table_format::safetensors}},
                       table_format::csv, o.ctx);
+  if (o.fmt == table_format::safetensors) check_tensor_format_available(tensor_format::safetensors, o.ctx);
   o.decimal = a.has("decimal");
   if (o.decimal && o.fmt != table_format::csv)
     throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");
@@ -513,7 +608,8 @@ inline std::string run_scheme(const parsed_args& a, const target& t, const schem
 }
 
 inline std::string run_rope(const parsed_args& a, const target& t) {
-  const options o = read_options(a, t);
+  options o = read_options(a, t);
+  o.command = command_text(a, t.what);
   for (const std::string_view f : a.names())
     if (!rope_flag(f)) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
   const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
@@ -544,9 +640,9 @@ inline void run(const parsed_args& a, std::string& out) {
 
 inline constexpr std::string_view usage =
     "usage: posenc emit rope-freq (--head-dim D | --hf-config FILE) [config flags] [--dtype T] [--policy P]\n"
-    "                             [--format csv|c|bin] [--name ID] [--decimal] [-o FILE]\n"
+    "                             [--format csv|c|bin|npy|safetensors] [--name ID] [--decimal] [-o FILE]\n"
     "       posenc emit rope (--head-dim D | --hf-config FILE) --positions N [--start P] [config flags] [--dtype T]\n"
-    "                        [--policy P] [--fold-attention] [--format csv|c|bin] [--layout L]\n"
+    "                        [--policy P] [--fold-attention] [--format csv|c|bin|npy|safetensors] [--layout L]\n"
     "                        [--name ID] [--decimal] [-o FILE]\n"
     "\n"
     "rope-freq writes CSV 'pair,inv_freq' (pairs j < rotary_dim/2) and a last row\n"
@@ -557,6 +653,10 @@ inline constexpr std::string_view usage =
     "header with <name>_cos[N][rotary_dim] and <name>_sin[N][rotary_dim] in --layout order, with\n"
     "the config, the posenc version and an FNV-1a 64 checksum of the bin bytes; --format bin\n"
     "little-endian dtype values, per position and element k < rotary_dim: cos then sin.\n"
+    "--format npy: rope one array [2][N][rotary_dim] ([0] cos, [1] sin, --layout order), rope-freq\n"
+    "[pairs + 1] (inv_freq then the attention factor); --format safetensors: rope tensors 'cos' and\n"
+    "'sin' [N][rotary_dim], rope-freq 'inv_freq' [pairs] and 'attention_factor' [], the config in\n"
+    "__metadata__. bf16 is safetensors' BF16 and NPY '<u2' bit patterns (numpy has no bfloat16).\n"
     "Config flags use HuggingFace's config.json names; --hf-config FILE reads them from a\n"
     "config.json and the flags given override the file's values. Values are exact, rounded once into\n"
     "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32).\n"
@@ -564,8 +664,9 @@ inline constexpr std::string_view usage =
     "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"
     "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n"
     "\n"
-    "The other schemes (each also takes [--format csv|c|bin] [--name ID] [-o FILE], and the\n"
-    "real-valued ones [--dtype T] [--decimal]; 'posenc emit <table> --help' for one table):\n";
+    "The other schemes (each also takes [--format csv|c|bin|npy|safetensors] [--name ID] [-o FILE], and\n"
+    "the real-valued ones [--dtype T] [--decimal]; npy and safetensors hold the value column as one\n"
+    "tensor of the C array's shape, named after the column; 'posenc emit <table> --help' for one table):\n";
 
 // `posenc emit [<table>] --help`: one table's usage and flags, or all of them.
 inline std::string help(const parsed_args& a) {
@@ -582,9 +683,12 @@ inline std::string help(const parsed_args& a) {
     for (const auto& sc : schemes) h += "       posenc emit " + std::string(sc.synopsis) + "\n";
     return h + "\nflags:\n" + describe_flags(all_flags);
   }
-  std::string h = "usage: posenc emit " + std::string(s->synopsis) + "\n         [--format csv|c|bin] [--name ID]" +
-                  (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
-                  " [-o FILE]\n\nThe table and its formats are described in docs/cli.md.\n\nflags:\n";
+  std::string h =
+      "usage: posenc emit " + std::string(s->synopsis) + "\n         [--format csv|c|bin|npy|safetensors] [--name ID]" +
+      (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
+      " [-o FILE]\n\nnpy and safetensors hold the value column as one tensor of the C array's shape, named\n"
+      "after the column (safetensors, with the parameters in __metadata__). The table and its\n"
+      "formats are described in docs/cli.md.\n\nflags:\n";
   std::vector<flag_spec> specs;
   for (const auto& f : all_flags) {
     bool mine = f.name == "format" || f.name == "name" || f.name == "output" ||
@@ -599,8 +703,9 @@ inline std::string help(const parsed_args& a) {
 
 namespace posenc::cli {
 
-inline constexpr command emit_command{"emit",      "write the tables of every scheme (CSV, C header, binary)",
-                                      emit::usage, emit::all_flags,
-                                      emit::run,   emit::help};
+inline constexpr command emit_command{
+    "emit",      "write the tables of every scheme (CSV, C header, binary, npy, safetensors)",
+    emit::usage, emit::all_flags,
+    emit::run,   emit::help};
 
 }  // namespace posenc::cli

@@ -9,6 +9,8 @@
 //        <name>_entries, <name>_checksum (FNV-1a 64 of the bin bytes) and a comment stating the
 //        posenc version, the command line, every parameter and what each index means.
 //   bin: the value column alone, in row order, little-endian: int32 or the dtype (no header).
+//   npy, safetensors: the value column as one tensor of the C array's shape, named after the
+//        column in safetensors, with the parameters as metadata (emit_tensors.hpp).
 //
 // The values come from the scheme's own run-time generator (emit_schemes.hpp); this header only
 // lays them out. Docs: docs/cli.md, section `posenc emit` for the other schemes.
@@ -27,6 +29,7 @@
 #include <posenc/version.hpp>
 
 #include "args.hpp"
+#include "emit_tensors.hpp"
 #include "emit_values.hpp"
 
 namespace posenc::cli::emit {
@@ -34,7 +37,7 @@ namespace posenc::cli::emit {
 // The largest table one run writes: 2^24 rows (a CSV of about 0.5 to 1 GB), whatever the scheme.
 inline constexpr std::uint64_t max_table_rows = std::uint64_t{1} << 24;
 
-enum class table_format { csv, c, bin };
+enum class table_format { csv, c, bin, npy, safetensors };
 
 // How a table is written: the parts of the command line that are not the scheme's parameters.
 struct table_options {
@@ -166,11 +169,32 @@ std::string table_header(const table<V>& t, const table_options& o) {
   return s;
 }
 
+// The value column as one tensor of the table's shape (the bin bytes with a header); in
+// safetensors named after the column ("slope", "bucket", ...), the parameters as metadata.
+template <class V>
+std::string table_tensor_file(const table<V>& t, const table_options& o, tensor_format f) {
+  tensor_output out;
+  io::tensor x = io::make_tensor<V>(std::vector<std::uint64_t>(t.shape.begin(), t.shape.end()), t.values);
+  if (f == tensor_format::npy) {
+    out.npy = std::move(x);
+  } else {
+    out.tensors.push_back({t.value, std::move(x)});
+    out.metadata = base_metadata(t.scheme, o.command, integer_valued<V>() ? "i32" : dtype_name<V>());
+    for (const auto& [key, value] : t.params) out.metadata.emplace(key, value);
+    std::string index;
+    for (const auto& note : t.index_notes) index += (index.empty() ? "" : " ") + note;
+    out.metadata.emplace("index", index);
+  }
+  return write_tensor_file(f, out, o.ctx);
+}
+
 template <class V>
 std::string write_table(const table<V>& t, const table_options& o) {
   switch (o.fmt) {
     case table_format::csv: return table_csv(t, o);
     case table_format::bin: return table_bin(t);
+    case table_format::npy: return table_tensor_file(t, o, tensor_format::npy);
+    case table_format::safetensors: return table_tensor_file(t, o, tensor_format::safetensors);
     case table_format::c: break;
   }
   return table_header(t, o);

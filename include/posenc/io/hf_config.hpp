@@ -263,15 +263,15 @@ namespace posenc::io {
 // The RoPE part of a config.json's text. rope::validate is not applied: the caller may still
 // override fields (the CLI's flags) and validates the result.
 inline parse_result<rope_settings> rope_from_hf_config(std::string_view json_text) noexcept {
-  return detail::hfjson::guarded<rope_settings>(json_text, detail::hfjson::rope_of);
+  return posenc::detail::hfjson::guarded<rope_settings>(json_text, posenc::detail::hfjson::rope_of);
 }
 
 inline parse_result<alibi::config> alibi_from_hf_config(std::string_view json_text) noexcept {
-  return detail::hfjson::guarded<alibi::config>(json_text, detail::hfjson::alibi_of);
+  return posenc::detail::hfjson::guarded<alibi::config>(json_text, posenc::detail::hfjson::alibi_of);
 }
 
 inline parse_result<t5::config> t5_from_hf_config(std::string_view json_text) noexcept {
-  return detail::hfjson::guarded<t5::config>(json_text, detail::hfjson::t5_of);
+  return posenc::detail::hfjson::guarded<t5::config>(json_text, posenc::detail::hfjson::t5_of);
 }
 
 }  // namespace posenc::io
