@@ -119,6 +119,39 @@ TEST_CASE("posenc verify rope --table: posenc's bin table passes; a changed entr
           .status == 1);
 }
 
+TEST_CASE("posenc verify rope --table: .npy and .safetensors files, their dtype read from the file", "[cli][verify]") {
+  temp_dir dir;
+  const strings cfg = {"--hf-config", fixture("gpt-oss-20b.json"), "--positions", "1100", "--start", "5000"};
+  for (const char* dt : {"f32", "bf16", "f16", "f64"})
+    for (const char* fmt : {"npy", "safetensors"}) {
+      INFO(dt << " " << fmt);
+      const std::string f = dir.file(std::string("t_") + dt + "." + fmt);
+      REQUIRE(posenc_test::emit(cat({"rope", "--dtype", dt, "--format", fmt, "-o", f}, cfg)).status == 0);
+      // bf16 in a .npy is '<u2' bits: it needs --dtype bf16; every other file says its dtype.
+      const bool needs_dtype = std::string(dt) == "bf16" && std::string(fmt) == "npy";
+      const cli_result r =
+          verify(cat({"rope", "--table", f, "--quiet"}, needs_dtype ? cat(cfg, {"--dtype", dt}) : cfg));
+      INFO(r.err);
+      CHECK(r.status == 0);
+      CHECK(r.out.find(std::string("\n") + dt + std::string(7 - std::string(dt).size(), ' ') + "140800 ") !=
+            std::string::npos);  // 1100 rows x 64 x 2 entries
+      if (needs_dtype) bad_input(cat({"rope", "--table", f, "--quiet"}, cfg), "give --dtype bf16");
+    }
+  // The file's dtype must be the one --dtype names; the shape must be the table's.
+  const std::string f32 = dir.file("t_f32.npy"), st = dir.file("t_f32.safetensors");
+  bad_input(cat({"rope", "--table", f32, "--dtype", "f16", "--quiet"}, cfg), "t_f32.npy");
+  bad_input(cat({"rope", "--table", st, "--dtype", "f64", "--quiet"}, cfg), "expected F64");
+  bad_input(
+      {"rope", "--hf-config", fixture("gpt-oss-20b.json"), "--positions", "1000", "--start", "5000", "--table", f32},
+      "holds a [2, 1100, 64] tensor; 1000 rows of rotary_dim 64 are [2, 1000, 64]");
+  const std::string freq = dir.file("freq.safetensors");
+  REQUIRE(posenc_test::emit(cat({"rope-freq", "--format", "safetensors", "-o", freq}, {cfg[0], cfg[1]})).status == 0);
+  bad_input(cat({"rope", "--table", freq, "--quiet"}, cfg), "missing tensor 'cos'");
+  const std::string junk = dir.file("junk.npy");
+  write_bytes(junk, "not an npy file");
+  bad_input(cat({"rope", "--table", junk, "--quiet"}, cfg), "junk.npy");
+}
+
 TEST_CASE("posenc verify rope --table: HF's float32 table is not correctly rounded", "[cli][verify]") {
   temp_dir dir;
   const std::string table = dir.file("hf.bin");

@@ -22,11 +22,15 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
+#include <posenc/io/npy.hpp>
+#include <posenc/io/safetensors.hpp>
+#include <posenc/io/tensor.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
@@ -56,10 +60,12 @@ namespace pv = posenc::verify;
 inline constexpr flag_spec own_flags[] = {
     {"positions", flag_kind::value, "N", "rows of the table (default: the config's max_position_embeddings)"},
     {"start", flag_kind::value, "P", "first position (default 0); the last must be <= 2^21"},
-    {"dtype", flag_kind::value, "T[,T...]", "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32)"},
+    {"dtype", flag_kind::value, "T[,T...]",
+     "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32, or the file's)"},
     {"layout", flag_kind::value, "L", "half-split (default) or interleaved"},
     {"fold-attention", flag_kind::boolean, "", "entries af cos, af sin (the attention factor folded in)"},
-    {"table", flag_kind::value, "FILE", "verify FILE (the layout of 'posenc emit rope --format bin') instead"},
+    {"table", flag_kind::value, "FILE",
+     "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit rope'"},
     {"max-ulp", flag_kind::value, "K", "allow entries K representable steps from RN(exact) (default 0)"},
     {"shard", flag_kind::value, "K/N", "verify only slice K of N (K = 0 .. N-1) of the table's blocks"},
     {"threads", flag_kind::value, "N", "worker threads (default: every hardware thread)"},
@@ -214,12 +220,107 @@ inline void finish(const pv::rope_verify_report& r, bool as_json, const std::str
   command_status = r.passed() ? 0 : 1;
 }
 
+// --table FILE's format, by its name: .npy and .safetensors as `emit rope --format npy|safetensors`
+// writes them, anything else the --format bin layout.
+enum class table_file { bin, npy, safetensors };
+
+inline table_file table_file_of(const std::string& path) {
+  const auto ends = [&](std::string_view e) {
+    return path.size() >= e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0;
+  };
+  if (ends(".npy")) return table_file::npy;
+  if (ends(".safetensors")) return table_file::safetensors;
+  return table_file::bin;
+}
+
+inline std::optional<io::tensor_dtype> tensor_dtype_of(std::optional<pv::table_dtype> t) {
+  if (!t) return std::nullopt;
+  switch (*t) {
+    case pv::table_dtype::f64: return io::tensor_dtype::f64;
+    case pv::table_dtype::f32: return io::tensor_dtype::f32;
+    case pv::table_dtype::bf16: return io::tensor_dtype::bf16;
+    case pv::table_dtype::f16: return io::tensor_dtype::f16;
+  }
+  return std::nullopt;
+}
+
+inline pv::table_dtype table_dtype_of(io::tensor_dtype t, const std::string& path, const std::string& ctx) {
+  switch (t) {
+    case io::tensor_dtype::f64: return pv::table_dtype::f64;
+    case io::tensor_dtype::f32: return pv::table_dtype::f32;
+    case io::tensor_dtype::bf16: return pv::table_dtype::bf16;
+    case io::tensor_dtype::f16: return pv::table_dtype::f16;
+    default: break;
+  }
+  throw usage_error(
+      ctx + ": " + quote(path) + " holds " + std::string(io::dtype_name(t)) +
+      " values, not a RoPE table's f64, f32, bf16 or f16 (a bfloat16 .npy holds '<u2' bits: give --dtype bf16)");
+}
+
+inline std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// The table of a .npy ([2, rows, rotary_dim]: cos then sin) or .safetensors file (tensors cos and
+// sin, [rows, rotary_dim] each), with the dtype asked for or, without --dtype, the file's.
+struct tensor_table {
+  io::tensor cos, sin;
+  pv::table_dtype dtype = pv::table_dtype::f32;
+};
+
+template <class R>
+R file_value(io::parse_result<R> r, const std::string& path, const std::string& ctx) {
+  if (!r) throw usage_error(ctx + ": " + quote(path) + ": " + r.error());
+  return r.value();
+}
+
+inline tensor_table read_tensor_table(const std::string& path, table_file kind, std::optional<pv::table_dtype> want,
+                                      std::uint64_t rows, std::size_t d, const std::string& ctx) {
+  tensor_table t;
+  const std::vector<std::uint64_t> row_shape{rows, d};
+  const auto shape_error = [&](const io::tensor& x, const std::string& expected) {
+    return usage_error(ctx + ": " + quote(path) + " holds a " + shape_text(x.shape) + " tensor; " +
+                       std::to_string(rows) + " rows of rotary_dim " + std::to_string(d) + " are " + expected);
+  };
+  if (kind == table_file::npy) {
+    io::tensor all = file_value(io::read_npy_file(path, tensor_dtype_of(want)), path, ctx);
+    const std::vector<std::uint64_t> want_shape{2, rows, d};
+    if (all.shape != want_shape) throw shape_error(all, shape_text(want_shape) + " (cos, then sin)");
+    const std::size_t half = all.data.size() / 2;
+    t.cos = {all.dtype, row_shape, all.data.substr(0, half)};
+    t.sin = {all.dtype, row_shape, all.data.substr(half)};
+  } else {
+    const io::safetensors_file f = file_value(io::read_safetensors_file(path), path, ctx);
+    t.cos = file_value(io::find_tensor(f, "cos", tensor_dtype_of(want)), path, ctx);
+    t.sin = file_value(io::find_tensor(f, "sin", tensor_dtype_of(want)), path, ctx);
+    for (const io::tensor* x : {&t.cos, &t.sin})
+      if (x->shape != row_shape) throw shape_error(*x, shape_text(row_shape) + " each (cos and sin)");
+    if (t.sin.dtype != t.cos.dtype) throw usage_error(ctx + ": " + quote(path) + ": cos and sin differ in dtype");
+  }
+  t.dtype = table_dtype_of(t.cos.dtype, path, ctx);
+  return t;
+}
+
+template <class T>
+pv::rope_verify_report verify_arrays(pv::rope_verify_request& q, const std::vector<T>& cos, const std::vector<T>& sin) {
+  const pv::table_input in[] = {pv::given_table<T>(cos, sin)};
+  return pv::verify_rope(q, in);
+}
+
 template <class T>
 pv::rope_verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d,
                                     const std::string& ctx) {
   const loaded_table<T> t = load_bin_table<T>(read_file_bytes(path, ctx), q.rows, d, path, ctx);
-  const pv::table_input in[] = {pv::given_table<T>(t.cos, t.sin)};
-  return pv::verify_rope(q, in);
+  return verify_arrays<T>(q, t.cos, t.sin);
+}
+
+template <class T>
+pv::rope_verify_report verify_tensors(pv::rope_verify_request& q, const tensor_table& t, const std::string& path,
+                                      const std::string& ctx) {
+  return verify_arrays<T>(q, file_value(io::tensor_values<T>(t.cos), path, ctx),
+                          file_value(io::tensor_values<T>(t.sin), path, ctx));
 }
 
 inline void run_rope(const parsed_args& a, const std::string& output, std::string& out) {
@@ -256,12 +357,22 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   if (const auto v = a.value("shard")) q.shard = parse_shard(*v, ctx);
   q.threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
   const bool given = a.has("table");
-  const std::vector<pv::table_dtype> dtypes =
+  const std::string path = given ? std::string(*a.value("table")) : std::string();
+  const table_file kind = table_file_of(path);
+  std::vector<pv::table_dtype> dtypes =
       a.has("dtype")
           ? parse_dtypes(*a.value("dtype"), ctx)
           : (given ? std::vector{pv::table_dtype::f32} : std::vector{pv::table_dtype::f32, pv::table_dtype::bf16});
-  const std::string path = given ? std::string(*a.value("table")) : std::string();
   if (given && dtypes.size() != 1) throw usage_error(ctx + ": --table FILE holds one dtype: give one --dtype");
+  // A tensor file says its dtype: read it now (bad input is reported before any work), with the
+  // --dtype given as the type it must hold.
+  std::optional<tensor_table> tensors;
+  if (given && kind != table_file::bin) {
+    const std::optional<pv::table_dtype> want =
+        a.has("dtype") ? std::optional<pv::table_dtype>(dtypes[0]) : std::nullopt;
+    tensors = read_tensor_table(path, kind, want, q.rows, d, ctx);
+    dtypes = {tensors->dtype};
+  }
   q.description = describe(q.config, given ? "table " + path : "posenc's own table", q.layout, q.fold_attention, d);
   const std::uint64_t total = (q.rows + pv::verify_block_rows - 1) / pv::verify_block_rows;
   if (q.shard.count > total)
@@ -277,6 +388,13 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
       std::vector<pv::table_input> in;
       for (const auto t : dtypes) in.push_back(pv::own_table(t));
       r = pv::verify_rope(q, in);
+    } else if (tensors) {
+      switch (dtypes[0]) {
+        case pv::table_dtype::f64: r = verify_tensors<double>(q, *tensors, path, ctx); break;
+        case pv::table_dtype::f32: r = verify_tensors<float>(q, *tensors, path, ctx); break;
+        case pv::table_dtype::bf16: r = verify_tensors<posenc::bfloat16>(q, *tensors, path, ctx); break;
+        case pv::table_dtype::f16: r = verify_tensors<posenc::float16>(q, *tensors, path, ctx); break;
+      }
     } else {
       switch (dtypes[0]) {
         case pv::table_dtype::f64: r = verify_given<double>(q, path, d, ctx); break;
