@@ -1,17 +1,19 @@
 // verify.cpp: posenc._core.verify_rope, the binding of posenc::verify::verify_rope
 // (verify/rope_verify.hpp): a RoPE cos/sin table someone else built, every entry against the MPFR
 // oracle and every law of the registry, on all cores, without the GIL. The report comes back as a
-// dict with the keys of `posenc verify rope --json` (tools/cli/verify_report_format.hpp), reals as
-// Python floats (inf and nan included) and the exact ULP sum as a Python int.
+// dict with the keys of `posenc verify rope --json` (io/verify_report_json.hpp, one definition for
+// both), reals as Python floats (inf and nan included) and the exact ULP sum as a Python int.
 //
 // Compiled only when the verify layer is available (target posenc::verify: Boost, MPFR); module.cpp
 // then binds it.
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <stdexcept>
 #include <string>
 
+#include <posenc/io/verify_report_json.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/verify/rope_verify.hpp>
 
@@ -24,89 +26,26 @@ namespace {
 
 namespace pv = posenc::verify;
 
-std::string u128_text(pv::ulp_sum_type v) {
-  if (v == 0) return "0";
-  std::string s;
-  while (v != 0) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  }
-  return s;
-}
-
-py::dict entry_dict(const pv::table_entry& e) {
-  py::dict d;
-  d["position"] = e.position;
-  d["element"] = e.element;
-  d["array"] = e.is_sin ? "sin" : "cos";
-  return d;
-}
-
-py::dict index_dict(const posenc::laws::entry_index& i) {
-  py::dict d;
-  d["position"] = i.position;
-  d["pair"] = i.pair;
-  d["element"] = i.element;
-  d["partner"] = i.partner == posenc::laws::no_partner ? py::object(py::none()) : py::object(py::int_(i.partner));
-  return d;
-}
-
-py::dict dtype_dict(const pv::dtype_findings& f) {
-  py::dict o;
-  o["dtype"] = std::string(pv::dtype_name(f.dtype));
-  o["passed"] = f.passed();
-  o["entries"] = f.entries;
-  o["not_correctly_rounded"] = f.not_correctly_rounded;
-  o["beyond_tolerance"] = f.beyond_tolerance;
-  o["max_ulp"] = f.max_ulp;
-  o["mean_ulp"] = f.mean_ulp();
-  o["ulp_sum_q"] = py::int_(py::str(u128_text(f.ulp_sum_q)));
-  if (f.has_worst) {
-    py::dict w = entry_dict(f.worst);
-    w["got"] = f.worst_got;
-    w["exact"] = f.worst_exact;
-    o["worst"] = w;
-  } else {
-    o["worst"] = py::none();
-  }
-  o["first_failure"] = f.has_first_failure ? py::object(entry_dict(f.first_failure)) : py::object(py::none());
-  return o;
-}
-
-py::dict law_dict(const pv::law_findings& l) {
-  py::dict o;
-  o["dtype"] = std::string(pv::dtype_name(l.dtype));
-  o["law"] = l.law;
-  o["ran"] = l.ran;
-  o["skipped"] = l.skipped;
-  o["holds"] = l.holds;
-  o["deviation"] = l.deviation;
-  o["bound"] = l.bound;
-  o["checked"] = l.checked;
-  o["failures"] = l.failures;
-  o["worst"] = l.has_worst ? py::object(index_dict(l.worst)) : py::object(py::none());
-  o["first_failure"] = l.has_first_failure ? py::object(index_dict(l.first_failure)) : py::object(py::none());
-  return o;
-}
-
+// The report as the dict of its JSON form (posenc::io::verify_report_to_json, the keys of `posenc
+// verify rope --json`), with the reals JSON writes as strings ("inf", "nan") as Python floats and
+// the exact ULP sum as a Python int.
 py::dict report_dict(const pv::rope_verify_report& r) {
-  py::dict j;
-  j["scheme"] = "rope";
-  j["passed"] = r.passed();
-  j["description"] = r.description;
-  j["start"] = r.start;
-  j["rows"] = r.rows;
-  j["block_rows"] = r.block_rows;
-  j["first_block"] = r.first_block;
-  j["end_block"] = r.end_block;
-  j["total_blocks"] = r.total_blocks();
-  j["max_ulp_allowed"] = r.max_ulp_allowed;
-  j["seconds"] = r.seconds;
-  py::list ds, ls;
-  for (const auto& d : r.dtypes) ds.append(dtype_dict(d));
-  for (const auto& l : r.laws) ls.append(law_dict(l));
-  j["dtypes"] = ds;
-  j["laws"] = ls;
+  const py::module_ builtins = py::module_::import("builtins");
+  const py::object to_float = builtins.attr("float"), to_int = builtins.attr("int");
+  py::dict j = py::module_::import("json").attr("loads")(io::verify_report_to_json(r).dump());
+  const auto reals = [&](py::handle o, std::initializer_list<const char*> keys) {
+    py::dict d = py::reinterpret_borrow<py::dict>(o);
+    for (const char* k : keys)
+      if (d.contains(k) && py::isinstance<py::str>(d[k])) d[k] = to_float(d[k]);
+  };
+  reals(j, {"seconds"});
+  for (const py::handle d : j["dtypes"]) {
+    reals(d, {"max_ulp", "mean_ulp"});
+    py::dict dd = py::reinterpret_borrow<py::dict>(d);
+    dd["ulp_sum_q"] = to_int(dd["ulp_sum_q"]);
+    if (!dd["worst"].is_none()) reals(dd["worst"], {"got", "exact"});
+  }
+  for (const py::handle l : j["laws"]) reals(l, {"deviation", "bound"});
   return j;
 }
 

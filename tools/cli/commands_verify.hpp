@@ -31,6 +31,7 @@
 #include <posenc/io/npy.hpp>
 #include <posenc/io/safetensors.hpp>
 #include <posenc/io/tensor.hpp>
+#include <posenc/io/verify_report_json.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
@@ -212,7 +213,7 @@ inline std::string describe(const rope::config& c, const std::string& table, rop
 // ---- verify rope ----
 
 inline void finish(const pv::rope_verify_report& r, bool as_json, const std::string& output, std::string& out) {
-  const std::string text = as_json ? verify_format::to_json(r).dump(1) + "\n" : verify_format::text(r);
+  const std::string text = as_json ? io::verify_report_to_json(r).dump(1) + "\n" : verify_format::text(r);
   if (output.empty())
     out += text;
   else
@@ -422,13 +423,9 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
   for (const std::string_view f : files) {
     const std::string path(f);
     const std::string data = read_file_bytes(path, ctx);
-    try {
-      reports.push_back(verify_format::from_json(verify_format::json::parse(data)));
-    } catch (const verify_format::json::exception& e) {
-      throw usage_error(ctx + ": " + quote(path) + " is not valid JSON: " + e.what());
-    } catch (const verify_format::bad_report& e) {
-      throw usage_error(ctx + ": " + quote(path) + ": " + e.what());
-    }
+    auto r = io::verify_report_from_json(data);
+    if (!r) throw usage_error(ctx + ": " + quote(path) + ": " + r.error());
+    reports.push_back(std::move(r).value());
   }
   std::stable_sort(reports.begin(), reports.end(),
                    [](const auto& x, const auto& y) { return x.first_block < y.first_block; });
