@@ -25,7 +25,7 @@ pv::rope_verify_report sample() {
   r.seconds = 1.25;
   pv::dtype_findings d{.dtype = pv::table_dtype::bf16, .entries = 123456, .not_correctly_rounded = 7};
   d.beyond_tolerance = 2;
-  d.max_ulp = std::numeric_limits<double>::infinity();  // a NaN entry
+  d.max_ulp = std::numeric_limits<double>::infinity();                      // a NaN entry
   d.ulp_sum_q = static_cast<pv::ulp_sum_type>(0x123456789abcdefULL) << 40;  // past 2^64
   d.has_worst = true;
   d.worst = {6000, 17, true};

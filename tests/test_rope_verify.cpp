@@ -231,18 +231,18 @@ TEST_CASE("verify_rope: folded tables and partial rotary dims", "[verify]") {
 }
 
 TEST_CASE("verify_rope: threads and shards do not change the findings", "[verify]") {
-  const pr::config c = pr::models::llama3_1_8b;
-  const std::uint64_t rows = 4500;  // 5 blocks, the last one short
+  const pr::config c = pr::models::llama3_2_1b;  // rotary dim 64
+  const std::uint64_t rows = 4500;               // 5 blocks, the last one short
   table<float> t = own<float>(c, 0, rows);
-  t.cos[3100 * 128 + 9] = next_up(t.cos[3100 * 128 + 9]);  // something to find
-  t.sin[1200 * 128 + 100] = next_up(next_up(t.sin[1200 * 128 + 100]));
+  t.cos[3100 * 64 + 9] = next_up(t.cos[3100 * 64 + 9]);  // something to find
+  t.sin[1200 * 64 + 60] = next_up(next_up(t.sin[1200 * 64 + 60]));
   pv::rope_verify_request q{.config = c, .rows = rows, .threads = 1};
   const auto whole = check(q, t);
   CHECK_FALSE(whole.passed());
   CHECK(whole.dtypes[0].first_failure.position == 1200);
   q.threads = 3;
   require_same_findings(check(q, t), whole);
-  for (std::uint64_t n = 2; n <= 5; ++n) {
+  for (const std::uint64_t n : {std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{5}}) {  // 5: one block each
     INFO("shards: " << n);
     q.shard = {0, n};
     pv::rope_verify_report merged = check(q, t);

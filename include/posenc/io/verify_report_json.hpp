@@ -44,7 +44,6 @@ inline constexpr int json_version = posenc::io::verify_report_json_version;
 
 inline std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
-
 inline ojson real(double x) {
   if (std::isfinite(x)) return x;
   return x != x ? "nan" : (x < 0 ? "-inf" : "inf");
@@ -64,13 +63,13 @@ inline ojson entry_json(const verify::table_entry& e) {
   return {{"position", e.position}, {"element", e.element}, {"array", e.is_sin ? "sin" : "cos"}};
 }
 inline ojson index_json(const posenc::laws::entry_index& i) {
- ojson j = {{"position", i.position}, {"pair", i.pair}, {"element", i.element}};
+  ojson j = {{"position", i.position}, {"pair", i.pair}, {"element", i.element}};
   j["partner"] = i.partner == posenc::laws::no_partner ? ojson(nullptr) : ojson(i.partner);
   return j;
 }
 
 inline ojson report_json(const verify::rope_verify_report& r) {
- ojson j;
+  ojson j;
   j["posenc_verify_report"] = json_version;
   j["scheme"] = "rope";
   j["passed"] = r.passed();
@@ -179,7 +178,8 @@ inline ulp_sum_type u128_of(const ojson& j, std::string_view key, std::string_vi
 }
 inline verify::table_dtype dtype_of(const ojson& j, std::string_view where) {
   const std::string s = str(j, "dtype", where);
-  for (const auto t : {verify::table_dtype::f64, verify::table_dtype::f32, verify::table_dtype::bf16, verify::table_dtype::f16})
+  for (const auto t :
+       {verify::table_dtype::f64, verify::table_dtype::f32, verify::table_dtype::bf16, verify::table_dtype::f16})
     if (verify::dtype_name(t) == s) return t;
   throw bad_report(std::string(where) + "dtype " + quoted(s) + " is not one of f64, f32, bf16, f16");
 }

@@ -199,7 +199,7 @@ class rope_precision {
         failures[t] = e.what();
         next = positions.size();
       }
-      mpfr_free_cache();
+      mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);  // this thread's caches only: the others may still run
     };
     if (threads == 1) {
       work(0);
