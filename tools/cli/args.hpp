@@ -12,6 +12,7 @@
 // Exceptions are used inside the tool only; main() catches everything.
 #pragma once
 
+#include <array>
 #include <charconv>
 #include <cstddef>
 #include <initializer_list>
@@ -68,6 +69,15 @@ struct flag_spec {
 
 // The flags every command accepts; `--help` prints the command's usage.
 inline constexpr flag_spec help_flag{"help", flag_kind::boolean, "", "print this help and exit"};
+
+// A command's flags: a shared table (the RoPE config flags) followed by the command's own.
+template <std::size_t A, std::size_t B>
+constexpr std::array<flag_spec, A + B> concat(const std::array<flag_spec, A>& a, const flag_spec (&b)[B]) {
+  std::array<flag_spec, A + B> r{};
+  for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
+  for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
+  return r;
+}
 
 class parsed_args {
  public:

@@ -103,13 +103,6 @@ inline constexpr flag_spec own_flags[] = {
     {"at-least-one", flag_kind::boolean, "", "logn: 1 for n <= base (Qwen's logn; default: Su's log_base n)"},
 };
 
-template <std::size_t A, std::size_t B>
-constexpr std::array<flag_spec, A + B> concat(const std::array<flag_spec, A>& a, const flag_spec (&b)[B]) {
-  std::array<flag_spec, A + B> r{};
-  for (std::size_t i = 0; i < A; ++i) r[i] = a[i];
-  for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
-  return r;
-}
 inline constexpr auto all_flags = concat(config_flags, own_flags);
 
 enum class policy { exact, hf_float32 };

@@ -75,7 +75,7 @@ inline constexpr flag_spec own_flags[] = {
     {"output", flag_kind::value, "FILE", "same as -o FILE: write the report to FILE atomically"},
     {"hf-config", flag_kind::value, "FILE", "the config from a HuggingFace config.json (flags override it)"},
 };
-inline constexpr auto all_flags = emit::concat(emit::config_flags, own_flags);
+inline constexpr auto all_flags = concat(emit::config_flags, own_flags);
 
 // ---- progress on stderr ----
 
@@ -496,15 +496,11 @@ inline constexpr std::string_view usage =
     "\n"
     "flags:\n";
 
-inline std::string help(const parsed_args&) { return std::string(usage) + describe_flags(all_flags); }
-
 }  // namespace posenc::cli::verify_cmd
 
 namespace posenc::cli {
 
-inline constexpr command verify_command{
-    "verify",          "verify a RoPE table against MPFR and the laws (sharded, merged)",
-    verify_cmd::usage, verify_cmd::all_flags,
-    verify_cmd::run,   verify_cmd::help};
+inline constexpr command verify_command{"verify", "verify a RoPE table against MPFR and the laws (sharded, merged)",
+                                        verify_cmd::usage, verify_cmd::all_flags, verify_cmd::run};
 
 }  // namespace posenc::cli
