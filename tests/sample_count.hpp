@@ -1,6 +1,6 @@
 // sample_count.hpp: how many random cases the oracle tests draw. The GCC and Clang presets draw the
 // full count; the sanitizer preset (CMakePresets.json "asan") defines POSENC_TEST_SAMPLE_DIVISOR,
-// and draws a tenth: its job is to run every code path under AddressSanitizer and
+// and draws a tenth (test_rope_table also checks a quarter of its rows there): its job is to run every code path under AddressSanitizer and
 // UndefinedBehaviorSanitizer, not to measure again the accuracy the other presets measured on the
 // full count (and MPFR under the sanitizer's allocator made these tests a quarter of the suite's
 // time).
