@@ -1,4 +1,5 @@
-// The cos/sin table engine's run-time float kernel (include/posenc/math/detail/sincos_table_rows.hpp):
+// The cos/sin table engine's run-time kernels (include/posenc/math/detail/sincos_table_rows.hpp for
+// float, bfloat16 and float16; sincos_table_rows_double.hpp for double):
 //  * every table it writes is the scalar function entry by entry (which the oracle tests check
 //    against MPFR), on both of its instruction sets, over the shapes that move its boundaries:
 //    rows around the block size, columns around the slice width and the vector width, positions
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include <posenc/math/detail/sincos_table_rows.hpp>
+#include <posenc/math/detail/sincos_table_rows_double.hpp>
 #include <posenc/math/sincos_geometric.hpp>
 #include <posenc/math/sincos_table.hpp>
 #include <posenc/rope/angle.hpp>
@@ -47,11 +49,19 @@ std::vector<isa> isas() {
 
 template <class T, class Source, class Sink>
 posenc::status run(isa k, const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns, Sink& sink) {
+  if constexpr (std::is_same_v<T, double>) {
 #ifdef POSENC_DETAIL_ROWS_AVX
-  if (k == isa::avx) return st::fill_rows_runtime_avx<T>(src, start, rows, columns, nullptr, sink);
+    if (k == isa::avx) return st::fill_rows_runtime_double_avx(src, start, rows, columns, nullptr, sink);
 #endif
-  (void)k;
-  return st::fill_rows_runtime_baseline<T>(src, start, rows, columns, nullptr, sink);
+    (void)k;
+    return st::fill_rows_runtime_double_baseline(src, start, rows, columns, nullptr, sink);
+  } else {
+#ifdef POSENC_DETAIL_ROWS_AVX
+    if (k == isa::avx) return st::fill_rows_runtime_avx<T>(src, start, rows, columns, nullptr, sink);
+#endif
+    (void)k;
+    return st::fill_rows_runtime_baseline<T>(src, start, rows, columns, nullptr, sink);
+  }
 }
 
 struct shape {
@@ -106,6 +116,7 @@ TEST_CASE("run-time kernel: geometric tables equal the scalar function on every 
   check_geometric_shapes<float>();
   check_geometric_shapes<posenc::bfloat16>();
   check_geometric_shapes<posenc::float16>();
+  check_geometric_shapes<double>();  // the double-double kernel: slices of 8, blocks up to 256
 }
 
 TEST_CASE("run-time float kernel: sinusoidal tables equal element() in both layouts, any start", "[table_rows]") {
@@ -164,6 +175,8 @@ void check_rope_tables() {
        .short_factor = std::span<const double>(long_f),
        .long_factor = std::span<const double>(long_f)},
       {.head_dim = 80, .rope_theta = 10000.0, .partial_rotary_factor = 0.5},
+      // 10 pairs: a last slice narrower than the double kernel's 8 columns and its vectors of 4.
+      {.head_dim = 20, .rope_theta = 10000.0, .rope_type = rp::scaling::linear, .factor = 2.0},
       // Proportional (Gemma-3n style): 32 of 128 pairs rotate, the others hold cis(0) (or af cis(0)).
       {.head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true},
   };
@@ -214,7 +227,7 @@ TEST_CASE("run-time kernel: RoPE tables of several scalings, folded or not, equa
   check_rope_tables<float>();
   check_rope_tables<posenc::bfloat16>();
   check_rope_tables<posenc::float16>();
-  check_rope_tables<double>();  // the column path; proportional's constant pairs
+  check_rope_tables<double>();  // the double-double kernel; proportional's constant pairs
 }
 
 namespace {
@@ -342,6 +355,112 @@ TEST_CASE("run-time kernel: the rounding test decides at its bound", "[table_row
   check_decision<float>(1 + 0x1p-24);
   check_decision<posenc::bfloat16>(1 + 0x1p-8);
   check_decision<posenc::float16>(1 + 0x1p-11);
+}
+
+namespace {
+
+namespace dd = st::rows_dd;
+
+// One lane of a cdd / cshort vector from a double-double complex value.
+void set_cdd(dd::cdd& v, posenc::math::double_double c, posenc::math::double_double s) {
+  for (std::size_t l = 0; l < dd::lanes; ++l) v.ch[l] = c.hi, v.cl[l] = c.lo, v.sh[l] = s.hi, v.sl[l] = s.lo;
+  dd::split_hi(v.ch, v.chh);
+  dd::split_hi(v.sh, v.shh);
+}
+
+// The component error of hi + lo (a double-double value) against MPFR's cos or sin of m theta.
+double cis_error_dd(std::uint64_t m, posenc::math::double_double th, double ch, double cl, double sh, double sl) {
+  mpfr_t x, c, s;
+  mpfr_inits2(300, c, s, static_cast<mpfr_ptr>(nullptr));
+  mpfr_init2(x, 64);
+  posenc::verify::detail::exact_product(x, m, th);
+  mpfr_cos(c, x, MPFR_RNDN);
+  mpfr_sin(s, x, MPFR_RNDN);
+  mpfr_sub_d(c, c, ch, MPFR_RNDN);
+  mpfr_sub_d(c, c, cl, MPFR_RNDN);
+  mpfr_sub_d(s, s, sh, MPFR_RNDN);
+  mpfr_sub_d(s, s, sl, MPFR_RNDN);
+  const double err = std::fmax(std::fabs(mpfr_get_d(c, MPFR_RNDU)), std::fabs(mpfr_get_d(s, MPFR_RNDU)));
+  mpfr_clears(x, c, s, static_cast<mpfr_ptr>(nullptr));
+  return err;
+}
+
+}  // namespace
+
+TEST_CASE("the double kernel: entry bounds hold against MPFR and are not vacuous", "[table_rows]") {
+  // As the kernel computes them: E_1 and A from cis_anchor_dd, E_b by the double-double
+  // recurrence, the entry A E_b from both in their 26-bit short form (cmul_short), unnormalised.
+  double worst = 0;
+  for (const int j : {0, 1, 17, 40, 63})
+    for (const std::uint64_t p0 : {std::uint64_t{0}, std::uint64_t{256}, std::uint64_t{1} << 20}) {
+      const posenc::math::double_double th = posenc::math::geometric_frequency(10000.0, 2 * j, 128);
+      posenc::math::double_double c1, s1, ac, as;
+      double d1 = 0, da = 0;
+      REQUIRE(st::cis_anchor_dd(1, th, c1, s1, d1));
+      REQUIRE(st::cis_anchor_dd(p0, th, ac, as, da));
+      REQUIRE(d1 <= st::anchor_error_dd::delta);
+      REQUIRE(da <= st::anchor_error_dd::delta);
+      double bound[dd::dd_block_max];
+      st::entry_bounds_dd(bound, dd::dd_block_max, d1);
+      dd::cdd e1, eb, a;
+      set_cdd(e1, c1, s1);
+      set_cdd(a, ac, as);
+      set_cdd(eb, {1.0, 0.0}, {0.0, 0.0});
+      dd::cshort as_short, eb_short;
+      dd::to_short(a, as_short);
+      for (std::size_t b = 0; b < dd::dd_block_max; ++b) {
+        dd::to_short(eb, eb_short);
+        dd::d4 c, cl, sv, sl;
+        dd::cmul_short(as_short, eb_short, c, cl, sv, sl);
+        if (p0 + b != 0) {
+          const double err = cis_error_dd(p0 + b, th, c[0], cl[0], sv[0], sl[0]);
+          if (err > bound[b]) UNSCOPED_INFO("pair " << j << " p0 " << p0 << " b " << b << ": error " << err);
+          CHECK(err <= bound[b]);
+          if (b >= 16) worst = std::fmax(worst, err / bound[b]);
+        }
+        dd::d4 nc, ncl, ns, nsl;
+        dd::cmul(eb, e1, nc, ncl, ns, nsl);
+        dd::normalise(nc, ncl, eb.ch, eb.cl, eb.chh);
+        dd::normalise(ns, nsl, eb.sh, eb.sl, eb.shh);
+      }
+    }
+  std::printf("[table_rows] double kernel entry: worst measured error / bound (b >= 16): %.4f\n", worst);
+  CHECK(worst > 1e-3);  // a bound a thousand times too loose would be a bug of its own
+}
+
+TEST_CASE("the double kernel: the rounding test decides at its bound", "[table_rows]") {
+  // Lane 0 carries the value under test as its cos (A = x + 0.5i, E_b = 1): on a double midpoint it
+  // must go to the scalar path, within the bound of it too; past the bound it must not. The bound
+  // the kernel tests with: (e_row + ferr)(1 + 2^-50) + 2^-76.
+  const double e_row = 0x1p-70, e = e_row * (1 + 0x1p-50) + 0x1p-76;
+  const posenc::math::double_double mid{1.0, 0x1p-53};  // between 1 and 1 + 2^-52
+  const posenc::math::double_double cases[] = {
+      mid, {1.0, 0x1p-53 + 0.5 * e}, {1.0, 0x1p-53 - 0.5 * e}, {1.0, 0x1p-53 + 2 * e}, {0.75, 0.0}, {1.0, 0x1p-54}};
+  const bool redo[] = {true, true, true, false, false, false};
+  for (std::size_t t = 0; t < 6; ++t) {
+    const sentinel_source src;
+    const posenc::math::frequency_value f[dd::width] = {};
+    dd::cdd a_full[dd::vectors], e_full[dd::vectors];
+    dd::cshort a[dd::vectors], eb[dd::vectors];
+    for (std::size_t k = 0; k < dd::vectors; ++k) {
+      set_cdd(a_full[k], {0.5, 0.0}, {0.5, 0.0});
+      set_cdd(e_full[k], {1.0, 0.0}, {0.0, 0.0});
+    }
+    a_full[0].ch[0] = cases[t].hi;
+    a_full[0].cl[0] = cases[t].lo;
+    dd::split_hi(a_full[0].ch, a_full[0].chh);
+    for (std::size_t k = 0; k < dd::vectors; ++k) dd::to_short(a_full[k], a[k]), dd::to_short(e_full[k], eb[k]);
+    const dd::d4 ferr[dd::vectors] = {};
+    const bool slow[dd::width] = {};
+    double sn[dd::width] = {}, cs[dd::width] = {};
+    posenc::status status = posenc::status::ok;
+    st::row_values_dd<false>(src, f, a, eb, e_row, ferr, nullptr, slow, false, 5, 0, 7, sn, cs, status);
+    INFO("case " << t);
+    CHECK(src.calls == (redo[t] ? 1 : 0));
+    const double want = cases[t].hi + cases[t].lo;  // RN(hi + lo): the correctly rounded value
+    CHECK(same(cs[0], redo[t] ? -7.0 : want));
+    CHECK(same(cs[1], 0.5));
+  }
 }
 
 namespace {

@@ -9,6 +9,11 @@
 //     entry(const math::frequency_value& f, const math::amplitude* af, std::uint64_t p, int j) const;
 //   };
 //
+// A source may also have
+//     constexpr math::frequency_value frequency_accurate(int j) const;  // the same, rel_err <= 2^-100
+// which the double row kernel reads for a column whose frequency() bound is too loose to decide
+// double entries (RoPE's Llama-3 band: 2^-60); without it such a column's entries more often take
+// entry().
 // entry() must return RN_T(sin(p theta_j)), RN_T(cos(p theta_j)) of the encoding's exact real
 // frequency (times the exact amplitude when af != nullptr): the engine's own entries are the same
 // correctly rounded values, so a table is bit for bit its scalar function whichever path an entry

@@ -31,8 +31,9 @@
 // (rope::folded_entry_overflows_table_type): a constexpr table cannot silently hold garbage.
 //
 // Cost: per entry one complex product of double anchors and a two-ended rounding test (the engine
-// of detail/table_column.hpp), a dozen operations in constant evaluation; position lists and double
-// tables take the scalar path per entry. Stack: the state of up to 128 columns and 2 x 8192 double
+// of detail/table_column.hpp), a dozen operations in constant evaluation; double tables at run time
+// a product of double-double anchors (math/detail/sincos_table_rows_double.hpp), in constant
+// evaluation the scalar path per entry, as position lists everywhere. Stack: the state of up to 128 columns and 2 x 8192 double
 // anchors, about 140 KiB, whatever the table's size (mind it on small firmware stacks).
 //
 //   std::vector<float> cos(rows * 128), sin(rows * 128);

@@ -100,12 +100,28 @@ constexpr std::span<const double> longrope_factors(const config& c) noexcept {
   return c.seq_len > c.original_max_position_embeddings ? c.long_factor : c.short_factor;
 }
 
+using frequency_value = math::frequency_value;  // math/sincos_source.hpp
+
+// The exact scaled frequency from the 256-bit evaluation rounded to a double-double: relative error 2^-104
+// whatever the scaling (frequency_dd's double-double evaluation can be as loose as 2^-60 in
+// Llama-3's smoothed band, enough for float tables, not for deciding a double entry's rounding
+// from a row kernel's anchors, sincos_table_rows_double.hpp), at a few microseconds a column.
+constexpr frequency_value frequency_dd_accurate(const checked_config& cc, int j) noexcept {
+  using namespace detail::ropef;
+  const config& c = cc.get();
+  if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
+  if (j >= rotating_pairs(c)) return {};
+  const auto m = inv_freq_eval<mp_num<4>>(c, j);
+  if (mp_num<4>::failed(m) || !mp_num<4>::separated(m)) return {{}, 0, posenc::status::domain_error};
+  const double hi = detail::mp::round_value<double>(m.v);
+  const double lo = detail::mp::round_value<double>(detail::mp::sub(m.v, detail::mp::from_double<4>(hi)));
+  return {{hi, lo}, 0x1p-104, posenc::status::ok};
+}
+
 // The exact scaled frequency as a provider for angle tables: a double-double with a relative
 // error bound (so that cos/sin of m * inv_freq[j] can be rounded correctly with respect to the
 // exact frequency). From the double-double evaluation (bound typically 2^-80 or better), or, when
-// that cannot decide a branch, from the 256-bit one rounded to a double-double (2^-104).
-using frequency_value = math::frequency_value;  // math/sincos_source.hpp
-
+// that cannot decide a branch, from the 256-bit one (frequency_dd_accurate, 2^-104).
 constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
   const config& c = cc.get();
@@ -114,11 +130,7 @@ constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept
   const dd_val a = inv_freq_eval<dd_num>(c, j);
   if (!dd_num::failed(a) && a.v.hi != 0 && a.err <= dd_num::bot(a) - 60)
     return {a.v, a.err == exact_err ? 0.0 : detail::pow2(a.err - dd_num::bot(a)), posenc::status::ok};
-  const auto m = inv_freq_eval<mp_num<4>>(c, j);
-  if (mp_num<4>::failed(m) || !mp_num<4>::separated(m)) return {{}, 0, posenc::status::domain_error};
-  const double hi = detail::mp::round_value<double>(m.v);
-  const double lo = detail::mp::round_value<double>(detail::mp::sub(m.v, detail::mp::from_double<4>(hi)));
-  return {{hi, lo}, 0x1p-104, posenc::status::ok};
+  return frequency_dd_accurate(cc, j);
 }
 
 // The frequency at 64 * Limbs bits with an absolute error bound 2^err (mp::approx), for the

@@ -15,8 +15,9 @@
 // Folded amplitude af = af.hi + af.lo (|af - (hi + lo)| <= af.err): c af ~ RN(c af.hi), whose
 // error is <= e0 |af.hi| + |c| (|af.lo| + af.err) + 2^-53 |RN(c af.hi)|, with a 2^-50 margin.
 // A two-ended rounding test then decides each entry (below); the entries it cannot decide, every
-// entry of a double table (anchors at 2^-54 cannot round a double), and every entry of a position
-// list (no shared anchors) come from the source's scalar function, so the table is bit for bit
+// entry of a double table in constant evaluation (anchors at 2^-54 cannot round a double; at run
+// time double tables have a double-double row kernel, sincos_table_rows_double.hpp), and every
+// entry of a position list (no shared anchors) come from the source's scalar function, so the table is bit for bit
 // that function whichever path an entry took, and the chunking and the block size B change how
 // much an entry costs, never its bits.
 #pragma once
@@ -28,6 +29,7 @@
 #include "posenc/math/detail/sincos_table_entry.hpp"
 #include "posenc/math/detail/sincos_table_rows.hpp"
 #include "posenc/math/detail/sincos_table_rows_constexpr.hpp"
+#include "posenc/math/detail/sincos_table_rows_double.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sincos_source.hpp"
 #include "posenc/status.hpp"
@@ -114,6 +116,9 @@ constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
     if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_take(af, float_format<T>::max_exponent))
       return fill_rows_runtime<T>(src, start, rows, columns, af, sink);
+  if constexpr (std::is_same_v<T, double>)
+    if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_double_take(af))
+      return fill_rows_runtime_double(src, start, rows, columns, af, sink);
   if constexpr (std::is_same_v<T, float>) {
     if constexpr (has_constexpr_row_runs<Sink>)
       if (std::is_constant_evaluated() && list == nullptr && af == nullptr) {

@@ -29,6 +29,10 @@ namespace posenc::detail::ropet {
 struct rope_source {
   const rope::config* c;
   constexpr math::frequency_value frequency(int j) const noexcept { return rope::frequency_dd(*c, j); }
+  // Read by the double row kernel where frequency()'s bound is too loose to decide doubles.
+  constexpr math::frequency_value frequency_accurate(int j) const noexcept {
+    return rope::frequency_dd_accurate(*c, j);
+  }
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value& f, const math::amplitude* af,
                                                          std::uint64_t p, int j) const noexcept {
