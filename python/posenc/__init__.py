@@ -60,7 +60,8 @@ MAX_ROPE_POSITION = 1 << 21
 
 _LAYOUTS = {"half_split": "half_split", "half-split": "half_split", "neox": "half_split",
             "interleaved": "interleaved", "gptj": "interleaved"}
-_POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_float32"}
+_POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_float32",
+             "ggml_float32": "ggml_float32", "ggml-float32": "ggml_float32"}
 
 
 def _choice(name, value, table):
@@ -131,13 +132,17 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
         ``(2j, 2j + 1)`` (GPT-J, Meta).
     fold_attention : bool
         Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
-        rounded once (exact policy) or multiplied in float32 (hf_float32).
-    policy : ``"exact"`` or ``"hf_float32"``
+        rounded once (exact policy) or multiplied in float32 (hf_float32). ggml_float32's factor is 1.
+    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"``
         ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
         ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
         float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
         ``dtype`` as ``.to(dtype)`` does: what a model's float32 rotary cache holds (within the rare
         ulp by which torch's own cos/sin differ from correctly rounded ones).
+        ``ggml_float32``: ggml's CPU float32 recurrence (``theta_scale = powf(base, -2/d)``,
+        ``theta = float(m)`` multiplied by ``theta_scale`` once per pair, times ``1/factor`` for linear
+        scaling, correctly rounded cosf/sinf), then converted to ``dtype``; rope_type ``default`` and
+        ``linear`` only (ValueError for any other scaling or proportional RoPE).
     **overrides
         Fields of posenc's rope::config, by HF's key names, over the config's values:
         ``head_dim``, ``rope_theta``, ``partial_rotary_factor``, ``rotary_dim``, ``rope_type``
@@ -191,7 +196,8 @@ def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
     ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config
     (every ``rope_type``; 0 for proportional's non-rotating pairs), each the exact value rounded once
     into ``dtype`` (policy ``"exact"``), or HF's float32 tensor converted to ``dtype``
-    (``"hf_float32"``). ``attention_factor`` is a Python float: the exact value of the factor as
+    (``"hf_float32"``; ``"ggml_float32"`` has no such tensor and is a ValueError).
+    ``attention_factor`` is a Python float: the exact value of the factor as
     rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE). ``config``
     and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
     """
