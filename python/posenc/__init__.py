@@ -16,7 +16,9 @@ A table someone else built, checked entry by entry against MPFR and every RoPE l
 
 Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_distance`,
 :func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`deberta_buckets`, :func:`logn_factors`,
-:func:`sinusoidal_table`, :func:`xpos_scales`.
+:func:`sinusoidal_table`, :func:`xpos_scales`, :func:`kerple_log_bias`, :func:`kerple_power_bias`,
+:func:`sandwich_bias`, :func:`shaw_relative_indices`, :func:`transformer_xl_table`,
+:func:`transformer_xl_positions`.
 
 Configs (``config``) are a dict holding a HuggingFace config.json's contents, a path to one, or None;
 keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"``, ``"float32"``,
@@ -46,6 +48,8 @@ __all__ = [
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
     "sinusoidal_table", "xpos_scales",
+    "kerple_log_bias", "kerple_power_bias", "sandwich_bias", "shaw_relative_indices",
+    "transformer_xl_table", "transformer_xl_positions",
     "verify", "have_verify",
     "bfloat16_to_float32", "float32_to_bfloat16_bits",
     "MAX_ROPE_POSITION", "__version__",
@@ -56,7 +60,8 @@ MAX_ROPE_POSITION = 1 << 21
 
 _LAYOUTS = {"half_split": "half_split", "half-split": "half_split", "neox": "half_split",
             "interleaved": "interleaved", "gptj": "interleaved"}
-_POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_float32"}
+_POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_float32",
+             "ggml_float32": "ggml_float32", "ggml-float32": "ggml_float32"}
 
 
 def _choice(name, value, table):
@@ -127,13 +132,17 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
         ``(2j, 2j + 1)`` (GPT-J, Meta).
     fold_attention : bool
         Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
-        rounded once (exact policy) or multiplied in float32 (hf_float32).
-    policy : ``"exact"`` or ``"hf_float32"``
+        rounded once (exact policy) or multiplied in float32 (hf_float32). ggml_float32's factor is 1.
+    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"``
         ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
         ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
         float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
         ``dtype`` as ``.to(dtype)`` does: what a model's float32 rotary cache holds (within the rare
         ulp by which torch's own cos/sin differ from correctly rounded ones).
+        ``ggml_float32``: ggml's CPU float32 recurrence (``theta_scale = powf(base, -2/d)``,
+        ``theta = float(m)`` multiplied by ``theta_scale`` once per pair, times ``1/factor`` for linear
+        scaling, correctly rounded cosf/sinf), then converted to ``dtype``; rope_type ``default`` and
+        ``linear`` only (ValueError for any other scaling or proportional RoPE).
     **overrides
         Fields of posenc's rope::config, by HF's key names, over the config's values:
         ``head_dim``, ``rope_theta``, ``partial_rotary_factor``, ``rotary_dim``, ``rope_type``
@@ -187,7 +196,8 @@ def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
     ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config
     (every ``rope_type``; 0 for proportional's non-rotating pairs), each the exact value rounded once
     into ``dtype`` (policy ``"exact"``), or HF's float32 tensor converted to ``dtype``
-    (``"hf_float32"``). ``attention_factor`` is a Python float: the exact value of the factor as
+    (``"hf_float32"``; ``"ggml_float32"`` has no such tensor and is a ValueError).
+    ``attention_factor`` is a Python float: the exact value of the factor as
     rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE). ``config``
     and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
     """
@@ -350,6 +360,108 @@ def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=512
     code = dtype_code(dtype)
     return present(_core.xpos_scales(d, n, _integer("start", start), _integer("scale_base", scale_base), inverse,
                                      code), code)
+
+
+# ---- KERPLE, Sandwich, Shaw -------------------------------------------------------------------------
+
+
+def _reals(name, value):
+    """One number or a 1-D sequence of numbers (not bools, not strings) as a list of floats."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return [float(value)]
+    if isinstance(value, (str, bytes)) or np.ndim(value) != 1:
+        raise TypeError(f"{name} must be a number or a one-dimensional sequence of numbers, got "
+                        f"{type(value).__name__}")
+    out = []
+    for i, v in enumerate(value):
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise TypeError(f"{name}[{i}] must be a number, got {type(v).__name__}")
+        out.append(float(v))
+    return out
+
+
+def kerple_log_bias(distances, dtype="float64", *, p, a):
+    """KERPLE-log's biases ``-p_h log(1 + a_h k)`` (Chi et al., NeurIPS 2022), shape
+    ``[heads, distances]``: element ``[h, k]`` for distance ``k = |query - key|``, exact then rounded
+    once into ``dtype``. ``p`` and ``a`` are the heads' learned parameters (a number for one head, or
+    a sequence, one per head; the exact doubles given): finite, positive, ``a >= 2^-60``. ValueError
+    names a broken head, and the first entry that overflows ``dtype``. ``posenc emit kerple-log``."""
+    n = _count("distances", distances)
+    code = dtype_code(dtype)
+    return present(_core.kerple_log_bias(_reals("p", p), _reals("a", a), n, code), code)
+
+
+def kerple_power_bias(distances, dtype="float64", *, p, a):
+    """KERPLE-power's biases ``-a_h k^p_h``, shape ``[heads, distances]`` (``p`` in ``(0, 2]``,
+    ``a > 0``, distances below 2^26), otherwise as :func:`kerple_log_bias`. An exactly representable
+    ``a t^P`` (``k = t^(2^q)`` for ``p = P 2^-q``) is rounded once, ties to even.
+    ``posenc emit kerple-power``."""
+    n = _count("distances", distances)
+    code = dtype_code(dtype)
+    return present(_core.kerple_power_bias(_reals("p", p), _reals("a", a), n, code), code)
+
+
+def sandwich_bias(distances, dim, heads, dtype="float64"):
+    """Sandwich's biases (Chi et al., ACL 2023; NeMo's SandwichRelativePositionEmbedding), shape
+    ``[heads, distances]``: element ``[h, k]`` is
+    ``(sum_{i=1..d/2} cos(k 10000^(-2i/d)) - d/2) / (8 (h + 1) / H)`` for distance k, exact then
+    rounded once. ``dim``: NeMo's hidden size per head (even, <= 4096); ``heads`` <= 4096; at most
+    2^28 cosine terms (heads x distances x dim/2) per call, as ``posenc emit sandwich``."""
+    n = _count("distances", distances)
+    code = dtype_code(dtype)
+    return present(_core.sandwich_bias(_integer("dim", dim), _integer("heads", heads), n, code), code)
+
+
+def shaw_relative_indices(positions, *, max_relative_position=20):
+    """Shaw et al.'s relative indices (NAACL 2018; tensor2tensor
+    ``_generate_relative_positions_matrix``), an int32 ``[positions, positions]`` array: element
+    ``[i, j]`` is ``clip(j - i, -k, k) + k`` for query i and key j, an index into the learned
+    ``(2k + 1)``-row tables; ``k = max_relative_position`` (tensor2tensor's default 20).
+    ``posenc emit shaw``."""
+    n = _count("positions", positions)
+    return _core.shaw_relative_indices(_integer("max_relative_position", max_relative_position), n)
+
+
+# ---- Transformer-XL / XLNet --------------------------------------------------------------------------
+
+_TXL_MODELS = {"transformer-xl": "transformer_xl", "transformer_xl": "transformer_xl", "xlnet": "xlnet"}
+
+
+def _txl_args(klen, qlen, clamp_len, model, attn_type, bi_data):
+    """The core's arguments; XLNet's own settings given for Transformer-XL are a ValueError (the CLI's
+    'applies to --model xlnet only')."""
+    m = _choice("model", model, _TXL_MODELS)
+    if m == "transformer_xl":
+        for name, value in (("qlen", qlen), ("attn_type", attn_type), ("bi_data", bi_data)):
+            if value is not None:
+                raise ValueError(f"{name} applies to model='xlnet' only")
+    if bi_data is not None and not isinstance(bi_data, bool):
+        raise TypeError("bi_data must be a bool")
+    attn = _choice("attn_type", "bi" if attn_type is None else attn_type, {"bi": "bi", "uni": "uni"})
+    return (_integer("klen", klen), 0 if qlen is None else _integer("qlen", qlen), _integer("clamp_len", clamp_len),
+            m, attn, bool(bi_data))
+
+
+def transformer_xl_table(d_model, klen, dtype="float64", *, qlen=None, clamp_len=-1, model="transformer-xl",
+                         attn_type=None, bi_data=None):
+    """The relative sinusoids Transformer-XL (Dai et al., ACL 2019) and XLNet (Yang et al., NeurIPS
+    2019) feed their attention, shape ``[rows, d_model]``: row r is ``[sin | cos]`` of
+    ``position_r 10000^(-2i/d_model)``, each entry exact then rounded once, with ``position_r`` as
+    :func:`transformer_xl_positions` lists it. ``model="transformer-xl"``: ``klen`` rows
+    ``klen - 1 .. 0`` (mem_transformer.py), clamped to ``clamp_len`` when it is positive.
+    ``model="xlnet"`` (HF ``relative_positional_encoding``): ``klen .. -qlen + 1`` (``attn_type="bi"``,
+    the default) or ``klen .. 0`` (``"uni"``), and with ``bi_data=True`` a backward half after them;
+    clamped to ``[-clamp_len, clamp_len]``. ``qlen`` (default 0), ``attn_type`` and ``bi_data`` are
+    XLNet's. ``posenc emit transformer-xl``."""
+    args = _txl_args(klen, qlen, clamp_len, model, attn_type, bi_data)
+    code = dtype_code(dtype)
+    return present(_core.transformer_xl_table(_integer("d_model", d_model), *args, code), code)
+
+
+def transformer_xl_positions(klen, *, qlen=None, clamp_len=-1, model="transformer-xl", attn_type=None,
+                             bi_data=None):
+    """The relative position of each row of :func:`transformer_xl_table` (same arguments), int64."""
+    return _core.transformer_xl_positions(*_txl_args(klen, qlen, clamp_len, model, attn_type, bi_data))
 
 
 # ---- verify ---------------------------------------------------------------------------------------

@@ -38,7 +38,7 @@ def _parser():
     t.add_argument("--start", type=int, default=0, metavar="P", help="first position (default 0)")
     t.add_argument("--dtype", default="float32", help="float64, float32 (default), bfloat16 or float16")
     t.add_argument("--layout", default="half_split", help="half_split (default) or interleaved")
-    t.add_argument("--policy", default="exact", help="exact (default) or hf_float32")
+    t.add_argument("--policy", default="exact", help="exact (default), hf_float32 or ggml_float32")
     t.add_argument("--fold-attention", action="store_true", help="cos and sin times the attention factor")
     t.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="the file to write")
 

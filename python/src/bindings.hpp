@@ -5,8 +5,9 @@
 
 namespace posenc::python {
 
-void bind_rope(pybind11::module_& m);     // rope.cpp
-void bind_schemes(pybind11::module_& m);  // schemes.cpp
-void bind_verify(pybind11::module_& m);   // verify.cpp, when POSENC_PYTHON_HAVE_VERIFY
+void bind_rope(pybind11::module_& m);      // rope.cpp
+void bind_schemes(pybind11::module_& m);   // schemes.cpp
+void bind_relative(pybind11::module_& m);  // relative.cpp
+void bind_verify(pybind11::module_& m);    // verify.cpp, when POSENC_PYTHON_HAVE_VERIFY
 
 }  // namespace posenc::python

@@ -128,6 +128,17 @@ inline void check_status(posenc::status st, const std::string& what) {
   if (st != posenc::status::ok) fail(what + ": " + posenc::to_string(st));
 }
 
+// Runs a fill without the GIL and turns its status into the ValueError that names the scheme.
+template <class Fill>
+void fill_unlocked(const std::string& ctx, Fill&& fill) {
+  posenc::status st = posenc::status::ok;
+  {
+    py::gil_scoped_release unlocked;
+    st = fill();
+  }
+  check_status(st, ctx);
+}
+
 // Rows x width elements, checked: a table above 2^32 elements is refused before any allocation.
 inline std::size_t table_size(std::uint64_t rows, std::uint64_t width, const std::string& ctx) {
   constexpr std::uint64_t most = std::uint64_t{1} << 32;

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("__version__") = POSENC_VERSION_STRING;
   posenc::python::bind_rope(m);
   posenc::python::bind_schemes(m);
+  posenc::python::bind_relative(m);
 #if defined(POSENC_PYTHON_HAVE_VERIFY)
   posenc::python::bind_verify(m);
   m.attr("have_verify") = true;

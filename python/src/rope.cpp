@@ -4,7 +4,9 @@
 // rope::sincos / rope::attention_sincos); policy "hf_float32" is rope::hf_float32, HF's float32
 // pipeline (inv_freq_row once, then cosf/sinf of inv[j] * float(m), times attention_scaling in
 // float32 when folded), converted to the dtype as HF's .to(dtype) does: the computation of
-// tools/cli/commands_emit.hpp's rope_values. The fills run without the GIL.
+// tools/cli/commands_emit.hpp's rope_values; policy "ggml_float32" is rope::ggml_float32, ggml's
+// float32 recurrence (rope::angle_row per row, then cosf/sinf), for rope_type default and linear
+// only, as `posenc report precision` treats it. The fills run without the GIL.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,12 +29,13 @@
 namespace posenc::python {
 namespace {
 
-enum class policy { exact, hf_float32 };
+enum class policy { exact, hf_float32, ggml_float32 };
 
 policy parse_policy(const std::string& p) {
   if (p == "exact") return policy::exact;
   if (p == "hf_float32") return policy::hf_float32;
-  fail("unknown policy '" + p + "' (expected 'exact' or 'hf_float32')");
+  if (p == "ggml_float32") return policy::ggml_float32;
+  fail("unknown policy '" + p + "' (expected 'exact', 'hf_float32' or 'ggml_float32')");
 }
 
 rope::layout parse_layout(const std::string& l) {
@@ -49,6 +52,15 @@ T from_float(float v) {
 
 [[noreturn]] void unsupported_policy(const std::string& ctx) {
   fail(ctx + ": policy 'hf_float32' cannot reproduce HF's pipeline for this configuration");
+}
+
+// ggml's CPU recurrence exists for rope_type default and linear (freq_scale = 1 / factor) only:
+// llama.cpp computes YaRN and the others with other ggml parameters, which rope::ggml_float32 does
+// not model, and proportional RoPE is not ggml's. Refused by name rather than approximated.
+void check_ggml_applies(const rope::config& c, const std::string& ctx) {
+  if ((c.rope_type == rope::scaling::default_ || c.rope_type == rope::scaling::linear) && !c.proportional) return;
+  fail(ctx + ": policy 'ggml_float32' covers rope_type default and linear only (ggml's float32 recurrence); " +
+       "this config: " + std::string(rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : ""));
 }
 
 // The rows: positions start .. start + rows - 1, or the listed ones.
@@ -76,6 +88,29 @@ void fill_hf(const rope::config& c, const rows_spec& r, rope::layout lay, bool f
   }
 }
 
+// ggml's float32 recurrence into expanded rows: the angles of a row from rope::angle_row (theta =
+// float(m), times theta_scale per pair, times freq_scale), cosf/sinf, then converted to T. Its
+// attention factor is 1 (default and linear), so fold_attention changes nothing.
+template <class T>
+posenc::status fill_ggml(const rope::config& c, const rows_spec& r, rope::layout lay, std::span<T> cos,
+                         std::span<T> sin) {
+  const std::size_t dim = static_cast<std::size_t>(rope::rotary_dim(c)), pairs = dim / 2;
+  std::vector<float> angles(pairs);
+  for (std::size_t i = 0; i < r.rows; ++i) {
+    const posenc::status st = rope::angle_row(rope::ggml_float32, c, r.position(i), std::span<float>(angles));
+    if (st != posenc::status::ok) return st;
+    for (std::size_t j = 0; j < pairs; ++j) {
+      const math::sincos_result<float> v = math::sincos(angles[j]);
+      const T cv = from_float<T>(v.cos), sv = from_float<T>(v.sin);
+      for (int t = 0; t < 2; ++t) {
+        cos[i * dim + rope::pair_index(lay, j, t, dim)] = cv;
+        sin[i * dim + rope::pair_index(lay, j, t, dim)] = sv;
+      }
+    }
+  }
+  return posenc::status::ok;
+}
+
 // The first entry that overflowed (row-major), for the message of a folded float16 table.
 template <class T>
 std::size_t first_infinite(std::span<const T> cos, std::span<const T> sin) {
@@ -101,6 +136,16 @@ py::tuple rope_table_t(const rope::config& c, const rows_spec& r, rope::layout l
       py::gil_scoped_release unlocked;
       fill_hf<T>(c, r, lay, fold, cs, ss, inv, static_cast<float>(att.value));
     }
+    return py::make_tuple(cos, sin);
+  }
+  if (pol == policy::ggml_float32) {
+    check_ggml_applies(c, ctx);
+    posenc::status st = posenc::status::ok;
+    {
+      py::gil_scoped_release unlocked;
+      st = fill_ggml<T>(c, r, lay, cs, ss);
+    }
+    check_status(st, ctx + ": policy 'ggml_float32'");
     return py::make_tuple(cos, sin);
   }
   posenc::status st = posenc::status::ok;
@@ -153,6 +198,9 @@ py::tuple rope_inv_freq(const std::string& json_text, const py::dict& overrides,
   const io::rope_settings s = read_rope_config(json_text, overrides, ctx);
   const rope::config c = s.config();
   const policy pol = parse_policy(policy_s);
+  if (pol == policy::ggml_float32)  // theta = float(m) * theta_scale^j by recurrence: no m-free frequency
+    fail(ctx + ": policy 'ggml_float32' has no inv_freq tensor (ggml's angle is a float32 recurrence in the " +
+         "position); use rope_table(..., policy='ggml_float32')");
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     const int pairs = rope::rotary_dim(c) / 2;
     py::array inv = new_array<T>({pairs});

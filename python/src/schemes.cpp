@@ -32,17 +32,6 @@
 namespace posenc::python {
 namespace {
 
-// Fills without the GIL and turns a status into the ValueError that names the scheme.
-template <class Fill>
-void fill_unlocked(const std::string& ctx, Fill&& fill) {
-  posenc::status st = posenc::status::ok;
-  {
-    py::gil_scoped_release unlocked;
-    st = fill();
-  }
-  check_status(st, ctx);
-}
-
 // ---- ALiBi -----------------------------------------------------------------------------------
 
 alibi::checked_config alibi_config(const std::string& json_text, std::optional<int> heads,

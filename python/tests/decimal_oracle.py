@@ -180,5 +180,53 @@ def sinusoid(p, k, dim, base=10000):
     return s if k % 2 == 0 else c
 
 
+def kerple_log(p, a, k):
+    """KERPLE-log's -p ln(1 + a k) for doubles p, a and an integer k >= 0; 1 + a k is formed with
+    20 guard digits (it is exact as a Fraction, but decimal's ln takes a Decimal)."""
+    with localcontext(prec=PREC + 20):
+        return -Decimal(p) * (Decimal(a) * k + 1).ln()
+
+
+def _exact_power(k, p):
+    """k^p as an exact integer when it is rational, else None: with p = P / 2^e, k^p is rational iff
+    k is a perfect 2^e-th power t^(2^e) (then it is t^P), found by e exact square roots."""
+    f = Fraction(p)
+    t = k
+    for _ in range(f.denominator.bit_length() - 1):  # the denominator of a double is a power of two
+        r = math.isqrt(t)
+        if r * r != t:
+            return None
+        t = r
+    return t ** f.numerator
+
+
+def kerple_power(a, p, k):
+    """KERPLE-power's -a k^p for doubles a, p (0 < p <= 2) and an integer k >= 0: a Fraction when k^p
+    is an integer (so that midpoints are seen exactly), else a Decimal exp(p ln k) with guard digits."""
+    if k == 0:
+        return Fraction(0)
+    exact = _exact_power(k, p)
+    if exact is not None:
+        return -Fraction(a) * exact
+    f = Fraction(p)
+    with localcontext(prec=PREC + 20):
+        return -Decimal(a) * (Decimal(f.numerator) / Decimal(f.denominator) * Decimal(k).ln()).exp()
+
+
+def sandwich(k, d, heads, h):
+    """Sandwich's bias of head h at distance k (NeMo: arange(1, d/2 + 1) exponents 2i/d):
+    (sum_{i=1..d/2} cos(k 10000^(-2i/d)) - d/2) / (8 (h + 1) / H), each cos - 1 summed (no d/2 to cancel)."""
+    total = Decimal(0)
+    for i in range(1, d // 2 + 1):
+        with ctx():
+            angle = Decimal(k) * power(Decimal(10000), Fraction(-2 * i, d))
+        _, c = sincos(angle)
+        with localcontext(prec=PREC + 20):
+            total += c - 1
+    with localcontext(prec=PREC + 20):
+        return total * heads / (8 * (h + 1))
+
+
 __all__ = ["PREC", "PI", "power", "sincos", "round_bits", "bits_of", "rounded", "rope_theta",
-           "llama3_inv_freq", "t5_bucket", "alibi_slopes", "sinusoid", "exact_double", "math"]
+           "llama3_inv_freq", "t5_bucket", "alibi_slopes", "sinusoid", "exact_double", "kerple_log", "kerple_power",
+           "sandwich", "math"]

@@ -195,3 +195,72 @@ def test_fill_releases_the_gil():
     thread.join()
     total = time.perf_counter() - start
     assert loops > 100 and gap < total / 2, (loops, gap, total)
+
+
+# ---- ggml's float32 recurrence ----------------------------------------------------------------------
+
+
+def ggml_angles_numpy(positions, d, base=10000.0, factor=None):
+    """ggml-cpu's rope cache written in numpy float32 (ops.cpp ggml_rope_cache_init): theta_scale =
+    powf(base, -2.0f / d) (float64 pow of the float32 operands rounded to float32: the correctly
+    rounded powf posenc's policy specifies), theta = float(m), then per pair angle = freq_scale * theta
+    and theta *= theta_scale, all float32; freq_scale = 1.0f / factor for linear scaling."""
+    scale = np.float32(np.float64(np.float32(base)) ** np.float64(np.float32(-2.0) / np.float32(d)))
+    fs = np.float32(1.0) if factor is None else np.float32(1.0) / np.float32(factor)
+    theta = np.asarray(positions).astype(np.float32)
+    angles = np.empty((len(theta), d // 2), dtype=np.float32)
+    for j in range(d // 2):
+        angles[:, j] = fs * theta
+        theta = theta * scale
+    return angles.astype(np.float64)
+
+
+def ggml_mismatches(cos, sin, angle, pairs):
+    """float32 entries of (cos, sin) (half_split) that are not float64 cos/sin of the float32 angle
+    rounded to float32, away from midpoints (float64_mismatches); returns (bad, skipped)."""
+    bad, skipped = [], 0
+    for table, ref in ((cos, np.cos(angle)), (sin, np.sin(angle))):
+        for half in (table[:, :pairs], table[:, pairs:]):
+            b, s = float64_mismatches(half, ref, "f32", 2.0 ** -50 * np.abs(ref))
+            bad += b
+            skipped += s
+    return bad, skipped
+
+
+@pytest.mark.parametrize("cfg,factor", [
+    ({"head_dim": 128, "rope_theta": 10000.0}, None),
+    ({"head_dim": 64, "rope_theta": 500000.0, "rope_scaling": {"rope_type": "linear", "factor": 3.0}}, 3.0),
+    ({"head_dim": 96, "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+      "rope_scaling": {"type": "linear", "factor": 4.0}}, 4.0),
+])
+def test_ggml_float32_policy_matches_numpy_float32_recurrence(cfg, factor):
+    """The table of policy ggml_float32 is cosf/sinf of ggml's float32 recurrence, bit for bit; it is
+    neither the exact table nor HF's float32 pipeline, and the check sees one entry moved by one ulp."""
+    positions = np.concatenate([np.arange(0, 4096, 61), [65535, 1 << 20, 1 << 21]])
+    cos, sin = posenc.rope_table(cfg, positions, "float32", policy="ggml_float32")
+    d = posenc.rope_config(cfg)["effective_rotary_dim"]
+    assert cos.shape == (len(positions), d)
+    angle = ggml_angles_numpy(positions, d, cfg["rope_theta"], factor)
+    bad, skipped = ggml_mismatches(cos, sin, angle, d // 2)
+    assert bad == [] and skipped <= 4
+    bad, _ = ggml_mismatches(perturbed(cos, "f32", (40, 5)), sin, angle, d // 2)
+    assert bad == [[40, 5]]
+    hf, _ = posenc.rope_table(cfg, positions, "float32", policy="hf_float32")
+    exact, _ = posenc.rope_table(cfg, positions, "float32")
+    assert not np.array_equal(cos, hf) and not np.array_equal(cos, exact)
+
+
+def test_ggml_float32_in_other_dtypes_is_the_float32_table_converted():
+    """Like HF's .to(dtype): float64 holds the float32 values exactly; float16 and bfloat16 round them
+    (a second rounding, which the exact policy does not have)."""
+    cfg = {"head_dim": 64, "rope_theta": 10000.0}
+    f32, s32 = posenc.rope_table(cfg, 300, "float32", start=100, policy="ggml_float32")
+    f64, _ = posenc.rope_table(cfg, 300, "float64", start=100, policy="ggml_float32")
+    assert np.array_equal(f64, f32.astype(np.float64))
+    f16, _ = posenc.rope_table(cfg, 300, "float16", start=100, policy="ggml_float32")
+    assert np.array_equal(f16, f32.astype(np.float16))  # numpy rounds float32 -> float16 to nearest even
+    _, bf = posenc.rope_table(cfg, 300, "bfloat16", start=100, policy="ggml_float32", layout="interleaved")
+    want = posenc.float32_to_bfloat16_bits(s32)
+    perm = np.empty(64, dtype=int)
+    perm[0::2], perm[1::2] = np.arange(32), np.arange(32) + 32
+    assert np.array_equal(np.asarray(bf).view(np.uint16), want[:, perm])
