@@ -14,8 +14,9 @@
 //  bf16, f16  rope::fill_table<bfloat16 / float16> against the float32 pipeline followed by HF's
 //             .to(dtype): float -> bfloat16 / float16 rounded to nearest even.
 //  f64        rope::fill_table<double> against the same formulas in double: inv_freq with pow,
-//             cos and sin of the double angle inv_freq[j] * double(m) (fewer rows: the exact
-//             double table takes the scalar path for every entry).
+//             cos and sin of the double angle inv_freq[j] * double(m) (4096 rows by default:
+//             the double table was once the scalar path per entry; now the double-double row
+//             kernel, about 3x the float table's cost).
 // Dynamic NTK and LongRoPE take their long-context branch (seq_len 32768 > max_position 4096,
 // seq_len 131072 > original 4096), as HF does once the positions pass the trained length.
 //
