@@ -8,7 +8,8 @@
 //       or JSON. Exit 0 when everything holds, 1 when something fails, 2 on bad input.
 //   posenc verify merge REPORT.json... [--json] [-o FILE]
 //       the JSON reports of a table's shards, combined into the report of the whole table.
-// Progress goes to stderr: a bar on a terminal, a line per tenth otherwise (--quiet: none).
+// `posenc verify <scheme>` for the other schemes, and the command's table entry, are in
+// commands_verify_schemes.hpp. Progress goes to stderr: a bar on a terminal, a line per tenth otherwise (--quiet: none).
 // Docs: docs/verify.md, docs/cli.md.
 #pragma once
 
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -410,6 +412,11 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   finish(r, a.has("json"), output, out);
 }
 
+// ---- verify <scheme> (the other schemes: commands_verify_schemes.hpp defines it) ----
+
+inline void run_scheme(const parsed_args& a, std::string_view name, std::span<const std::string_view> extra,
+                       const std::string& output, std::string& out);
+
 // ---- verify merge ----
 
 inline void run_merge(const parsed_args& a, const std::vector<std::string_view>& files, const std::string& output,
@@ -471,36 +478,11 @@ inline void run(const parsed_args& a, std::string& out) {
     if (!output.empty()) throw usage_error("verify: the output file is given twice");
     output = std::string(*v);
   }
-  if (pos.empty()) throw usage_error("verify: missing <what> (rope, or merge REPORT...)");
+  if (pos.empty()) throw usage_error("verify: missing <what> (rope, another scheme, or merge REPORT...)");
   if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
-  if (pos[0] != "rope") throw usage_error("verify: unknown table " + quote(pos[0]) + " (expected rope or merge)");
+  if (pos[0] != "rope") return run_scheme(a, pos[0], std::span(pos).subspan(1), output, out);
   if (pos.size() > 1) throw usage_error("verify rope: unexpected argument " + quote(pos[1]));
   run_rope(a, output, out);
 }
 
-inline constexpr std::string_view usage =
-    "usage: posenc verify rope (--head-dim D | --hf-config FILE) [config flags] [--positions N] [--start P]\n"
-    "                          [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]\n"
-    "                          [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
-    "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
-    "\n"
-    "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
-    "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
-    "and checks every entry against its exact value (MPFR) and every law of the registry on every\n"
-    "block of 1024 rows, on all cores. It prints the entries checked, the maximum and mean error in\n"
-    "ULPs per dtype with the worst entry, each law's worst measured deviation and its bound, and the\n"
-    "time taken; --json prints the same as JSON. --shard K/N verifies the K-th of N slices of the\n"
-    "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
-    "whole table. N defaults to the config's max_position_embeddings. Exit status: 0 everything\n"
-    "holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
-    "\n"
-    "flags:\n";
-
 }  // namespace posenc::cli::verify_cmd
-
-namespace posenc::cli {
-
-inline constexpr command verify_command{"verify", "verify a RoPE table against MPFR and the laws (sharded, merged)",
-                                        verify_cmd::usage, verify_cmd::all_flags, verify_cmd::run};
-
-}  // namespace posenc::cli
