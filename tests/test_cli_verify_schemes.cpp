@@ -136,6 +136,27 @@ TEST_CASE("verify t5-bucket --table: one bucket off fails, named", "[cli][verify
   CHECK(j["integers"]["worst"]["exact"] == 10);  // the published table: bucket 10 starts at 16
 }
 
+TEST_CASE("verify sinusoidal and logn: posenc's tables pass; a logn table one step off fails, named", "[cli][verify]") {
+  const cli_result own = verify({"sinusoidal", "--dim", "64", "--positions", "128", "--start", "-64"});
+  INFO(own.out << own.err);
+  CHECK(own.status == 0);
+  CHECK(has(own.out, "\nbf16   8192 "));  // 128 positions x 64, in each of the four dtypes
+  CHECK(has(own.out, "sinusoid shift             holds"));
+
+  temp_dir dir;
+  const std::string bin = dir.file("logn.bin");
+  const strings cfg = {"--base", "512", "--positions", "1000"};
+  REQUIRE(posenc_test::emit(posenc_test::cat({"logn", "--dtype", "f16", "--format", "bin", "-o", bin}, cfg)).status ==
+          0);
+  std::string data = read_bytes(bin);
+  data[2 * 699] = static_cast<char>(data[2 * 699] ^ 1);  // n = 700: f16 little-endian, its last bit
+  write_bytes(bin, data);
+  const cli_result bad = verify(posenc_test::cat({"logn", "--table", bin, "--dtype", "f16"}, cfg));
+  INFO(bad.out << bad.err);
+  CHECK(bad.status == 1);
+  CHECK(has(bad.out, "first entry beyond the allowed error: n = 700"));
+}
+
 TEST_CASE("verify <scheme>: bad input exits 2 with one line and leaves no file", "[cli][verify]") {
   temp_dir dir;
   const std::string out = dir.file("report.txt");

@@ -10,6 +10,7 @@
 #include "posenc/shaw.hpp"
 #include "posenc/transformer_xl.hpp"
 #include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/transformer_xl_oracle.hpp"
 
 namespace {
 
@@ -17,33 +18,9 @@ namespace sh = posenc::shaw;
 namespace xl = posenc::transformer_xl;
 namespace v = posenc::verify;
 
-// torch.arange(start, end, step) for integers.
-std::vector<std::int64_t> arange(std::int64_t start, std::int64_t end, std::int64_t step) {
-  std::vector<std::int64_t> r;
-  for (std::int64_t x = start; step > 0 ? x < end : x > end; x += step) r.push_back(x);
-  return r;
-}
-
+// The position sequences as the two code bases build them: verify/transformer_xl_oracle.hpp.
 std::int64_t clamp_to(std::int64_t x, std::int64_t lo, std::int64_t hi) { return x < lo ? lo : (x > hi ? hi : x); }
-
-// The position sequences as the two code bases build them (positions.hpp cites the functions).
-std::vector<std::int64_t> framework_positions(const xl::config& c) {
-  if (c.model == xl::model::transformer_xl) {
-    std::vector<std::int64_t> p = arange(c.klen - 1, -1, -1);
-    if (c.clamp_len > 0)
-      for (auto& x : p) x = x > c.clamp_len ? c.clamp_len : x;
-    return p;
-  }
-  const std::int64_t beg = c.klen, end = c.attn_type == xl::attention::bi ? -c.qlen : -1;
-  std::vector<std::int64_t> p = arange(beg, end, -1);
-  if (c.bi_data) {
-    const std::vector<std::int64_t> bwd = arange(-beg, -end, 1);
-    p.insert(p.end(), bwd.begin(), bwd.end());
-  }
-  if (c.clamp_len > 0)
-    for (auto& x : p) x = clamp_to(x, -c.clamp_len, c.clamp_len);
-  return p;
-}
+std::vector<std::int64_t> framework_positions(const xl::config& c) { return v::transformer_xl_positions(c); }
 
 }  // namespace
 

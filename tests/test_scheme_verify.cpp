@@ -17,8 +17,14 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/t5.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/kerple_oracle.hpp"
+#include "posenc/verify/log_ratio_oracle.hpp"
+#include "posenc/verify/rational_power_oracle.hpp"
+#include "posenc/verify/sandwich_oracle.hpp"
 #include "posenc/verify/scheme_verify.hpp"
+#include "posenc/verify/sinusoid_oracle.hpp"
 #include "posenc/verify/t5_oracle.hpp"
+#include "posenc/verify/transformer_xl_oracle.hpp"
 
 namespace {
 
@@ -173,4 +179,158 @@ TEST_CASE("scheme verify: T5 buckets against the published formula; one bucket o
   CHECK(bad.integers.first_failure_at == "relative position -16");
   CHECK(bad.integers.worst_got == 11);
   CHECK(bad.integers.worst_exact == 10);
+}
+
+namespace {
+
+// A table built from the oracle passes; the entry at `at` moved one step fails, named `name`; a NaN
+// there fails even with max_ulp 1. verify(inputs, max_ulp) runs the engine on the table.
+template <class T, class Verify>
+void one_step_and_nan_fail(std::vector<T> table, std::size_t at, const std::string& name, Verify verify) {
+  const auto run = [&](std::uint64_t max_ulp) {
+    const pv::values_input in[] = {pv::given_values<T>(std::span<const T>(table))};
+    return verify(std::span<const pv::values_input>(in), max_ulp);
+  };
+  const auto good = run(0);
+  CHECK(good.passed());
+  REQUIRE(good.dtypes.size() == 1);
+  CHECK(good.dtypes[0].findings.entries == table.size());
+  CHECK(good.dtypes[0].findings.not_correctly_rounded == 0);
+  table[at] = one_step(table[at]);
+  const auto moved = run(0);
+  CHECK_FALSE(moved.passed());
+  CHECK(moved.dtypes[0].findings.beyond_tolerance == 1);
+  CHECK(moved.dtypes[0].first_failure_at == name);
+  CHECK(run(1).dtypes[0].findings.passed());
+  table[at] = quiet_nan<T>();
+  const auto nan = run(1);
+  CHECK_FALSE(nan.dtypes[0].findings.passed());
+  CHECK(nan.dtypes[0].first_failure_at == name);
+}
+
+// RN_T(-x) from an oracle value of x (the slopes), or RN_T(x).
+template <class T, class V>
+T rounded(V& v, std::size_t k = 0) {
+  return v.template round<T>(k);
+}
+
+template <class T>
+void float_schemes_of_one_dtype() {
+  INFO("dtype " << pv::dtype_name(pv::dtype_of<T>()));
+  {  // sinusoidal, the fairseq concat layout with an odd dim (a zero column), negative positions
+    const posenc::sinusoidal::config c{
+        .dim = 9, .exponent = posenc::sinusoidal::exponent::fairseq, .layout = posenc::sinusoidal::layout::concat};
+    std::vector<T> t;
+    for (std::int64_t pos = -20; pos < 20; ++pos)
+      for (int j = 0; j < 9; ++j) {
+        const pv::sinusoid_element e = pv::sinusoid_element_of(c, j);
+        auto v = pv::sinusoid_angle_value(pos, c.base, e.num, e.den);
+        t.push_back(e.zero ? T{} : rounded<T>(v, e.is_sin ? 1 : 0));
+      }
+    one_step_and_nan_fail<T>(t, 25 * 9 + 2, "row 25 (position 5), element 2", [&](auto in, std::uint64_t k) {
+      return pv::verify_sinusoidal({.config = c, .start = -20, .positions = 40, .max_ulp = k}, in);
+    });
+  }
+  {  // Transformer-XL: [sin | cos] of the framework's positions, inv_freq 10000^(-2i/16)
+    const posenc::transformer_xl::config c{.d_model = 16, .klen = 12, .clamp_len = 9};
+    const std::vector<std::int64_t> pos = pv::transformer_xl_positions(c);
+    std::vector<T> t;
+    for (const std::int64_t p : pos)
+      for (int k = 0; k < 16; ++k) {
+        auto v = pv::sinusoid_angle_value(p, 10000.0, 2 * (k % 8), 16);
+        t.push_back(rounded<T>(v, k < 8 ? 1 : 0));
+      }
+    one_step_and_nan_fail<T>(t, 5 * 16 + 11, "row 5 (position 6), element 11", [&](auto in, std::uint64_t k) {
+      return pv::verify_transformer_xl({.config = c, .max_ulp = k}, in);
+    });
+  }
+  {  // XPOS: zeta_j = (2j + 0.4 d) / (1.4 d) to the power n / 512, d = 16
+    std::vector<T> t;
+    for (std::int64_t n = -30; n < 30; ++n)
+      for (std::int64_t j = 0; j < 8; ++j) {
+        auto v = pv::rational_power_value(2 * j * 5 + 2 * 16, 7 * 16, n, 512);
+        t.push_back(rounded<T>(v));
+      }
+    one_step_and_nan_fail<T>(t, 40 * 8 + 3, "position 10, pair 3", [&](auto in, std::uint64_t k) {
+      return pv::verify_xpos({.config = {.head_dim = 16}, .start = -30, .positions = 60, .max_ulp = k}, in);
+    });
+  }
+  {  // KERPLE-log and -power, two heads
+    std::vector<T> lg, pw;
+    for (const auto& [p, a] : {std::pair{1.5, 0.5}, std::pair{0.75, 0.125}})
+      for (std::uint64_t k = 0; k < 50; ++k) {
+        auto l = pv::kerple_log_value(p, a, k);
+        auto w = pv::kerple_power_value(a, p, k);
+        lg.push_back(rounded<T>(l));
+        pw.push_back(rounded<T>(w));
+      }
+    one_step_and_nan_fail<T>(lg, 50 + 7, "head 1, distance 7", [&](auto in, std::uint64_t k) {
+      return pv::verify_kerple({.log = true, .p = {1.5, 0.75}, .a = {0.5, 0.125}, .distances = 50, .max_ulp = k}, in);
+    });
+    one_step_and_nan_fail<T>(pw, 31, "head 0, distance 31", [&](auto in, std::uint64_t k) {
+      return pv::verify_kerple({.log = false, .p = {1.5, 0.75}, .a = {0.5, 0.125}, .distances = 50, .max_ulp = k}, in);
+    });
+  }
+  {  // Sandwich d 8, 2 heads; distance 0 is exactly 0
+    std::vector<T> t;
+    for (int h = 0; h < 2; ++h)
+      for (std::int64_t k = 0; k < 30; ++k) {
+        if (k == 0) {
+          t.push_back(T{});
+          continue;
+        }
+        auto v = pv::sandwich_value(8, 2, h, k);
+        t.push_back(rounded<T>(v));
+      }
+    one_step_and_nan_fail<T>(t, 30 + 12, "head 1, distance 12", [&](auto in, std::uint64_t k) {
+      return pv::verify_sandwich({.config = {.dim = 8, .heads = 2}, .distances = 30, .max_ulp = k}, in);
+    });
+  }
+  {  // log-n, Qwen's form: 1 up to the base 64, log_64(n) past it
+    pv::detail::mp one(64);
+    mpfr_set_ui(one.get(), 1, MPFR_RNDN);
+    std::vector<T> t;
+    for (std::int64_t n = 1; n <= 200; ++n) {
+      auto v = pv::log_ratio_value(n, 64);
+      t.push_back(n <= 64 ? pv::detail::round_into<T>(one.get()) : rounded<T>(v));
+    }
+    one_step_and_nan_fail<T>(t, 99, "n = 100", [&](auto in, std::uint64_t k) {
+      return pv::verify_logn({.config = {.base = 64, .at_least_one = true}, .start = 1, .positions = 200, .max_ulp = k},
+                             in);
+    });
+  }
+}
+
+}  // namespace
+
+TEST_CASE("scheme verify: the float schemes' tables from the oracles pass; one step or a NaN fails, named",
+          "[verify]") {
+  float_schemes_of_one_dtype<double>();
+  float_schemes_of_one_dtype<float>();
+  float_schemes_of_one_dtype<bfloat16>();
+  float_schemes_of_one_dtype<float16>();
+}
+
+TEST_CASE("scheme verify: posenc's own float tables pass in every dtype; their laws run and hold", "[verify]") {
+  const pv::values_input own[] = {pv::own_values(pv::table_dtype::f64), pv::own_values(pv::table_dtype::f32),
+                                  pv::own_values(pv::table_dtype::bf16), pv::own_values(pv::table_dtype::f16)};
+  const auto all_pass = [](const pv::scheme_verify_report& r, std::size_t laws_ran) {
+    INFO(r.scheme);
+    CHECK(r.passed());
+    CHECK(r.dtypes.size() == 4);
+    std::size_t ran = 0;
+    for (const auto& l : r.laws) ran += l.ran && l.holds ? 1u : 0u;
+    CHECK(ran == laws_ran);
+  };
+  all_pass(pv::verify_sinusoidal({.config = {.dim = 32}, .start = -50, .positions = 100}, own), 8);
+  all_pass(
+      pv::verify_transformer_xl(
+          {.config =
+               {.d_model = 16, .klen = 40, .qlen = 8, .model = posenc::transformer_xl::model::xlnet, .bi_data = true}},
+          own),
+      8);
+  all_pass(pv::verify_xpos({.config = {.head_dim = 32}, .start = -40, .positions = 80, .inverse = true}, own), 4);
+  all_pass(pv::verify_kerple({.log = false, .p = {2.0, 0.5}, .a = {0.01, 0.25}, .distances = 64}, own), 0);
+  all_pass(pv::verify_sandwich({.config = {.dim = 16, .heads = 3}, .distances = 40}, own), 0);
+  all_pass(pv::verify_logn({.config = {}, .start = 1, .positions = 600}, own), 0);
 }

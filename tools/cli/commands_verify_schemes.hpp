@@ -26,10 +26,16 @@
 #include <posenc/io/safetensors.hpp>
 #include <posenc/io/scheme_verify_report_json.hpp>
 #include <posenc/io/tensor.hpp>
+#include <posenc/kerple.hpp>
+#include <posenc/logn.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
+#include <posenc/sandwich.hpp>
+#include <posenc/sinusoidal.hpp>
 #include <posenc/t5.hpp>
+#include <posenc/transformer_xl.hpp>
 #include <posenc/verify/scheme_verify.hpp>
+#include <posenc/xpos.hpp>
 
 #include "args.hpp"
 #include "commands_verify.hpp"
@@ -209,6 +215,16 @@ inline std::vector<std::int32_t> read_integers(const options& o, const std::vect
 
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }
 
+// The most entries one run verifies: 2^22 (each holds its exact value, about 56 bytes, and costs an
+// MPFR evaluation of a few microseconds; emit writes up to 2^24).
+inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 22;
+
+inline void check_entries(std::uint64_t entries, const options& o, const std::string& what) {
+  if (entries > max_entries)
+    throw usage_error(o.ctx + ": table too large to verify: " + what + " = " + std::to_string(entries) +
+                      " entries (at most 2^22 = 4194304 per run)");
+}
+
 // ---- ALiBi ----
 
 inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o) {
@@ -225,11 +241,11 @@ inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o
     for (const char* f : {"positions", "symmetric"})
       if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to 'verify alibi --bias' only");
   if (q.bias) {
-    q.positions = static_cast<std::size_t>(
-        emit::required_integer(a, "positions", 1, static_cast<long long>(emit::max_table_rows), o.ctx));
-    emit::table_rows(static_cast<std::size_t>(q.config.heads), pv::alibi_entries_per_head(q), o.ctx,
-                     "--heads " + std::to_string(q.config.heads) + " x " +
-                         std::to_string(pv::alibi_entries_per_head(q)) + " entries per head");
+    q.positions =
+        static_cast<std::size_t>(emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx));
+    check_entries(static_cast<std::uint64_t>(q.config.heads) * pv::alibi_entries_per_head(q), o,
+                  "--heads " + std::to_string(q.config.heads) + " x " + std::to_string(pv::alibi_entries_per_head(q)) +
+                      " entries per head");
   }
   q.max_ulp = o.max_ulp;
   q.description = table_words(o) + "; " +
@@ -244,6 +260,151 @@ inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o
                                                          : std::vector<std::uint64_t>{heads, n * (n + 1) / 2};
   return verify_real(o, shape, q.bias ? "bias" : "slope",
                      [&q](std::span<const pv::values_input> in) { return pv::verify_alibi(q, in); });
+}
+
+// ---- sinusoidal, Transformer-XL, XPOS ----
+
+inline pv::scheme_verify_report run_sinusoidal(const parsed_args& a, const options& o) {
+  pv::sinusoidal_verify_request q;
+  q.config.dim = static_cast<int>(emit::required_integer(a, "dim", emit::int_min, emit::int_max, o.ctx));
+  q.config.base = flag_real<double>(a, "base", 10000.0, o.ctx);
+  q.config.exponent =
+      flag_choice(a, "exponent", {{"paper", sinusoidal::exponent::paper}, {"fairseq", sinusoidal::exponent::fairseq}},
+                  sinusoidal::exponent::paper, o.ctx);
+  q.config.layout = flag_choice(
+      a, "layout", {{"interleaved", sinusoidal::layout::interleaved}, {"concat", sinusoidal::layout::concat}},
+      sinusoidal::layout::interleaved, o.ctx);
+  emit::check_valid(sinusoidal::checked_config{q.config}.check(), o.ctx, "sinusoidal");
+  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
+  q.start = flag_integer(a, "start", -emit::max_abs_position, emit::max_abs_position, 0, o.ctx);
+  emit::check_position_range(q.start, n, o.ctx);
+  q.positions = static_cast<std::size_t>(n);
+  const auto d = static_cast<std::uint64_t>(q.config.dim);
+  check_entries(q.positions * d, o, "--positions " + std::to_string(n) + " x --dim " + std::to_string(d));
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; positions " + std::to_string(q.start) + " .. " + std::to_string(q.start + n - 1) +
+                  "; dim " + std::to_string(q.config.dim) + ", base " + format_hex(q.config.base) + ", exponent " +
+                  (q.config.exponent == sinusoidal::exponent::paper ? "paper" : "fairseq") + ", layout " +
+                  (q.config.layout == sinusoidal::layout::interleaved ? "interleaved" : "concat");
+  return verify_real(o, {q.positions, d}, "value",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_sinusoidal(q, in); });
+}
+
+inline pv::scheme_verify_report run_transformer_xl(const parsed_args& a, const options& o) {
+  pv::transformer_xl_verify_request q;
+  transformer_xl::config& c = q.config;
+  c.d_model = static_cast<int>(emit::required_integer(a, "d-model", emit::int_min, emit::int_max, o.ctx));
+  c.klen = emit::required_integer(a, "klen", -(1LL << 62), 1LL << 62, o.ctx);
+  c.model = flag_choice(
+      a, "model", {{"transformer-xl", transformer_xl::model::transformer_xl}, {"xlnet", transformer_xl::model::xlnet}},
+      transformer_xl::model::transformer_xl, o.ctx);
+  if (c.model == transformer_xl::model::transformer_xl)
+    for (const char* f : {"qlen", "attn-type", "bi-data"})
+      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to --model xlnet only");
+  c.qlen = flag_integer(a, "qlen", -(1LL << 62), 1LL << 62, 0, o.ctx);
+  c.clamp_len = flag_integer(a, "clamp-len", -(1LL << 62), 1LL << 62, -1, o.ctx);
+  c.attn_type =
+      flag_choice(a, "attn-type", {{"bi", transformer_xl::attention::bi}, {"uni", transformer_xl::attention::uni}},
+                  transformer_xl::attention::bi, o.ctx);
+  c.bi_data = a.has("bi-data");
+  emit::check_valid(transformer_xl::validate(c), o.ctx, "Transformer-XL");
+  const auto rows = static_cast<std::uint64_t>(transformer_xl::rows(c));
+  const auto d = static_cast<std::uint64_t>(c.d_model);
+  if (rows > max_entries) throw usage_error(o.ctx + ": table too large: " + std::to_string(rows) + " rows");
+  check_entries(rows * d, o, std::to_string(rows) + " rows x --d-model " + std::to_string(d));
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; " + (c.model == transformer_xl::model::xlnet ? "xlnet" : "transformer-xl") +
+                  ", d_model " + std::to_string(c.d_model) + ", klen " + std::to_string(c.klen) + ", qlen " +
+                  std::to_string(c.qlen) + ", clamp_len " + std::to_string(c.clamp_len) + ", attn_type " +
+                  (c.attn_type == transformer_xl::attention::bi ? "bi" : "uni") + ", bi_data " +
+                  (c.bi_data ? "true" : "false");
+  return verify_real(o, {rows, d}, "value",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_transformer_xl(q, in); });
+}
+
+inline pv::scheme_verify_report run_xpos(const parsed_args& a, const options& o) {
+  pv::xpos_verify_request q;
+  q.config.head_dim = static_cast<int>(emit::required_integer(a, "head-dim", emit::int_min, emit::int_max, o.ctx));
+  q.config.scale_base = static_cast<int>(flag_integer(a, "scale-base", emit::int_min, emit::int_max, 512, o.ctx));
+  emit::check_valid(xpos::checked_config{q.config}.check(), o.ctx, "XPOS");
+  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
+  q.start = flag_integer(a, "start", -emit::max_abs_position, emit::max_abs_position, 0, o.ctx);
+  emit::check_position_range(q.start, n, o.ctx);
+  q.positions = static_cast<std::size_t>(n);
+  q.inverse = a.has("inverse");
+  const auto pairs = static_cast<std::uint64_t>(q.config.head_dim / 2);
+  check_entries(q.positions * pairs, o, "--positions " + std::to_string(n) + " x " + std::to_string(pairs) + " pairs");
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; " + (q.inverse ? "inverse scales" : "scales") + " of positions " +
+                  std::to_string(q.start) + " .. " + std::to_string(q.start + n - 1) + "; head_dim " +
+                  std::to_string(q.config.head_dim) + ", scale_base " + std::to_string(q.config.scale_base);
+  return verify_real(o, {q.positions, pairs}, "scale",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_xpos(q, in); });
+}
+
+// ---- KERPLE, Sandwich, log-n ----
+
+inline pv::scheme_verify_report run_kerple(const parsed_args& a, const options& o, bool log) {
+  pv::kerple_verify_request q;
+  q.log = log;
+  q.p = emit::real_list(a, "p", o.ctx);
+  q.a = emit::real_list(a, "a", o.ctx);
+  if (q.p.size() != q.a.size())
+    throw usage_error(o.ctx + ": --p has " + std::to_string(q.p.size()) + " values and --a " +
+                      std::to_string(q.a.size()) + " (one per head each)");
+  q.distances =
+      static_cast<std::size_t>(emit::required_integer(a, "distances", 1, static_cast<long long>(max_entries), o.ctx));
+  check_entries(q.p.size() * q.distances, o,
+                std::to_string(q.p.size()) + " heads x --distances " + std::to_string(q.distances));
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; distances 0 .. " + std::to_string(q.distances - 1) + "; p " +
+                  emit::list_text(q.p) + "; a " + emit::list_text(q.a);
+  return verify_real(o, {q.p.size(), q.distances}, "bias",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_kerple(q, in); });
+}
+inline pv::scheme_verify_report run_kerple_log(const parsed_args& a, const options& o) {
+  return run_kerple(a, o, true);
+}
+inline pv::scheme_verify_report run_kerple_power(const parsed_args& a, const options& o) {
+  return run_kerple(a, o, false);
+}
+
+inline pv::scheme_verify_report run_sandwich(const parsed_args& a, const options& o) {
+  pv::sandwich_verify_request q;
+  q.config.dim = static_cast<int>(emit::required_integer(a, "dim", emit::int_min, emit::int_max, o.ctx));
+  q.config.heads = static_cast<int>(emit::required_integer(a, "heads", emit::int_min, emit::int_max, o.ctx));
+  emit::check_valid(sandwich::validate(q.config), o.ctx, "Sandwich");
+  q.distances =
+      static_cast<std::size_t>(emit::required_integer(a, "distances", 1, static_cast<long long>(max_entries), o.ctx));
+  const auto heads = static_cast<std::uint64_t>(q.config.heads);
+  check_entries(heads * q.distances, o,
+                "--heads " + std::to_string(heads) + " x --distances " + std::to_string(q.distances));
+  // The oracle sums dim/2 cosines at about 450 bits per entry: cap the work (2^22 terms, about 20 s).
+  const std::uint64_t terms = heads * q.distances * static_cast<std::uint64_t>(q.config.dim / 2);
+  if (terms > (std::uint64_t{1} << 22))
+    throw usage_error(o.ctx + ": table too costly to verify: --heads x --distances x dim/2 = " + std::to_string(terms) +
+                      " MPFR cosines (at most 2^22 = 4194304 per run)");
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; distances 0 .. " + std::to_string(q.distances - 1) + "; dim " +
+                  std::to_string(q.config.dim) + ", heads " + std::to_string(q.config.heads);
+  return verify_real(o, {heads, q.distances}, "bias",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_sandwich(q, in); });
+}
+
+inline pv::scheme_verify_report run_logn(const parsed_args& a, const options& o) {
+  pv::logn_verify_request q;
+  q.config.base = flag_integer(a, "base", -(1LL << 62), 1LL << 62, 512, o.ctx);
+  q.config.at_least_one = a.has("at-least-one");
+  emit::check_valid(logn::validate(q.config), o.ctx, "log-n");
+  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
+  q.start = flag_integer(a, "start", 1, emit::max_abs_position, 1, o.ctx);
+  emit::check_position_range(q.start, n, o.ctx);
+  q.positions = static_cast<std::size_t>(n);
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; n = " + std::to_string(q.start) + " .. " + std::to_string(q.start + n - 1) +
+                  "; base " + std::to_string(q.config.base) + (q.config.at_least_one ? ", at least one (Qwen)" : "");
+  return verify_real(o, {q.positions}, "factor",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_logn(q, in); });
 }
 
 // ---- T5 buckets ----
@@ -285,8 +446,15 @@ struct verify_scheme {
 };
 
 inline constexpr verify_scheme schemes[] = {
+    {"sinusoidal", run_sinusoidal, false},
+    {"transformer-xl", run_transformer_xl, false},
     {"alibi", run_alibi, false},
     {"t5-bucket", run_t5, true},
+    {"xpos", run_xpos, false},
+    {"kerple-log", run_kerple_log, false},
+    {"kerple-power", run_kerple_power, false},
+    {"sandwich", run_sandwich, false},
+    {"logn", run_logn, false},
 };
 
 inline const verify_scheme* find(std::string_view name) {
@@ -359,6 +527,7 @@ inline constexpr std::string_view full_usage =
     "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
     "       posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]\n"
     "       posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]\n"
+    "       posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn [the emit flags]\n"
     "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]\n"
     "\n"
     "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
@@ -370,11 +539,13 @@ inline constexpr std::string_view full_usage =
     "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
     "whole table. N defaults to the config's max_position_embeddings.\n"
     "\n"
-    "verify <scheme> (alibi, t5-bucket) takes the config flags of 'posenc emit <scheme>', builds the\n"
-    "table in each dtype (default f64,f32,bf16,f16; buckets are integers) or reads --table FILE (.npy,\n"
-    ".safetensors or the --format bin layout of 'posenc emit <scheme>'; bin: --dtype, default f64),\n"
-    "and checks every entry against RN(exact value) from MPFR (buckets: the published formula, exact)\n"
-    "and every law of the registry that applies. t5-bucket's --range defaults to 2 x max_distance.\n"
+    "verify <scheme> (alibi, t5-bucket, sinusoidal, transformer-xl, xpos, kerple-log, kerple-power,\n"
+    "sandwich, logn) takes the config flags of 'posenc emit <scheme>', builds the table in each dtype\n"
+    "(default f64,f32,bf16,f16; buckets are integers) or reads --table FILE (.npy, .safetensors or the\n"
+    "--format bin layout of 'posenc emit <scheme>'; bin: one --dtype, default f64), and checks every\n"
+    "entry against RN(exact value) from MPFR (buckets: the published formula, exact) and every law of\n"
+    "the registry that applies. At most 2^22 entries per run. t5-bucket's --range defaults to\n"
+    "2 x max_distance.\n"
     "\n"
     "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
     "\n"
