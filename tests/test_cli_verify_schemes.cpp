@@ -166,4 +166,5 @@ TEST_CASE("verify <scheme>: bad input exits 2 with one line and leaves no file",
   write_bytes(dir.file("short.bin"), std::string(12, '\0'));
   bad_input({"alibi", "--heads", "16", "--table", dir.file("short.bin"), "-o", out}, "has 12 bytes", dir);
   bad_input({"t5-bucket", "--hf-config", fixture("bloom-560m.json"), "-o", out}, "bloom-560m.json", dir);
+  bad_input({"shaw", "--positions", "50", "--dtype", "f32", "-o", out}, "--dtype and --max-ulp do not apply", dir);
 }

@@ -10,6 +10,7 @@
 #include "posenc/shaw.hpp"
 #include "posenc/transformer_xl.hpp"
 #include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/shaw_oracle.hpp"
 #include "posenc/verify/transformer_xl_oracle.hpp"
 
 namespace {
@@ -19,7 +20,6 @@ namespace xl = posenc::transformer_xl;
 namespace v = posenc::verify;
 
 // The position sequences as the two code bases build them: verify/transformer_xl_oracle.hpp.
-std::int64_t clamp_to(std::int64_t x, std::int64_t lo, std::int64_t hi) { return x < lo ? lo : (x > hi ? hi : x); }
 std::vector<std::int64_t> framework_positions(const xl::config& c) { return v::transformer_xl_positions(c); }
 
 }  // namespace
@@ -38,7 +38,7 @@ TEST_CASE("shaw: the clipped relative index and its laws", "[shaw]") {
     for (std::int64_t q = -70; q <= 70; q += 7)
       for (std::int64_t key = -100; key <= 100; ++key) {
         const int got = sh::relative_index({.max_relative_position = k}, q, key).value;
-        const std::int64_t want = clamp_to(key - q, -k, k) + k;  // t2t: clip(j - i), then + k
+        const std::int64_t want = v::shaw_oracle_index(k, q, key);  // t2t: clip(j - i), then + k
         const int next = sh::relative_index({.max_relative_position = k}, q, key + 1).value;
         // bounded in [0, 2k]; monotone in key - query; saturating at both ends
         if (got != want || got < 0 || got > 2 * k || next < got || (key - q >= k && got != 2 * k)) ++broken;

@@ -17,11 +17,13 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/t5.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/deberta_oracle.hpp"
 #include "posenc/verify/kerple_oracle.hpp"
 #include "posenc/verify/log_ratio_oracle.hpp"
 #include "posenc/verify/rational_power_oracle.hpp"
 #include "posenc/verify/sandwich_oracle.hpp"
 #include "posenc/verify/scheme_verify.hpp"
+#include "posenc/verify/shaw_oracle.hpp"
 #include "posenc/verify/sinusoid_oracle.hpp"
 #include "posenc/verify/t5_oracle.hpp"
 #include "posenc/verify/transformer_xl_oracle.hpp"
@@ -333,4 +335,44 @@ TEST_CASE("scheme verify: posenc's own float tables pass in every dtype; their l
   all_pass(pv::verify_kerple({.log = false, .p = {2.0, 0.5}, .a = {0.01, 0.25}, .distances = 64}, own), 0);
   all_pass(pv::verify_sandwich({.config = {.dim = 16, .heads = 3}, .distances = 40}, own), 0);
   all_pass(pv::verify_logn({.config = {}, .start = 1, .positions = 600}, own), 0);
+}
+
+TEST_CASE("scheme verify: DeBERTa buckets and Shaw indices against the published formulas; one off fails, named",
+          "[verify]") {
+  const posenc::deberta::config v3{};  // deberta-v3: 256 buckets, max_relative_positions 512
+  std::vector<std::int32_t> db;
+  for (std::int64_t r = -700; r <= 700; ++r) db.push_back(static_cast<std::int32_t>(pv::deberta_oracle_bucket(v3, r)));
+  const pv::deberta_verify_request dq{.config = v3, .range = 700};
+  const auto own = pv::verify_deberta(dq, {});
+  CHECK(own.passed());
+  CHECK(own.integers.entries == 1401);
+  CHECK(own.laws.size() == 4);
+  CHECK(every_law_ran_and_held(own));
+  CHECK(pv::verify_deberta(dq, db, false).passed());
+  db[700 + 511] -= 1;  // relative position 511: the published 255 (the term exactly mid - 1)
+  const auto bad = pv::verify_deberta(dq, db, false);
+  CHECK_FALSE(bad.passed());
+  CHECK(bad.integers.first_failure_at == "relative position 511");
+  CHECK(bad.integers.worst_exact == 255);
+
+  const posenc::shaw::config k5{.max_relative_position = 5};
+  std::vector<std::int32_t> sh;
+  for (std::int64_t i = 0; i < 30; ++i)
+    for (std::int64_t j = 0; j < 30; ++j) sh.push_back(static_cast<std::int32_t>(pv::shaw_oracle_index(5, i, j)));
+  const pv::shaw_verify_request sq{.config = k5, .positions = 30};
+  const auto own_shaw = pv::verify_shaw(sq, {});
+  CHECK(own_shaw.passed());
+  CHECK(every_law_ran_and_held(own_shaw));
+  CHECK(pv::verify_shaw(sq, sh, false).passed());
+  sh[12 * 30 + 9] = 3;  // query 12, key 9: clip(-3, -5, 5) + 5 = 2
+  const auto bad_shaw = pv::verify_shaw(sq, sh, false);
+  CHECK_FALSE(bad_shaw.passed());
+  CHECK(bad_shaw.integers.first_failure_at == "query 12, key 9");
+  CHECK(bad_shaw.integers.worst_exact == 2);
+  // The laws read row 0 and column 0: an index off there breaks monotonicity too.
+  sh[12 * 30 + 9] = 2;
+  sh[3] = 10;  // query 0, key 3: 8 -> 10, above key 4's 9
+  bool law_failed = false;
+  for (const auto& l : pv::verify_shaw(sq, sh, false).laws) law_failed = law_failed || (l.ran && !l.holds);
+  CHECK(law_failed);
 }

@@ -3,7 +3,8 @@
 //
 //   posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]
 //   posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]
-//       [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]
+//   posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn|deberta-bucket|shaw
+//       [the flags of `posenc emit <scheme>`] [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]
 // Each reads the scheme's config exactly as `posenc emit <scheme>` does (the same flags), builds
 // posenc's table in each dtype (or reads --table FILE: .npy, .safetensors or the --format bin
 // layout of `posenc emit <scheme>`) and checks every entry against its exact value and every law of
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include <posenc/alibi.hpp>
+#include <posenc/deberta.hpp>
 #include <posenc/io/npy.hpp>
 #include <posenc/io/safetensors.hpp>
 #include <posenc/io/scheme_verify_report_json.hpp>
@@ -31,6 +33,7 @@
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/sandwich.hpp>
+#include <posenc/shaw.hpp>
 #include <posenc/sinusoidal.hpp>
 #include <posenc/t5.hpp>
 #include <posenc/transformer_xl.hpp>
@@ -211,6 +214,12 @@ inline std::vector<std::int32_t> read_integers(const options& o, const std::vect
   }
   const io::tensor t = read_tensor(o, io::tensor_dtype::i32, shape, column);
   return file_value(io::tensor_values<std::int32_t>(t), *o.table, o.ctx);
+}
+
+// The integer tables (buckets, indices) have no dtype and no tolerance.
+inline void integers_only(const parsed_args& a, const options& o) {
+  if (a.has("dtype") || o.max_ulp != 0)
+    throw usage_error(o.ctx + ": the table holds integers: --dtype and --max-ulp do not apply");
 }
 
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }
@@ -421,8 +430,7 @@ inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
         emit::required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, o.ctx);
   if (a.has("causal")) q.config.bidirectional = false;
   emit::check_valid(t5::checked_config{q.config}.check(), o.ctx, "T5");
-  if (a.has("dtype") || o.max_ulp != 0)
-    throw usage_error(o.ctx + ": the buckets are integers: --dtype and --max-ulp do not apply");
+  integers_only(a, o);
   // Default: twice max_distance, so the table shows every bucket and the saturation past it.
   const long long fallback = std::min<long long>(2 * q.config.relative_attention_max_distance, 1LL << 23);
   q.range = flag_integer(a, "range", 0, (1LL << 23) - 1, fallback, o.ctx);
@@ -435,6 +443,40 @@ inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
   if (!o.table) return pv::verify_t5(q, {});
   const std::vector<std::int32_t> v = read_integers(o, shape, "bucket");
   return pv::verify_t5(q, v, false);
+}
+
+// ---- DeBERTa buckets, Shaw indices ----
+
+inline pv::scheme_verify_report run_deberta(const parsed_args& a, const options& o) {
+  pv::deberta_verify_request q;
+  q.config.position_buckets =
+      static_cast<int>(emit::required_integer(a, "bucket-size", emit::int_min, emit::int_max, o.ctx));
+  q.config.max_relative_positions = emit::required_integer(a, "max-position", -(1LL << 62), 1LL << 62, o.ctx);
+  emit::check_valid(deberta::checked_config{q.config}.check(), o.ctx, "DeBERTa");
+  integers_only(a, o);
+  q.range = emit::required_integer(a, "range", 0, static_cast<long long>(max_entries / 2) - 1, o.ctx);
+  q.description = table_words(o) + "; relative positions -" + std::to_string(q.range) + " .. " +
+                  std::to_string(q.range) + " (query - key); position_buckets " +
+                  std::to_string(q.config.position_buckets) + ", max_relative_positions " +
+                  std::to_string(q.config.max_relative_positions);
+  if (!o.table) return pv::verify_deberta(q, {});
+  const std::vector<std::int32_t> v = read_integers(o, {static_cast<std::uint64_t>(2 * q.range + 1)}, "bucket");
+  return pv::verify_deberta(q, v, false);
+}
+
+inline pv::scheme_verify_report run_shaw(const parsed_args& a, const options& o) {
+  pv::shaw_verify_request q;
+  q.config.max_relative_position =
+      static_cast<int>(flag_integer(a, "max-relative-position", emit::int_min, emit::int_max, 20, o.ctx));
+  emit::check_valid(shaw::validate(q.config), o.ctx, "Shaw");
+  integers_only(a, o);
+  q.positions = static_cast<std::size_t>(emit::required_integer(a, "positions", 1, 2048, o.ctx));
+  q.description = table_words(o) + "; queries and keys 0 .. " + std::to_string(q.positions - 1) +
+                  "; max_relative_position " + std::to_string(q.config.max_relative_position);
+  if (!o.table) return pv::verify_shaw(q, {});
+  const auto n = static_cast<std::uint64_t>(q.positions);
+  const std::vector<std::int32_t> v = read_integers(o, {n, n}, "index");
+  return pv::verify_shaw(q, v, false);
 }
 
 // ---- the table of schemes ----
@@ -455,6 +497,8 @@ inline constexpr verify_scheme schemes[] = {
     {"kerple-power", run_kerple_power, false},
     {"sandwich", run_sandwich, false},
     {"logn", run_logn, false},
+    {"deberta-bucket", run_deberta, true},
+    {"shaw", run_shaw, true},
 };
 
 inline const verify_scheme* find(std::string_view name) {
@@ -528,6 +572,7 @@ inline constexpr std::string_view full_usage =
     "       posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]\n"
     "       posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]\n"
     "       posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn [the emit flags]\n"
+    "       posenc verify deberta-bucket|shaw [the emit flags]\n"
     "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]\n"
     "\n"
     "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
@@ -539,13 +584,12 @@ inline constexpr std::string_view full_usage =
     "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
     "whole table. N defaults to the config's max_position_embeddings.\n"
     "\n"
-    "verify <scheme> (alibi, t5-bucket, sinusoidal, transformer-xl, xpos, kerple-log, kerple-power,\n"
-    "sandwich, logn) takes the config flags of 'posenc emit <scheme>', builds the table in each dtype\n"
-    "(default f64,f32,bf16,f16; buckets are integers) or reads --table FILE (.npy, .safetensors or the\n"
-    "--format bin layout of 'posenc emit <scheme>'; bin: one --dtype, default f64), and checks every\n"
-    "entry against RN(exact value) from MPFR (buckets: the published formula, exact) and every law of\n"
-    "the registry that applies. At most 2^22 entries per run. t5-bucket's --range defaults to\n"
-    "2 x max_distance.\n"
+    "verify <scheme> (every other table of 'posenc emit') takes the config flags of 'posenc emit\n"
+    "<scheme>', builds the table in each dtype (default f64,f32,bf16,f16; buckets and indices are\n"
+    "integers) or reads --table FILE (.npy, .safetensors or the --format bin layout of 'posenc emit\n"
+    "<scheme>'; bin: one --dtype, default f64), and checks every entry against RN(exact value) from\n"
+    "MPFR (integers: the published formula, exact) and every law of the registry that applies. At\n"
+    "most 2^22 entries per run. t5-bucket's --range defaults to 2 x max_distance.\n"
     "\n"
     "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
     "\n"

@@ -25,7 +25,7 @@ inline std::string text(const pv::scheme_verify_report& r) {
   s += "table:  " + r.description + "\n";
   s += "shape:  " + shape_line(r) + "\n";
   if (r.integer_valued) {
-    s += "oracle: the published formula, its logarithms in MPFR; every entry must equal it\n\n";
+    s += "oracle: the published formula evaluated exactly (logarithms in MPFR); every entry must equal it\n\n";
     const auto& f = r.integers;
     s += "dtype  entries      wrong        max error  worst entry\n";
     s += pad("i32", 7) + pad(std::to_string(f.entries), 13) + pad(std::to_string(f.wrong), 13) +

@@ -3,7 +3,7 @@
 // <scheme>`; RoPE is rope_verify.hpp). The engines, one per family:
 //   bias_verify.hpp       verify_alibi, verify_kerple, verify_sandwich, verify_logn
 //   sinusoid_verify.hpp   verify_sinusoidal, verify_transformer_xl, verify_xpos
-//   bucket_verify.hpp     verify_t5 (integers)
+//   bucket_verify.hpp     verify_t5, verify_deberta, verify_shaw (integers)
 // and what they share: scheme_verify_core.hpp; the report: scheme_verify_report.hpp.
 //
 //   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes
@@ -19,7 +19,7 @@
 //    correctly rounded value, how many representable steps it is from it (at most max_ulp
 //    allowed), and its error in ULPs of the exact value; the same counts and figures as a RoPE
 //    report (dtype_findings). An integer table (buckets) is compared with the exact integers of the
-//    published formula evaluated independently (t5_oracle.hpp, ...).
+//    published formula evaluated independently (t5_oracle.hpp, deberta_oracle.hpp, shaw_oracle.hpp).
 //  - every law of registry::every_scheme_law that applies to the config, by its core (constexpr)
 //    definition, on the table verified; a law that reads a table the request does not hold (the
 //    ALiBi bias laws on the slopes) is listed as skipped, with the reason.
