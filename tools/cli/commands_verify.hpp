@@ -8,8 +8,9 @@
 //       or JSON. Exit 0 when everything holds, 1 when something fails, 2 on bad input.
 //   posenc verify merge REPORT.json... [--json] [-o FILE]
 //       the JSON reports of a table's shards, combined into the report of the whole table.
-// `posenc verify <scheme>` for the other schemes, and the command's table entry, are in
-// commands_verify_schemes.hpp. Progress goes to stderr: a bar on a terminal, a line per tenth otherwise (--quiet: none).
+// `posenc verify <scheme>` for the other schemes, the dispatch of `posenc verify` and the command's
+// table entry are in commands_verify_schemes.hpp. Progress goes to stderr: a bar on a terminal, a
+// line per tenth otherwise (--quiet: none).
 // Docs: docs/verify.md, docs/cli.md.
 #pragma once
 
@@ -24,7 +25,6 @@
 #include <fstream>
 #include <iterator>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -412,11 +412,6 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   finish(r, a.has("json"), output, out);
 }
 
-// ---- verify <scheme> (the other schemes: commands_verify_schemes.hpp defines it) ----
-
-inline void run_scheme(const parsed_args& a, std::string_view name, std::span<const std::string_view> extra,
-                       const std::string& output, std::string& out);
-
 // ---- verify merge ----
 
 inline void run_merge(const parsed_args& a, const std::vector<std::string_view>& files, const std::string& output,
@@ -460,29 +455,6 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
     throw usage_error(ctx + ": a shard's report is missing: the reports cover " + blocks(m.first_block, m.end_block) +
                       " of the table's " + blocks(0, m.total_blocks()));
   finish(m, a.has("json"), output, out);
-}
-
-inline void run(const parsed_args& a, std::string& out) {
-  std::vector<std::string_view> pos;
-  std::string output;
-  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
-    if (a.positionals[i] != "-o") {
-      pos.push_back(a.positionals[i]);
-      continue;
-    }
-    if (i + 1 >= a.positionals.size()) throw usage_error("verify: -o needs a file name");
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(a.positionals[++i]);
-  }
-  if (const auto v = a.value("output")) {
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(*v);
-  }
-  if (pos.empty()) throw usage_error("verify: missing <what> (rope, another scheme, or merge REPORT...)");
-  if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
-  if (pos[0] != "rope") return run_scheme(a, pos[0], std::span(pos).subspan(1), output, out);
-  if (pos.size() > 1) throw usage_error("verify rope: unexpected argument " + quote(pos[1]));
-  run_rope(a, output, out);
 }
 
 }  // namespace posenc::cli::verify_cmd

@@ -1,7 +1,8 @@
 // scheme_verify.hpp: verify the table of any scheme other than RoPE, posenc's own or one someone
 // else built, against its exact values and every law of the registry that applies (`posenc verify
 // <scheme>`; RoPE is rope_verify.hpp). The engines, one per family:
-//   bias_verify.hpp       verify_alibi, verify_kerple, verify_sandwich, verify_logn
+//   alibi_verify.hpp      verify_alibi
+//   bias_verify.hpp       verify_kerple, verify_sandwich, verify_logn
 //   sinusoid_verify.hpp   verify_sinusoidal, verify_transformer_xl, verify_xpos
 //   bucket_verify.hpp     verify_t5, verify_deberta, verify_shaw (integers)
 // and what they share: scheme_verify_core.hpp; the report: scheme_verify_report.hpp.
@@ -27,6 +28,7 @@
 // CLI's limit is 2^24 entries); BLOOM's 16 slopes take about a millisecond.
 #pragma once
 
+#include "posenc/verify/alibi_verify.hpp"
 #include "posenc/verify/bias_verify.hpp"
 #include "posenc/verify/bucket_verify.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
