@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/alibi.hpp"
+#include "posenc/verify/alibi_oracle.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
 
@@ -20,33 +21,8 @@ namespace v = posenc::verify;
 using posenc::bfloat16;
 using posenc::float16;
 
-// The oracle: -k 2^(-num/den) at precision p: the quotient at p + 64 bits (within 2^-(p+64)
-// relative, times ln2 e <= 960 ln2 < 2^10: the exponent within 2^(10-p-64) absolute), exp2 at p
-// bits, times k exactly: error below 2^(1-p) |y| + 2^(-p-53) |y|, stated as 2^(EXP(y) + 1 - p).
-// Exact (err 0) when den divides num: then the slope is the power of two 2^(-num/den).
-auto bias_oracle(std::int64_t num, std::int64_t den, std::uint64_t k) {
-  return v::detail::make_value<1>([num, den, k](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
-    mpfr_set_prec(y[0], prec + 64);
-    mpfr_set_prec(err[0], 64);
-    if (num % den == 0 || k == 0) {
-      mpfr_set_uj(y[0], k, MPFR_RNDN);
-      mpfr_div_2ui(y[0], y[0], static_cast<unsigned long>(num / den), MPFR_RNDN);  // exact (or 0)
-      mpfr_neg(y[0], y[0], MPFR_RNDN);
-      mpfr_set_zero(err[0], 1);
-      return;
-    }
-    v::detail::mp e(prec + 64), n(64), d(64), kk(64);
-    mpfr_set_sj(n.get(), num, MPFR_RNDN);
-    mpfr_set_sj(d.get(), den, MPFR_RNDN);
-    mpfr_set_uj(kk.get(), k, MPFR_RNDN);
-    mpfr_div(e.get(), n.get(), d.get(), MPFR_RNDN);
-    mpfr_neg(e.get(), e.get(), MPFR_RNDN);
-    mpfr_exp2(y[0], e.get(), MPFR_RNDN);
-    mpfr_mul(y[0], y[0], kk.get(), MPFR_RNDN);  // exact: prec + 64 bits hold the p-bit exp2 times k
-    mpfr_neg(y[0], y[0], MPFR_RNDN);
-    mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
-  });
-}
+// The oracle: verify/alibi_oracle.hpp.
+auto bias_oracle(std::int64_t num, std::int64_t den, std::uint64_t k) { return v::alibi_bias_value(num, den, k); }
 
 template <class T>
 bool same(T a, T b) {

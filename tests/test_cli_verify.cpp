@@ -232,7 +232,7 @@ TEST_CASE("posenc verify: bad input exits 2 with one line and no output file", "
   bad_input(cat(cfg, {"--name", "x"}), "--name", &dir);
   bad_input({"rope", "--rope-theta", "10000"}, "--head-dim is required", &dir);
   bad_input({"rope", "--head-dim", "64"}, "--positions N is required", &dir);
-  bad_input({"sinusoidal"}, "unknown table 'sinusoidal'", &dir);
+  bad_input({"cosine"}, "unknown table 'cosine'", &dir);  // (sinusoidal is a table now: verify <scheme>)
   // --table: a missing file, a file of the wrong size, two dtypes.
   const std::string t = dir.file("t.bin");
   write_bytes(t, std::string(1000, '\0'));

@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 
 #include "posenc/kerple.hpp"
+#include "posenc/verify/kerple_oracle.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
 
@@ -20,48 +21,9 @@ namespace v = posenc::verify;
 using posenc::bfloat16;
 using posenc::float16;
 
-// -p log(1 + a k): 1 + a k exact at 400 bits (a has 53 bits, a k < 2^84, a >= 2^-60), its log at
-// prec + 64 bits, times p at prec bits: stated 2^(EXP(y) + 1 - prec).
-auto log_oracle(double p, double a, std::uint64_t k) {
-  return v::detail::make_value<1>([p, a, k](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
-    v::detail::mp x(400), l(prec + 64), pp(53);
-    mpfr_set_d(x.get(), a, MPFR_RNDN);
-    mpfr_mul_ui(x.get(), x.get(), k, MPFR_RNDN);  // exact
-    mpfr_add_ui(x.get(), x.get(), 1, MPFR_RNDN);  // exact
-    mpfr_log(l.get(), x.get(), MPFR_RNDN);
-    mpfr_set_d(pp.get(), p, MPFR_RNDN);
-    mpfr_set_prec(y[0], prec);
-    mpfr_mul(y[0], l.get(), pp.get(), MPFR_RNDN);
-    mpfr_neg(y[0], y[0], MPFR_RNDN);
-    if (k == 0) mpfr_set_zero(y[0], 1);  // the real 0 has no sign: +0, posenc's convention
-    mpfr_set_prec(err[0], 64);
-    if (k == 0)
-      mpfr_set_zero(err[0], 1);
-    else
-      mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
-  });
-}
-
-// -a k^p: mpfr_pow of the exact k and p at prec + 64 bits (ternary 0 when k^p is exact, as in the
-// perfect-power cases), times a: exact when both are, else within 2^(EXP(y) + 1 - prec).
-auto power_oracle(double a, double p, std::uint64_t k) {
-  return v::detail::make_value<1>([a, p, k](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
-    v::detail::mp kk(64), pp(53), aa(53), w(prec + 64);
-    mpfr_set_ui(kk.get(), k, MPFR_RNDN);
-    mpfr_set_d(pp.get(), p, MPFR_RNDN);
-    mpfr_set_d(aa.get(), a, MPFR_RNDN);
-    const int t1 = mpfr_pow(w.get(), kk.get(), pp.get(), MPFR_RNDN);
-    mpfr_set_prec(y[0], prec + 128);
-    const int t2 = mpfr_mul(y[0], w.get(), aa.get(), MPFR_RNDN);
-    mpfr_neg(y[0], y[0], MPFR_RNDN);
-    if (k == 0) mpfr_set_zero(y[0], 1);  // the real 0 has no sign: +0, posenc's convention
-    mpfr_set_prec(err[0], 64);
-    if (t1 == 0 && t2 == 0)
-      mpfr_set_zero(err[0], 1);
-    else
-      mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
-  });
-}
+// The oracles: verify/kerple_oracle.hpp.
+auto log_oracle(double p, double a, std::uint64_t k) { return v::kerple_log_value(p, a, k); }
+auto power_oracle(double a, double p, std::uint64_t k) { return v::kerple_power_value(a, p, k); }
 
 template <class T>
 bool same(T x, T y) {

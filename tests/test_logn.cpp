@@ -8,6 +8,7 @@
 
 #include "posenc/logn.hpp"
 #include "posenc/math/log_ratio.hpp"
+#include "posenc/verify/log_ratio_oracle.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
 
@@ -18,44 +19,8 @@ namespace v = posenc::verify;
 using posenc::bfloat16;
 using posenc::float16;
 
-// log n / log b. Exact case (found here independently, by MPFR's exact integer powers): n^a = b^c
-// for some 1 <= a <= 64, c >= 0 means the value is c/a, computed at prec bits with its rounding
-// error; otherwise the quotient of two prec + 64-bit logs (each within 2^-(prec+64) relative),
-// stated within 2^(EXP(y) + 1 - prec).
-auto log_ratio_oracle(std::int64_t n, std::int64_t b) {
-  return v::detail::make_value<1>([n, b](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) {
-    mpfr_set_prec(err[0], 64);
-    mpfr_set_prec(y[0], prec);
-    v::detail::mp ln(prec + 64), lb(prec + 64);
-    mpfr_set_sj(ln.get(), n, MPFR_RNDN);
-    mpfr_log(ln.get(), ln.get(), MPFR_RNDN);
-    mpfr_set_sj(lb.get(), b, MPFR_RNDN);
-    mpfr_log(lb.get(), lb.get(), MPFR_RNDN);
-    v::detail::mp q(prec + 64);
-    mpfr_div(q.get(), ln.get(), lb.get(), MPFR_RNDN);
-    for (long a = 1; a <= 64; ++a) {  // is q * a an integer c with n^a = b^c exactly?
-      v::detail::mp qa(prec + 64);
-      mpfr_mul_si(qa.get(), q.get(), a, MPFR_RNDN);
-      const long c = mpfr_get_si(qa.get(), MPFR_RNDN);
-      v::detail::mp lhs(64 * 64 + 64), rhs(64 * 64 + 64), nn(64), bb(64);
-      mpfr_set_sj(nn.get(), n, MPFR_RNDN);
-      mpfr_set_sj(bb.get(), b, MPFR_RNDN);
-      if (c < 0 || c > 4000) continue;
-      const int t1 = mpfr_pow_ui(lhs.get(), nn.get(), static_cast<unsigned long>(a), MPFR_RNDN);
-      const int t2 = mpfr_pow_ui(rhs.get(), bb.get(), static_cast<unsigned long>(c), MPFR_RNDN);
-      if (t1 == 0 && t2 == 0 && mpfr_equal_p(lhs.get(), rhs.get())) {
-        const int t = mpfr_set_si(y[0], c, MPFR_RNDN) | mpfr_div_si(y[0], y[0], a, MPFR_RNDN);
-        if (t == 0)
-          mpfr_set_zero(err[0], 1);
-        else
-          mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) - prec, MPFR_RNDU);
-        return;
-      }
-    }
-    mpfr_set(y[0], q.get(), MPFR_RNDN);
-    mpfr_set_ui_2exp(err[0], 1, mpfr_get_exp(y[0]) + 1 - prec, MPFR_RNDU);
-  });
-}
+// The oracle: verify/log_ratio_oracle.hpp.
+auto log_ratio_oracle(std::int64_t n, std::int64_t b) { return v::log_ratio_value(n, b); }
 
 template <class T>
 bool same(T a, T b) {

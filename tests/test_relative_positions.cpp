@@ -10,6 +10,8 @@
 #include "posenc/shaw.hpp"
 #include "posenc/transformer_xl.hpp"
 #include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/shaw_oracle.hpp"
+#include "posenc/verify/transformer_xl_oracle.hpp"
 
 namespace {
 
@@ -17,33 +19,8 @@ namespace sh = posenc::shaw;
 namespace xl = posenc::transformer_xl;
 namespace v = posenc::verify;
 
-// torch.arange(start, end, step) for integers.
-std::vector<std::int64_t> arange(std::int64_t start, std::int64_t end, std::int64_t step) {
-  std::vector<std::int64_t> r;
-  for (std::int64_t x = start; step > 0 ? x < end : x > end; x += step) r.push_back(x);
-  return r;
-}
-
-std::int64_t clamp_to(std::int64_t x, std::int64_t lo, std::int64_t hi) { return x < lo ? lo : (x > hi ? hi : x); }
-
-// The position sequences as the two code bases build them (positions.hpp cites the functions).
-std::vector<std::int64_t> framework_positions(const xl::config& c) {
-  if (c.model == xl::model::transformer_xl) {
-    std::vector<std::int64_t> p = arange(c.klen - 1, -1, -1);
-    if (c.clamp_len > 0)
-      for (auto& x : p) x = x > c.clamp_len ? c.clamp_len : x;
-    return p;
-  }
-  const std::int64_t beg = c.klen, end = c.attn_type == xl::attention::bi ? -c.qlen : -1;
-  std::vector<std::int64_t> p = arange(beg, end, -1);
-  if (c.bi_data) {
-    const std::vector<std::int64_t> bwd = arange(-beg, -end, 1);
-    p.insert(p.end(), bwd.begin(), bwd.end());
-  }
-  if (c.clamp_len > 0)
-    for (auto& x : p) x = clamp_to(x, -c.clamp_len, c.clamp_len);
-  return p;
-}
+// The position sequences as the two code bases build them: verify/transformer_xl_oracle.hpp.
+std::vector<std::int64_t> framework_positions(const xl::config& c) { return v::transformer_xl_positions(c); }
 
 }  // namespace
 
@@ -61,7 +38,7 @@ TEST_CASE("shaw: the clipped relative index and its laws", "[shaw]") {
     for (std::int64_t q = -70; q <= 70; q += 7)
       for (std::int64_t key = -100; key <= 100; ++key) {
         const int got = sh::relative_index({.max_relative_position = k}, q, key).value;
-        const std::int64_t want = clamp_to(key - q, -k, k) + k;  // t2t: clip(j - i), then + k
+        const std::int64_t want = v::shaw_oracle_index(k, q, key);  // t2t: clip(j - i), then + k
         const int next = sh::relative_index({.max_relative_position = k}, q, key + 1).value;
         // bounded in [0, 2k]; monotone in key - query; saturating at both ends
         if (got != want || got < 0 || got > 2 * k || next < got || (key - q >= k && got != 2 * k)) ++broken;

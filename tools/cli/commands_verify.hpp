@@ -8,7 +8,9 @@
 //       or JSON. Exit 0 when everything holds, 1 when something fails, 2 on bad input.
 //   posenc verify merge REPORT.json... [--json] [-o FILE]
 //       the JSON reports of a table's shards, combined into the report of the whole table.
-// Progress goes to stderr: a bar on a terminal, a line per tenth otherwise (--quiet: none).
+// `posenc verify <scheme>` for the other schemes, the dispatch of `posenc verify` and the command's
+// table entry are in commands_verify_schemes.hpp. Progress goes to stderr: a bar on a terminal, a
+// line per tenth otherwise (--quiet: none).
 // Docs: docs/verify.md, docs/cli.md.
 #pragma once
 
@@ -455,52 +457,4 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
   finish(m, a.has("json"), output, out);
 }
 
-inline void run(const parsed_args& a, std::string& out) {
-  std::vector<std::string_view> pos;
-  std::string output;
-  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
-    if (a.positionals[i] != "-o") {
-      pos.push_back(a.positionals[i]);
-      continue;
-    }
-    if (i + 1 >= a.positionals.size()) throw usage_error("verify: -o needs a file name");
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(a.positionals[++i]);
-  }
-  if (const auto v = a.value("output")) {
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(*v);
-  }
-  if (pos.empty()) throw usage_error("verify: missing <what> (rope, or merge REPORT...)");
-  if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
-  if (pos[0] != "rope") throw usage_error("verify: unknown table " + quote(pos[0]) + " (expected rope or merge)");
-  if (pos.size() > 1) throw usage_error("verify rope: unexpected argument " + quote(pos[1]));
-  run_rope(a, output, out);
-}
-
-inline constexpr std::string_view usage =
-    "usage: posenc verify rope (--head-dim D | --hf-config FILE) [config flags] [--positions N] [--start P]\n"
-    "                          [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]\n"
-    "                          [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
-    "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
-    "\n"
-    "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
-    "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
-    "and checks every entry against its exact value (MPFR) and every law of the registry on every\n"
-    "block of 1024 rows, on all cores. It prints the entries checked, the maximum and mean error in\n"
-    "ULPs per dtype with the worst entry, each law's worst measured deviation and its bound, and the\n"
-    "time taken; --json prints the same as JSON. --shard K/N verifies the K-th of N slices of the\n"
-    "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
-    "whole table. N defaults to the config's max_position_embeddings. Exit status: 0 everything\n"
-    "holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
-    "\n"
-    "flags:\n";
-
 }  // namespace posenc::cli::verify_cmd
-
-namespace posenc::cli {
-
-inline constexpr command verify_command{"verify", "verify a RoPE table against MPFR and the laws (sharded, merged)",
-                                        verify_cmd::usage, verify_cmd::all_flags, verify_cmd::run};
-
-}  // namespace posenc::cli

@@ -22,7 +22,7 @@
 #include "commands_emit.hpp"
 #include "commands_math.hpp"
 #if POSENC_CLI_HAVE_VERIFY
-#include "commands_verify.hpp"
+#include "commands_verify_schemes.hpp"
 #else
 #include "verify_unavailable.hpp"
 #endif

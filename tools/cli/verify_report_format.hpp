@@ -51,6 +51,19 @@ inline std::string index_text(const posenc::laws::entry_index& i) {
   return s;
 }
 
+// One law's line of the report: its dtype (label), name, and worst measured value against its bound
+// or why it was skipped (the RoPE report's and the other schemes', verify_scheme_format.hpp).
+inline std::string law_line(const pv::law_findings& l, std::string_view label, std::size_t name_width = 22) {
+  std::string s = "  " + pad(std::string(label), 5) + pad(l.law, name_width);
+  if (!l.ran) return s + "skipped: " + l.skipped + "\n";
+  s += std::string(l.holds ? "holds " : "FAILS ") + " worst " + pad(sci(l.deviation), 10) + " bound " +
+       pad(sci(l.bound), 10) + " (" + std::to_string(l.checked) + " cases";
+  if (l.failures > 0) s += ", " + std::to_string(l.failures) + " failed";
+  s += ")";
+  if (l.has_first_failure) s += "; first failure at " + index_text(l.first_failure);
+  return s + "\n";
+}
+
 inline std::string text(const pv::rope_verify_report& r) {
   std::string s = std::string("posenc verify rope: ") + (r.passed() ? "PASS" : "FAIL") + "\n";
   s += "table:  " + r.description + "\n";
@@ -77,19 +90,7 @@ inline std::string text(const pv::rope_verify_report& r) {
     if (d.has_first_failure) s += "       first entry beyond the allowed error: " + entry_text(d.first_failure) + "\n";
   }
   s += "\nlaws (their constexpr definitions, on every block of " + std::to_string(r.block_rows) + " rows):\n";
-  for (const auto& l : r.laws) {
-    s += "  " + pad(std::string(pv::dtype_name(l.dtype)), 5) + pad(l.law, 22);
-    if (!l.ran) {
-      s += "skipped: " + l.skipped + "\n";
-      continue;
-    }
-    s += std::string(l.holds ? "holds " : "FAILS ") + " worst " + pad(sci(l.deviation), 10) + " bound " +
-         pad(sci(l.bound), 10) + " (" + std::to_string(l.checked) + " cases";
-    if (l.failures > 0) s += ", " + std::to_string(l.failures) + " failed";
-    s += ")";
-    if (l.has_first_failure) s += "; first failure at " + index_text(l.first_failure);
-    s += "\n";
-  }
+  for (const auto& l : r.laws) s += law_line(l, pv::dtype_name(l.dtype));
   s += "\ntime: " + fixed(r.seconds, 1) + " s\n";
   return s;
 }

@@ -13,7 +13,7 @@ inline int command_status = 0;
 
 namespace verify_cmd {
 inline constexpr std::string_view usage =
-    "usage: posenc verify rope ... | posenc verify merge REPORT...\n"
+    "usage: posenc verify rope ... | posenc verify <scheme> ... | posenc verify merge REPORT...\n"
     "\n"
     "This posenc was built without MPFR, Boost or nlohmann-json: verify is not available.\n";
 inline void run(const parsed_args&, std::string&) {
@@ -22,6 +22,6 @@ inline void run(const parsed_args&, std::string&) {
 }  // namespace verify_cmd
 
 inline constexpr command verify_command{
-    "verify", "verify a RoPE table (not available in this build)", verify_cmd::usage, {}, verify_cmd::run};
+    "verify", "verify a table (not available in this build)", verify_cmd::usage, {}, verify_cmd::run};
 
 }  // namespace posenc::cli

@@ -68,6 +68,45 @@ inline ojson index_json(const posenc::laws::entry_index& i) {
   return j;
 }
 
+// One dtype's findings (a RoPE report's, and a scheme report's: scheme_verify_report_json.hpp).
+inline ojson dtype_json(const verify::dtype_findings& d) {
+  ojson o;
+  o["dtype"] = std::string(verify::dtype_name(d.dtype));
+  o["entries"] = d.entries;
+  o["not_correctly_rounded"] = d.not_correctly_rounded;
+  o["beyond_tolerance"] = d.beyond_tolerance;
+  o["passed"] = d.passed();
+  o["max_ulp"] = real(d.max_ulp);
+  o["mean_ulp"] = real(d.mean_ulp());
+  o["ulp_sum_q"] = u128(d.ulp_sum_q);
+  if (d.has_worst) {
+    o["worst"] = entry_json(d.worst);
+    o["worst"]["got"] = real(d.worst_got);
+    o["worst"]["exact"] = real(d.worst_exact);
+  } else {
+    o["worst"] = nullptr;
+  }
+  o["first_failure"] = d.has_first_failure ? entry_json(d.first_failure) : ojson(nullptr);
+  return o;
+}
+
+// One law's findings on one dtype's table.
+inline ojson law_json(const verify::law_findings& l) {
+  ojson o;
+  o["dtype"] = std::string(verify::dtype_name(l.dtype));
+  o["law"] = l.law;
+  o["ran"] = l.ran;
+  o["skipped"] = l.skipped;
+  o["holds"] = l.holds;
+  o["deviation"] = real(l.deviation);
+  o["bound"] = real(l.bound);
+  o["checked"] = l.checked;
+  o["failures"] = l.failures;
+  o["worst"] = l.has_worst ? index_json(l.worst) : ojson(nullptr);
+  o["first_failure"] = l.has_first_failure ? index_json(l.first_failure) : ojson(nullptr);
+  return o;
+}
+
 inline ojson report_json(const verify::rope_verify_report& r) {
   ojson j;
   j["posenc_verify_report"] = json_version;
@@ -83,43 +122,10 @@ inline ojson report_json(const verify::rope_verify_report& r) {
   j["max_ulp_allowed"] = r.max_ulp_allowed;
   j["seconds"] = real(r.seconds);
   ojson ds = ojson::array();
-  for (const auto& d : r.dtypes) {
-    ojson o;
-    o["dtype"] = std::string(verify::dtype_name(d.dtype));
-    o["entries"] = d.entries;
-    o["not_correctly_rounded"] = d.not_correctly_rounded;
-    o["beyond_tolerance"] = d.beyond_tolerance;
-    o["passed"] = d.passed();
-    o["max_ulp"] = real(d.max_ulp);
-    o["mean_ulp"] = real(d.mean_ulp());
-    o["ulp_sum_q"] = u128(d.ulp_sum_q);
-    if (d.has_worst) {
-      o["worst"] = entry_json(d.worst);
-      o["worst"]["got"] = real(d.worst_got);
-      o["worst"]["exact"] = real(d.worst_exact);
-    } else {
-      o["worst"] = nullptr;
-    }
-    o["first_failure"] = d.has_first_failure ? entry_json(d.first_failure) : ojson(nullptr);
-    ds.push_back(o);
-  }
+  for (const auto& d : r.dtypes) ds.push_back(dtype_json(d));
   j["dtypes"] = ds;
   ojson ls = ojson::array();
-  for (const auto& l : r.laws) {
-    ojson o;
-    o["dtype"] = std::string(verify::dtype_name(l.dtype));
-    o["law"] = l.law;
-    o["ran"] = l.ran;
-    o["skipped"] = l.skipped;
-    o["holds"] = l.holds;
-    o["deviation"] = real(l.deviation);
-    o["bound"] = real(l.bound);
-    o["checked"] = l.checked;
-    o["failures"] = l.failures;
-    o["worst"] = l.has_worst ? index_json(l.worst) : ojson(nullptr);
-    o["first_failure"] = l.has_first_failure ? index_json(l.first_failure) : ojson(nullptr);
-    ls.push_back(o);
-  }
+  for (const auto& l : r.laws) ls.push_back(law_json(l));
   j["laws"] = ls;
   return j;
 }

@@ -1,0 +1,206 @@
+// alibi_verify.hpp: verify ALiBi's slopes or bias table (Press et al. 2022; BLOOM's
+// build_alibi_tensor, MPT, Falcon), posenc's own or someone else's, against the MPFR oracle
+// (alibi_oracle.hpp) and the registry's ALiBi laws (`posenc verify alibi`; scheme_verify.hpp
+// explains).
+//
+//   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes
+//   const posenc::verify::values_input own[] = {posenc::verify::own_values(table_dtype::f32)};
+//   const auto report = posenc::verify::verify_alibi(q, own);             // scheme_verify_report.hpp
+//
+// The table is laid out as `posenc emit alibi [--bias [--symmetric]] --format bin` writes it. A
+// request that cannot be carried out throws std::invalid_argument with one line naming it. Not
+// constexpr; links MPFR.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "posenc/alibi.hpp"
+#include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/scheme_verify_core.hpp"
+
+namespace posenc::verify {
+
+// ---- ALiBi --------------------------------------------------------------------------------------
+
+// The slopes m_h (one per head), or the bias table of `posenc emit alibi --bias`: per head, the
+// queries i < positions and the keys j <= i (causal, row i (i + 1) / 2 + j) or j < positions
+// (symmetric, row i positions + j), each entry -m_h |i - j|.
+struct alibi_verify_request {
+  alibi::config config{};
+  bool bias = false;
+  std::size_t positions = 0;  // the bias table's queries (and keys)
+  bool symmetric = false;
+  std::uint64_t max_ulp = 0;  // representable steps an entry may be from RN_T(exact); 0: correctly rounded
+  std::string description{};  // what the table is, for the report
+};
+
+// Entries per head of the request's table (1: a slope).
+inline std::size_t alibi_entries_per_head(const alibi_verify_request& q) noexcept {
+  if (!q.bias) return 1;
+  return q.symmetric ? q.positions * q.positions : q.positions * (q.positions + 1) / 2;
+}
+
+namespace detail::sv {
+
+// Query and key of row r of a causal block (r = i (i + 1) / 2 + j, j <= i).
+inline void causal_query_key(std::uint64_t r, std::uint64_t& i, std::uint64_t& j) {
+  std::uint64_t q = 0;
+  while ((q + 1) * (q + 2) / 2 <= r) q = q == 0 ? 1 : q * 2;  // an upper bound, then bisect
+  std::uint64_t lo = 0, hi = q;
+  while (lo < hi) {  // the largest q with q (q + 1) / 2 <= r
+    const std::uint64_t mid = (lo + hi + 1) / 2;
+    if (mid * (mid + 1) / 2 <= r)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  i = lo;
+  j = r - lo * (lo + 1) / 2;
+}
+
+inline std::string alibi_where(const alibi_verify_request& q, std::uint64_t index) {
+  if (!q.bias) return "head " + std::to_string(index);
+  const std::uint64_t per = alibi_entries_per_head(q), h = index / per, m = index % per;
+  std::uint64_t i = 0, j = 0;
+  if (q.symmetric) {
+    i = m / q.positions;
+    j = m % q.positions;
+  } else {
+    causal_query_key(m, i, j);
+  }
+  return "head " + std::to_string(h) + ", query " + std::to_string(i) + ", key " + std::to_string(j);
+}
+
+// posenc's own table in T, laid out as the request says.
+template <class T>
+std::vector<T> alibi_own(const alibi_verify_request& q, const alibi::checked_config& cc) {
+  const auto heads = static_cast<std::size_t>(q.config.heads);
+  std::vector<T> out(heads * alibi_entries_per_head(q));
+  if (!q.bias) {
+    if (alibi::fill_slopes<T>(cc, std::span<T>(out)) != posenc::status::ok)
+      throw std::invalid_argument("posenc cannot build the ALiBi slopes of this config");
+    return out;
+  }
+  const std::size_t n = q.positions;
+  std::vector<T> by_distance(n);
+  for (std::size_t h = 0, r = 0; h < heads; ++h) {
+    const posenc::status st = alibi::fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(by_distance));
+    if (st != posenc::status::ok)
+      throw std::invalid_argument("posenc cannot build the " + std::string(dtype_name(dtype_of<T>())) +
+                                  " ALiBi bias table: " + posenc::to_string(st) + " at head " + std::to_string(h));
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < (q.symmetric ? n : i + 1); ++j) out[r++] = by_distance[i >= j ? i - j : j - i];
+  }
+  return out;
+}
+
+// The registry's view of the table verified: the slopes, or the dense heads x n x n biases (a causal
+// table's masked entries filled with their mirror image, which a relative bias must equal).
+template <class T>
+registry::scheme_tables<T> alibi_law_tables(const alibi_verify_request& q, std::span<const T> v) {
+  registry::scheme_tables<T> t;
+  t.config.family = registry::scheme_family::alibi;
+  t.config.alibi = q.config;
+  const auto heads = static_cast<std::size_t>(q.config.heads), n = q.positions;
+  t.config.rows = q.bias ? n : 0;
+  if (!q.bias) {
+    t.slopes.assign(v.begin(), v.end());
+    return t;
+  }
+  t.values.resize(heads * n * n);
+  const std::size_t per = alibi_entries_per_head(q);
+  for (std::size_t h = 0; h < heads; ++h)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        const std::size_t qi = q.symmetric || j <= i ? i : j, kj = q.symmetric || j <= i ? j : i;
+        const std::size_t m = q.symmetric ? qi * n + kj : qi * (qi + 1) / 2 + kj;
+        t.values[(h * n + i) * n + j] = v[h * per + m];
+      }
+  return t;
+}
+
+inline std::string alibi_missing(const alibi_verify_request& q, std::string_view law) {
+  const bool reads_slopes = law.find("slopes") != std::string_view::npos;
+  if (reads_slopes && q.bias) return "reads the slopes (verify without --bias)";
+  if (!reads_slopes && !q.bias) return "reads the bias table (verify with --bias --positions N)";
+  return "";
+}
+
+}  // namespace detail::sv
+
+inline scheme_verify_report verify_alibi(const alibi_verify_request& q, std::span<const values_input> tables) {
+  namespace sv = detail::sv;
+  const auto t0 = std::chrono::steady_clock::now();
+  sv::check_tables(tables);
+  const alibi::checked_config cc{q.config};
+  if (const posenc::validation v = cc.check(); !v.ok())
+    throw std::invalid_argument(std::string("invalid ALiBi config: ") + v.message);
+  if (q.bias && q.positions == 0) throw std::invalid_argument("the bias table has no positions");
+  const auto heads = static_cast<std::size_t>(q.config.heads);
+  const std::size_t per = alibi_entries_per_head(q), n = q.positions;
+  for (const values_input& in : tables)
+    sv::check_size(in, heads * per,
+                   q.bias ? "a table of " + std::to_string(heads) + " heads x " + std::to_string(per) + " biases"
+                          : "a table of " + std::to_string(heads) + " slopes");
+  bool wanted[4] = {false, false, false, false};
+  sv::wanted_of(tables, wanted);
+
+  // The exact values: per head, the slope (negated bias at distance 1) or the biases by distance.
+  const std::size_t per_exact = q.bias ? n : 1;
+  std::vector<sv::exact_entry> exact(heads * per_exact);
+  for (std::size_t h = 0; h < heads; ++h) {
+    const auto e = alibi::slope_exponent_of(cc, static_cast<int>(h)).value;
+    for (std::size_t k = 0; k < per_exact; ++k) {
+      auto v = alibi_bias_value(e.num, e.den, q.bias ? k : 1);
+      exact[h * per_exact + k] = sv::exact_of(v, wanted, !q.bias);
+    }
+  }
+  // Distance |i - j| of each entry of a head's block, in row order.
+  std::vector<std::uint32_t> distance;
+  if (q.bias) {
+    distance.reserve(per);
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < (q.symmetric ? n : i + 1); ++j)
+        distance.push_back(static_cast<std::uint32_t>(i >= j ? i - j : j - i));
+  }
+  const auto exact_at = [&](std::size_t index) -> const sv::exact_entry& {
+    return q.bias ? exact[(index / per) * n + distance[index % per]] : exact[index];
+  };
+
+  scheme_verify_report rep;
+  rep.scheme = "alibi";
+  rep.description = q.description;
+  rep.max_ulp_allowed = q.max_ulp;
+  if (!q.bias) {
+    rep.keys = {"head"};
+    rep.shape = {heads};
+  } else {
+    rep.keys = q.symmetric ? std::vector<std::string>{"head", "query", "key"}
+                           : std::vector<std::string>{"head", "query i, key j <= i: i (i + 1) / 2 + j"};
+    rep.shape = q.symmetric ? std::vector<std::uint64_t>{heads, n, n} : std::vector<std::uint64_t>{heads, per};
+  }
+  const std::function<std::string(std::uint64_t)> locate = [&q](std::uint64_t i) { return sv::alibi_where(q, i); };
+  for (const values_input& in : tables)
+    sv::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
+      std::vector<T> own;
+      if (in.data == nullptr) own = sv::alibi_own<T>(q, cc);
+      const std::span<const T> v = in.data == nullptr ? std::span<const T>(own) : sv::given_span<T>(in);
+      rep.dtypes.push_back(sv::named(sv::check_values<T>(v, exact_at, q.max_ulp), locate));
+      sv::run_laws<T>(
+          sv::alibi_law_tables<T>(q, v), in.dtype, [&q](std::string_view law) { return sv::alibi_missing(q, law); },
+          rep.laws);
+    });
+  rep.seconds = sv::seconds_since(t0);
+  return rep;
+}
+
+}  // namespace posenc::verify

@@ -1,0 +1,36 @@
+// scheme_verify.hpp: verify the table of any scheme other than RoPE, posenc's own or one someone
+// else built, against its exact values and every law of the registry that applies (`posenc verify
+// <scheme>`; RoPE is rope_verify.hpp). The engines, one per family:
+//   alibi_verify.hpp      verify_alibi
+//   bias_verify.hpp       verify_kerple, verify_sandwich, verify_logn
+//   sinusoid_verify.hpp   verify_sinusoidal, verify_transformer_xl, verify_xpos
+//   bucket_verify.hpp     verify_t5, verify_deberta, verify_shaw (integers)
+// and what they share: scheme_verify_core.hpp; the report: scheme_verify_report.hpp.
+//
+//   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes
+//   const posenc::verify::values_input own[] = {posenc::verify::own_values(table_dtype::f32)};
+//   const auto report = posenc::verify::verify_alibi(q, own);
+//   std::vector<float> theirs = ...;                                       // a framework's slopes
+//   const posenc::verify::values_input given[] = {posenc::verify::given_values<float>(theirs)};
+//   if (!posenc::verify::verify_alibi(q, given).passed()) ...
+//
+// What is checked, for each table (one per dtype):
+//  - every entry against RN_T of its exact value, from the scheme's MPFR oracle (alibi_oracle.hpp,
+//    ...), each proven to round alike to every format (mpfr.hpp's Ziv loop): whether it is that
+//    correctly rounded value, how many representable steps it is from it (at most max_ulp
+//    allowed), and its error in ULPs of the exact value; the same counts and figures as a RoPE
+//    report (dtype_findings). An integer table (buckets) is compared with the exact integers of the
+//    published formula evaluated independently (t5_oracle.hpp, deberta_oracle.hpp, shaw_oracle.hpp).
+//  - every law of registry::every_scheme_law that applies to the config, by its core (constexpr)
+//    definition, on the table verified; a law that reads a table the request does not hold (the
+//    ALiBi bias laws on the slopes) is listed as skipped, with the reason.
+// Each exact value is computed once and serves every dtype. One thread: the tables are small (the
+// CLI's limit is 2^24 entries); BLOOM's 16 slopes take about a millisecond.
+#pragma once
+
+#include "posenc/verify/alibi_verify.hpp"
+#include "posenc/verify/bias_verify.hpp"
+#include "posenc/verify/bucket_verify.hpp"
+#include "posenc/verify/scheme_verify_core.hpp"
+#include "posenc/verify/scheme_verify_report.hpp"
+#include "posenc/verify/sinusoid_verify.hpp"

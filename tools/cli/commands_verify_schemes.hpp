@@ -1,0 +1,220 @@
+// commands_verify_schemes.hpp: `posenc verify <scheme>` for the schemes other than RoPE (issue 10),
+// and the `verify` command's table entry (its flags: RoPE's, merge's and the schemes').
+//
+//   posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]
+//   posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]
+//   posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn|deberta-bucket|shaw
+//       [the flags of `posenc emit <scheme>`] [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]
+// Each reads the scheme's config exactly as `posenc emit <scheme>` does (the same flags), builds
+// posenc's table in each dtype (or reads --table FILE: .npy, .safetensors or the --format bin
+// layout of `posenc emit <scheme>`) and checks every entry against its exact value and every law of
+// the registry that applies (posenc/verify/scheme_verify.hpp). Here: the flags, the table of
+// schemes and the command; each scheme's runner is in verify_scheme_runners.hpp, the --table
+// reading in verify_table_input.hpp, the text report in verify_scheme_format.hpp. Exit 0 when everything holds, 1 when
+// something fails, 2 on bad input. Docs: docs/verify.md, docs/cli.md.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <posenc/io/scheme_verify_report_json.hpp>
+#include <posenc/verify/scheme_verify.hpp>
+
+#include "args.hpp"
+#include "commands_verify.hpp"
+#include "emit_output.hpp"
+#include "emit_schemes.hpp"
+#include "verify_scheme_format.hpp"
+#include "verify_scheme_runners.hpp"
+#include "verify_table_input.hpp"
+
+namespace posenc::cli::verify_schemes {
+
+namespace pv = posenc::verify;
+
+// ---- the flags: `posenc emit <scheme>`'s, those verify rope does not already have ----
+
+constexpr bool emit_scheme_flag(std::string_view name) {
+  for (const auto& s : emit::schemes)
+    for (const std::string_view f : s.own)
+      if (f == name) return true;
+  return false;
+}
+constexpr bool rope_verify_flag(std::string_view name) {
+  for (const auto& f : verify_cmd::all_flags)
+    if (f.name == name) return true;
+  return false;
+}
+constexpr bool added_flag(const flag_spec& f) { return emit_scheme_flag(f.name) && !rope_verify_flag(f.name); }
+constexpr std::size_t added_flag_count() {
+  std::size_t n = 0;
+  for (const auto& f : emit::own_flags) n += added_flag(f) ? 1u : 0u;
+  return n;
+}
+constexpr auto all_flags = [] {
+  std::array<flag_spec, verify_cmd::all_flags.size() + added_flag_count()> r{};
+  std::size_t i = 0;
+  for (const auto& f : verify_cmd::all_flags) r[i++] = f;
+  for (const auto& f : emit::own_flags)
+    if (added_flag(f)) r[i++] = f;
+  return r;
+}();
+
+// The flags every `verify <scheme>` takes besides the scheme's own (emit_schemes.hpp's lists).
+inline constexpr std::string_view common_flags[] = {"dtype", "table", "max-ulp", "json", "quiet", "output"};
+
+// ---- the table of schemes ----
+
+struct verify_scheme {
+  std::string_view name;
+  pv::scheme_verify_report (*run)(const parsed_args&, const options&);
+  bool integer_valued;
+};
+
+inline constexpr verify_scheme schemes[] = {
+    {"sinusoidal", run_sinusoidal, false},
+    {"transformer-xl", run_transformer_xl, false},
+    {"alibi", run_alibi, false},
+    {"t5-bucket", run_t5, true},
+    {"xpos", run_xpos, false},
+    {"kerple-log", run_kerple_log, false},
+    {"kerple-power", run_kerple_power, false},
+    {"sandwich", run_sandwich, false},
+    {"logn", run_logn, false},
+    {"deberta-bucket", run_deberta, true},
+    {"shaw", run_shaw, true},
+};
+
+inline const verify_scheme* find(std::string_view name) {
+  for (const auto& s : schemes)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+inline std::string scheme_names() {
+  std::string s;
+  for (const auto& v : schemes) s += (s.empty() ? "" : ", ") + std::string(v.name);
+  return s;
+}
+
+}  // namespace posenc::cli::verify_schemes
+
+namespace posenc::cli::verify_cmd {
+
+// `posenc verify <scheme>`: the flags common to every scheme, the scheme's runner, the report.
+inline void run_scheme(const parsed_args& a, std::string_view name, std::span<const std::string_view> extra,
+                       const std::string& output, std::string& out) {
+  namespace vs = verify_schemes;
+  const vs::verify_scheme* s = vs::find(name);
+  const emit::scheme_command* e = emit::find_scheme(name);
+  if (s == nullptr || e == nullptr)
+    throw usage_error("verify: unknown table " + quote(name) + " (expected rope, " + vs::scheme_names() + " or merge)");
+  vs::options o;
+  o.ctx = "verify " + std::string(name);
+  if (!extra.empty()) throw usage_error(o.ctx + ": unexpected argument " + quote(extra[0]));
+  for (const std::string_view f : a.names()) {
+    bool known = false;
+    for (const std::string_view g : e->own) known = known || g == f;
+    for (const std::string_view g : vs::common_flags) known = known || g == f;
+    if (!known) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
+  }
+  if (const auto t = a.value("table")) {
+    o.table = std::string(*t);
+    if (o.table->empty()) throw usage_error(o.ctx + ": --table has an empty value");
+    const auto ends = [&](std::string_view x) { return o.table->size() >= x.size() && o.table->ends_with(x); };
+    o.kind = ends(".npy")           ? vs::table_file::npy
+             : ends(".safetensors") ? vs::table_file::safetensors
+                                    : vs::table_file::bin;
+  }
+  o.dtype_given = a.has("dtype");
+  if (o.dtype_given && !s->integer_valued) o.dtypes = parse_dtypes(*a.value("dtype"), o.ctx);
+  if (!o.dtype_given)
+    o.dtypes =
+        o.table ? std::vector{pv::table_dtype::f64}
+                : std::vector{pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16};
+  if (o.table && o.dtypes.size() != 1) throw usage_error(o.ctx + ": --table FILE holds one dtype: give one --dtype");
+  o.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, o.ctx));
+  pv::scheme_verify_report r;
+  try {
+    r = s->run(a, o);
+  } catch (const std::invalid_argument& ex) {
+    throw usage_error(o.ctx + ": " + ex.what());
+  }
+  const std::string text = a.has("json") ? io::scheme_verify_report_to_json(r).dump(1) + "\n" : verify_format::text(r);
+  if (output.empty())
+    out += text;
+  else
+    emit::write_file_atomically(output, text);
+  command_status = r.passed() ? 0 : 1;
+}
+
+// The `verify` command: -o FILE, then rope, merge or another scheme.
+inline void run(const parsed_args& a, std::string& out) {
+  std::vector<std::string_view> pos;
+  std::string output;
+  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
+    if (a.positionals[i] != "-o") {
+      pos.push_back(a.positionals[i]);
+      continue;
+    }
+    if (i + 1 >= a.positionals.size()) throw usage_error("verify: -o needs a file name");
+    if (!output.empty()) throw usage_error("verify: the output file is given twice");
+    output = std::string(a.positionals[++i]);
+  }
+  if (const auto v = a.value("output")) {
+    if (!output.empty()) throw usage_error("verify: the output file is given twice");
+    output = std::string(*v);
+  }
+  if (pos.empty()) throw usage_error("verify: missing <what> (rope, another scheme, or merge REPORT...)");
+  if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
+  if (pos[0] != "rope") return run_scheme(a, pos[0], std::span(pos).subspan(1), output, out);
+  if (pos.size() > 1) throw usage_error("verify rope: unexpected argument " + quote(pos[1]));
+  run_rope(a, output, out);
+}
+
+inline constexpr std::string_view full_usage =
+    "usage: posenc verify rope (--head-dim D | --hf-config FILE) [config flags] [--positions N] [--start P]\n"
+    "                          [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]\n"
+    "                          [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
+    "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
+    "       posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]\n"
+    "       posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]\n"
+    "       posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn [the emit flags]\n"
+    "       posenc verify deberta-bucket|shaw [the emit flags]\n"
+    "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]\n"
+    "\n"
+    "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
+    "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
+    "and checks every entry against its exact value (MPFR) and every law of the registry on every\n"
+    "block of 1024 rows, on all cores. It prints the entries checked, the maximum and mean error in\n"
+    "ULPs per dtype with the worst entry, each law's worst measured deviation and its bound, and the\n"
+    "time taken; --json prints the same as JSON. --shard K/N verifies the K-th of N slices of the\n"
+    "blocks (K = 0 .. N-1); verify merge combines the slices' JSON reports into the report of the\n"
+    "whole table. N defaults to the config's max_position_embeddings.\n"
+    "\n"
+    "verify <scheme> (every other table of 'posenc emit') takes the config flags of 'posenc emit\n"
+    "<scheme>', builds the table in each dtype (default f64,f32,bf16,f16; buckets and indices are\n"
+    "integers) or reads --table FILE (.npy, .safetensors or the --format bin layout of 'posenc emit\n"
+    "<scheme>'; bin: one --dtype, default f64), and checks every entry against RN(exact value) from\n"
+    "MPFR (integers: the published formula, exact) and every law of the registry that applies. At\n"
+    "most 2^22 entries per run. t5-bucket's --range defaults to 2 x max_distance.\n"
+    "\n"
+    "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
+    "\n"
+    "flags:\n";
+
+}  // namespace posenc::cli::verify_cmd
+
+namespace posenc::cli {
+
+inline constexpr command verify_command{"verify", "verify a table against MPFR and the laws (RoPE: sharded, merged)",
+                                        verify_cmd::full_usage, verify_schemes::all_flags, verify_cmd::run};
+
+}  // namespace posenc::cli

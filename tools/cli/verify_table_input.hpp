@@ -1,0 +1,183 @@
+// verify_table_input.hpp: what every `posenc verify <scheme>` shares (commands_verify_schemes.hpp):
+// the flags common to every scheme (options), someone else's table read from --table FILE (.npy,
+// .safetensors or the `emit --format bin` layout, in the shape `emit` gives the table), the entry
+// limit, and the dispatch of a real-valued table to the library's engine in each dtype.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <posenc/io/npy.hpp>
+#include <posenc/io/safetensors.hpp>
+#include <posenc/io/tensor.hpp>
+#include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/float16.hpp>
+#include <posenc/verify/scheme_verify.hpp>
+
+#include "args.hpp"
+#include "commands_verify.hpp"
+#include "emit_values.hpp"
+
+namespace posenc::cli::verify_schemes {
+
+namespace pv = posenc::verify;
+
+// ---- what every scheme's verification shares ----
+
+enum class table_file { bin, npy, safetensors };
+
+struct options {
+  std::string ctx;                      // "verify alibi"
+  std::optional<std::string> table;     // --table FILE
+  table_file kind = table_file::bin;    // its format, by its name
+  std::vector<pv::table_dtype> dtypes;  // --dtype, or the default
+  bool dtype_given = false;
+  std::uint64_t max_ulp = 0;
+};
+
+inline std::optional<io::tensor_dtype> tensor_dtype_of(pv::table_dtype t) {
+  switch (t) {
+    case pv::table_dtype::f64: return io::tensor_dtype::f64;
+    case pv::table_dtype::f32: return io::tensor_dtype::f32;
+    case pv::table_dtype::bf16: return io::tensor_dtype::bf16;
+    case pv::table_dtype::f16: return io::tensor_dtype::f16;
+  }
+  return std::nullopt;
+}
+
+template <class R>
+R file_value(io::parse_result<R> r, const std::string& path, const std::string& ctx) {
+  if (!r) throw usage_error(ctx + ": " + quote(path) + ": " + r.error());
+  return r.value();
+}
+
+inline std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+// The tensor of a .npy file or the tensor `column` of a .safetensors file, of the dtype asked for
+// (if any) and of the shape `posenc emit <scheme>` gives the table.
+inline io::tensor read_tensor(const options& o, std::optional<io::tensor_dtype> want,
+                              const std::vector<std::uint64_t>& shape, std::string_view column) {
+  const std::string& path = *o.table;
+  io::tensor t;
+  if (o.kind == table_file::npy) {
+    t = file_value(io::read_npy_file(path, want), path, o.ctx);
+  } else {
+    const io::safetensors_file f = file_value(io::read_safetensors_file(path), path, o.ctx);
+    t = file_value(io::find_tensor(f, std::string(column), want), path, o.ctx);
+  }
+  if (t.shape != shape)
+    throw usage_error(o.ctx + ": " + quote(path) + " holds a " + shape_text(t.shape) + " tensor; this table is " +
+                      shape_text(shape));
+  return t;
+}
+
+// Someone else's real-valued table in T: the --format bin layout (little-endian T in row order) or
+// the tensor of a .npy/.safetensors file.
+template <class T>
+std::vector<T> read_values(const options& o, const std::vector<std::uint64_t>& shape, const io::tensor* tensor) {
+  if (tensor != nullptr) return file_value(io::tensor_values<T>(*tensor), *o.table, o.ctx);
+  std::uint64_t n = 1;
+  for (const std::uint64_t d : shape) n *= d;
+  const std::string data = verify_cmd::read_file_bytes(*o.table, o.ctx);
+  if (data.size() != n * sizeof(T))
+    throw usage_error(o.ctx + ": " + quote(*o.table) + " has " + std::to_string(data.size()) + " bytes; a " +
+                      std::string(emit::dtype_name<T>()) + " table of " + std::to_string(n) + " entries has " +
+                      std::to_string(n * sizeof(T)));
+  std::vector<T> v(n);
+  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
+  for (std::size_t i = 0; i < n; ++i) v[i] = verify_cmd::get_le<T>(p + i * sizeof(T));
+  return v;
+}
+
+template <class F>
+decltype(auto) with_table_dtype(pv::table_dtype t, F&& f) {
+  switch (t) {
+    case pv::table_dtype::f64: break;
+    case pv::table_dtype::f32: return f(std::type_identity<float>{});
+    case pv::table_dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
+    case pv::table_dtype::f16: return f(std::type_identity<posenc::float16>{});
+  }
+  return f(std::type_identity<double>{});
+}
+
+// A real-valued scheme: posenc's own table in every dtype asked for, or the file's. engine(inputs)
+// is the library's verify_<scheme>.
+template <class Engine>
+pv::scheme_verify_report verify_real(const options& o, const std::vector<std::uint64_t>& shape, std::string_view column,
+                                     Engine engine) {
+  if (!o.table) {
+    std::vector<pv::values_input> in;
+    for (const auto t : o.dtypes) in.push_back(pv::own_values(t));
+    return engine(std::span<const pv::values_input>(in));
+  }
+  std::optional<io::tensor> tensor;
+  pv::table_dtype dtype = o.dtypes[0];
+  if (o.kind != table_file::bin) {
+    tensor = read_tensor(o, o.dtype_given ? tensor_dtype_of(dtype) : std::nullopt, shape, column);
+    bool known = false;
+    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16})
+      if (tensor_dtype_of(t) == tensor->dtype) dtype = t, known = true;
+    if (!known)
+      throw usage_error(o.ctx + ": " + quote(*o.table) + " holds " + std::string(io::dtype_name(tensor->dtype)) +
+                        " values, not f64, f32, bf16 or f16 (a bfloat16 .npy holds '<u2' bits: give --dtype bf16)");
+  }
+  return with_table_dtype(dtype, [&]<class T>(std::type_identity<T>) {
+    const std::vector<T> v = read_values<T>(o, shape, tensor ? &*tensor : nullptr);
+    const pv::values_input in[] = {pv::given_values<T>(std::span<const T>(v))};
+    return engine(std::span<const pv::values_input>(in));
+  });
+}
+
+// An integer table (buckets): the file's int32 values (.npy '<i4', safetensors I32, or bin).
+inline std::vector<std::int32_t> read_integers(const options& o, const std::vector<std::uint64_t>& shape,
+                                               std::string_view column) {
+  if (o.kind == table_file::bin) {
+    std::uint64_t n = 1;
+    for (const std::uint64_t d : shape) n *= d;
+    const std::string data = verify_cmd::read_file_bytes(*o.table, o.ctx);
+    if (data.size() != n * 4)
+      throw usage_error(o.ctx + ": " + quote(*o.table) + " has " + std::to_string(data.size()) +
+                        " bytes; an int32 table of " + std::to_string(n) + " entries has " + std::to_string(n * 4));
+    std::vector<std::int32_t> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t b = 0;
+      for (std::size_t k = 0; k < 4; ++k)
+        b |= static_cast<std::uint32_t>(static_cast<unsigned char>(data[4 * i + k])) << (8 * k);
+      v[i] = static_cast<std::int32_t>(b);
+    }
+    return v;
+  }
+  const io::tensor t = read_tensor(o, io::tensor_dtype::i32, shape, column);
+  return file_value(io::tensor_values<std::int32_t>(t), *o.table, o.ctx);
+}
+
+// The integer tables (buckets, indices) have no dtype and no tolerance.
+inline void integers_only(const parsed_args& a, const options& o) {
+  if (a.has("dtype") || o.max_ulp != 0)
+    throw usage_error(o.ctx + ": the table holds integers: --dtype and --max-ulp do not apply");
+}
+
+inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }
+
+// The most entries one run verifies: 2^22 (each holds its exact value, about 56 bytes, and costs an
+// MPFR evaluation of a few microseconds; emit writes up to 2^24).
+inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 22;
+
+inline void check_entries(std::uint64_t entries, const options& o, const std::string& what) {
+  if (entries > max_entries)
+    throw usage_error(o.ctx + ": table too large to verify: " + what + " = " + std::to_string(entries) +
+                      " entries (at most 2^22 = 4194304 per run)");
+}
+
+}  // namespace posenc::cli::verify_schemes
