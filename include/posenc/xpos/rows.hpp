@@ -70,11 +70,12 @@ inline constexpr std::size_t lanes = 4, width = 16;
 
 // Loads through an out-parameter: a function returning a 32-byte vector changes the ABI without
 // AVX (GCC's -Wpsabi).
-inline void load(d4& v, const double* p) noexcept { std::memcpy(&v, p, sizeof v); }
+[[gnu::always_inline]] inline void load(d4& v, const double* p) noexcept { std::memcpy(&v, p, sizeof v); }
 
 // Mul22 (double_double.hpp dd_mul: TwoProduct by Veltkamp's split, the cross terms, Fast2Sum),
 // lane by lane, the same operations in the same order: the same 2^-102 bound.
-inline void mul22(const d4& ah, const d4& al, const d4& bh, const d4& bl, d4& hi, d4& lo) noexcept {
+[[gnu::always_inline]] inline void mul22(const d4& ah, const d4& al, const d4& bh, const d4& bl, d4& hi,
+                                         d4& lo) noexcept {
   const d4 k = {134217729.0, 134217729.0, 134217729.0, 134217729.0};
   const d4 p = ah * bh;
   const d4 ta = k * ah, tb = k * bh;
@@ -90,8 +91,8 @@ inline void mul22(const d4& ah, const d4& al, const d4& bh, const d4& bl, d4& hi
 
 // RN_T of every value of the row within rel (relative) of its factors' product, into row[0 .. w).
 template <class T>
-inline bool row_fast(const double* ah, const double* al, const double* sh, const double* sl, const double* rel, T* row,
-                     std::size_t w) noexcept {
+[[gnu::always_inline]] inline bool row_fast(const double* ah, const double* al, const double* sh, const double* sl,
+                                            const double* rel, T* row, std::size_t w) noexcept {
   using namespace rows_vec;
   if constexpr (std::is_same_v<T, double>) {
     // fl(lo -+ e) lies outside [lo - e, lo + e] by e's 2^-8 margin (|lo| 2^-53 << e 2^-8 here), and
@@ -165,7 +166,7 @@ inline bool row_fast(const double* ah, const double* al, const double* sh, const
 
 // One lane of row_fast, scalar, for the redo of a row with an undecided lane.
 template <class T>
-inline bool lane_fast(double ah, double al, double sh, double sl, double rel, T& out) noexcept {
+[[gnu::always_inline]] inline bool lane_fast(double ah, double al, double sh, double sl, double rel, T& out) noexcept {
   double hv[rows_vec::width] = {}, lv[rows_vec::width] = {}, sv[rows_vec::width] = {}, slv[rows_vec::width] = {},
          rv[rows_vec::width] = {};
   for (std::size_t t = 0; t < rows_vec::width; ++t) hv[t] = 1, sv[t] = 1, rv[t] = 0x1p-60;
@@ -176,10 +177,12 @@ inline bool lane_fast(double ah, double al, double sh, double sl, double rel, T&
 // The pairs [j0, j0 + w) of rows 0 .. rows - 1 (positions first + r), into out[r * pairs + j];
 // zeta_j = num[j] / den as integers, l_j's sign flipped for the inverse scale. `scalar(n, j)` is the
 // scalar path (posenc::result<T>) for the entries the fast test leaves.
+// Inlined into both clones below (always_inline: GCC otherwise calls one baseline copy from both).
 template <class T, class Scalar>
-inline posenc::status fill_rows_body(std::int64_t first, std::size_t rows, std::size_t pairs, std::size_t j0,
-                                     std::size_t w, const std::int64_t* num, std::int64_t den, int scale_base,
-                                     bool inverse, T* out, Scalar&& scalar) noexcept {
+[[gnu::always_inline]] inline posenc::status fill_rows_body(std::int64_t first, std::size_t rows, std::size_t pairs,
+                                                            std::size_t j0, std::size_t w, const std::int64_t* num,
+                                                            std::int64_t den, int scale_base, bool inverse, T* out,
+                                                            Scalar&& scalar) noexcept {
   constexpr std::size_t wmax = 16, bmax = 128;
   constexpr bool dbl = std::is_same_v<T, double>;
   std::size_t B = 8;  // about sqrt(rows): B + rows / B products a pair
