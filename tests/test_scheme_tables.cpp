@@ -172,10 +172,13 @@ void xpos_tables() {
   // head_dim 2 and 6: one group of 1 and 3 pairs (padded lanes); 34: a group of 16, then 1; 128:
   // four full groups. Rows below and above a block, a partial last block; centred, positive and
   // far negative positions (float16 overflows below about -4532 at zeta_0 = 2/7, scale_base 512);
-  // scale_base 1 (integer exponents, exact dyadic values), 7 (zeta^(n/7)), 64 and 4096.
-  const xcase cases[] = {{2, 512, 0, 4},       {6, 512, -3, 5},    {34, 512, -100, 300}, {128, 512, -2048, 4096},
-                         {128, 512, 0, 1000},  {16, 1, -20, 41},   {16, 7, -50, 129},    {64, 512, -6000, 200},
-                         {64, 512, 40000, 70}, {8, 4096, -9, 300}, {128, 64, -300, 600}};
+  // scale_base 1 (integer exponents, exact dyadic values), 7 (zeta^(n/7)), 64 and 4096. The last
+  // three cross float16's subnormals (n about 4000 .. 6800 at zeta_0), and float's and bfloat16's
+  // overflow (n below about -36200) and subnormals and zeros (n above about 36000).
+  const xcase cases[] = {{2, 512, 0, 4},          {6, 512, -3, 5},       {34, 512, -100, 300}, {128, 512, -2048, 4096},
+                         {128, 512, 0, 1000},     {16, 1, -20, 41},      {16, 7, -50, 129},    {64, 512, -6000, 200},
+                         {64, 512, 40000, 70},    {8, 4096, -9, 300},    {128, 64, -300, 600}, {128, 512, 3000, 4000},
+                         {16, 512, -37000, 2000}, {16, 512, 36000, 3000}};
   for (const xcase& x : cases) {
     const xp::checked_config cc = xp::config{.head_dim = x.head_dim, .scale_base = x.scale_base};
     const auto pairs = static_cast<std::size_t>(x.head_dim / 2);

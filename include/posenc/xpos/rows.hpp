@@ -91,8 +91,8 @@ inline constexpr std::size_t lanes = 4, width = 16;
 
 // RN_T of every value of the row within rel (relative) of its factors' product, into row[0 .. w).
 template <class T>
-[[gnu::always_inline]] inline bool row_fast(const double* ah, const double* al, const double* sh, const double* sl,
-                                            const double* rel, T* row, std::size_t w) noexcept {
+[[gnu::always_inline]] inline bool row_fast(bool& overflow, const double* ah, const double* al, const double* sh,
+                                            const double* sl, const double* rel, T* row, std::size_t w) noexcept {
   using namespace rows_vec;
   if constexpr (std::is_same_v<T, double>) {
     // fl(lo -+ e) lies outside [lo - e, lo + e] by e's 2^-8 margin (|lo| 2^-53 << e 2^-8 here), and
@@ -112,9 +112,9 @@ template <class T>
     std::memcpy(row, out, w * sizeof(double));
     return true;
   } else if constexpr (std::is_same_v<T, float>) {
-    // The hardware conversion rounds to nearest even; equal ends (and finite: an infinity goes to
-    // the scalar path, which reports the overflow) prove RN_float of every real between.
-    i4 bad = {0, 0, 0, 0};
+    // The hardware conversion rounds to nearest even (to infinity, to subnormals and 0 too); equal
+    // ends prove RN_float of every real between. An infinite one is the overflow it reports.
+    i4 bad = {0, 0, 0, 0}, inf = {0, 0, 0, 0};
     float out[width];
     const f4 fmax = {3.40282347e38f, 3.40282347e38f, 3.40282347e38f, 3.40282347e38f};
     for (std::size_t q = 0; q < width; q += lanes) {
@@ -123,11 +123,13 @@ template <class T>
       const d4 v = x * y;
       const d4 e = v * r;
       const f4 a = __builtin_convertvector(v - e, f4), b = __builtin_convertvector(v + e, f4);
-      bad |= (a != b) | (b > fmax);
+      bad |= a != b;
+      inf |= a > fmax;
       std::memcpy(out + q, &a, sizeof a);
     }
     if ((bad[0] | bad[1] | bad[2] | bad[3]) != 0) return false;
     std::memcpy(row, out, w * sizeof(float));
+    overflow = overflow || (inf[0] | inf[1] | inf[2] | inf[3]) != 0;
     return true;
   } else {
     // bfloat16, float16 through float, in 32-bit lanes: if both ends round to the same float f
@@ -136,13 +138,16 @@ template <class T>
     // float; z == M would make f == M. So z and f share the interval between T's midpoints.) Then
     // RN_T(f) is the bits' rounding (x + 2^(d-1) - 1 + bit d) >> d, d = 24 - P. Ends that round
     // apart, a midpoint f, and values outside T's normal range (float16: below 2^-14, from 65504;
-    // bfloat16: 0 or from 2^127 (1 - 2^-9)) fail the test.
+    // bfloat16: 0 or from 2^127 (1 - 2^-9)) fail the test, except two decided on the doubles:
+    // a lower end from T's overflow threshold (float16 65520, bfloat16 2^128 (1 - 2^-9): RN_T is
+    // infinity, status overflow) and an upper end below half T's least subnormal (RN_T is +0).
     static_assert(std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>);
     constexpr bool bf = std::is_same_v<T, bfloat16>;
     constexpr unsigned d = bf ? 16 : 13, half = (1u << (d - 1)) - 1, low_mask = (1u << d) - 1;
     constexpr unsigned lo_b = bf ? 1u : 0x38800000u, hi_b = bf ? 0x7F7F0000u : 0x477FE000u;  // [lo_b, hi_b)
-    constexpr unsigned rebias = bf ? 0u : 0x1C000u;
-    u4 bad = {0, 0, 0, 0};
+    constexpr unsigned rebias = bf ? 0u : 0x1C000u, inf_bits = bf ? 0x7F80u : 0x7C00u;
+    constexpr double over = bf ? 0x1.ffp127 : 65520.0, under = bf ? 0x1p-134 : 0x1p-25;
+    u4 bad = {0, 0, 0, 0}, inf = {0, 0, 0, 0};
     unsigned out[width];
     for (std::size_t q = 0; q < width; q += lanes) {
       d4 x, y, r;
@@ -154,24 +159,48 @@ template <class T>
       std::memcpy(&ua, &fa, sizeof fa), std::memcpy(&ub, &fb, sizeof fb);
       const u4 mid = (ua & low_mask) == (1u << (d - 1));
       const u4 out_of_range = (ua - lo_b) >= (hi_b - lo_b);
-      bad |= (ua != ub) | mid | out_of_range;
-      const u4 bits = ((ua + half + ((ua >> d) & 1u)) >> d) - rebias;
+      const u4 big = __builtin_convertvector((v - e) >= over, u4), zero = __builtin_convertvector((v + e) < under, u4);
+      u4 bits = (((ua + half + ((ua >> d) & 1u)) >> d) - rebias) & ~(big | zero);
+      u4 ok = ~(mid | out_of_range);
+      if constexpr (!bf) {
+        // float16's subnormals, f in [2^-25, 2^-14): RN_T(f) = RN(f 2^24) 2^-24, and that integer is
+        // T's bits (1024 at 2^-14, the least normal). f 2^24 < 1024 is exact; adding and removing
+        // 2^23 in float rounds it to an integer, ties to even; a fraction of exactly 1/2 is a midpoint.
+        // Other lanes are zeroed first, so that the conversion to int stays in range.
+        const u4 sub = (ua >= 0x33000000u) & (ua < lo_b);
+        const u4 fsub = ua & sub;
+        f4 fs;
+        std::memcpy(&fs, &fsub, sizeof fs);
+        const f4 s24 = fs * 0x1p24f, big23 = {0x1p23f, 0x1p23f, 0x1p23f, 0x1p23f};
+        const f4 rint = (s24 + big23) - big23, frac = s24 - rint;
+        const u4 sub_ok = sub & ~((frac == 0.5f) | (frac == -0.5f));
+        u4 rbits;
+        const auto ri = __builtin_convertvector(rint, i4);
+        std::memcpy(&rbits, &ri, sizeof rbits);
+        bits = (bits & ~sub) | (rbits & sub);
+        ok = (ok & ~sub) | sub_ok;
+      }
+      bad |= ((ua != ub) | ~ok) & ~(big | zero);
+      inf |= big;
+      bits |= big & inf_bits;
       std::memcpy(out + q, &bits, sizeof bits);
     }
     if ((bad[0] | bad[1] | bad[2] | bad[3]) != 0) return false;
     for (std::size_t t = 0; t < w; ++t) row[t] = T::from_bits(static_cast<std::uint16_t>(out[t]));
+    overflow = overflow || (inf[0] | inf[1] | inf[2] | inf[3]) != 0;
     return true;
   }
 }
 
 // One lane of row_fast, scalar, for the redo of a row with an undecided lane.
 template <class T>
-[[gnu::always_inline]] inline bool lane_fast(double ah, double al, double sh, double sl, double rel, T& out) noexcept {
+[[gnu::always_inline]] inline bool lane_fast(bool& overflow, double ah, double al, double sh, double sl, double rel,
+                                             T& out) noexcept {
   double hv[rows_vec::width] = {}, lv[rows_vec::width] = {}, sv[rows_vec::width] = {}, slv[rows_vec::width] = {},
          rv[rows_vec::width] = {};
   for (std::size_t t = 0; t < rows_vec::width; ++t) hv[t] = 1, sv[t] = 1, rv[t] = 0x1p-60;
   hv[0] = ah, lv[0] = al, sv[0] = sh, slv[0] = sl, rv[0] = rel;
-  return row_fast<T>(hv, lv, sv, slv, rv, &out, 1);
+  return row_fast<T>(overflow, hv, lv, sv, slv, rv, &out, 1);
 }
 
 // The pairs [j0, j0 + w) of rows 0 .. rows - 1 (positions first + r), into out[r * pairs + j];
@@ -227,6 +256,7 @@ template <class T, class Scalar>
   }
   // Lanes past w: 1 x 1 with a tiny bound (decided, never stored).
   double ah[wmax], al[wmax] = {}, rel[wmax];
+  bool overflow = false;  // a decided entry rounded to infinity
   for (std::size_t t = 0; t < wmax; ++t) ah[t] = 1, rel[t] = 0x1p-60;
   for (std::size_t b = 0; b < B; ++b)
     for (std::size_t t = w; t < wmax; ++t) sh[b][t] = 1;
@@ -247,12 +277,13 @@ template <class T, class Scalar>
     const std::size_t bend = std::min(B, rows - r0);
     for (std::size_t b = 0; b < bend; ++b) {
       T* row = out + (r0 + b) * pairs + j0;
-      if (row_fast<T>(ah, al, sh[b], sl[b], rel, row, w)) continue;
+      if (row_fast<T>(overflow, ah, al, sh[b], sl[b], rel, row, w)) continue;
       const std::int64_t n = first + static_cast<std::int64_t>(r0 + b);
       for (std::size_t t = 0; t < w; ++t)  // the row again, lane by lane; undecided ones: scalar
-        if (!lane_fast<T>(ah[t], al[t], sh[b][t], sl[b][t], rel[t], row[t])) slow(row[t], n, t);
+        if (!lane_fast<T>(overflow, ah[t], al[t], sh[b][t], sl[b][t], rel[t], row[t])) slow(row[t], n, t);
     }
   }
+  if (st == posenc::status::ok && overflow) return posenc::status::overflow;
   return st;
 }
 
