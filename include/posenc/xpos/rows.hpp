@@ -90,7 +90,7 @@ inline constexpr std::size_t lanes = 4, width = 16;
 }  // namespace rows_vec
 
 // RN_T of every value of the row within rel (relative) of its factors' product, into row[0 .. w).
-template <class T>
+template <class T, bool Wide = false>
 [[gnu::always_inline]] inline bool row_fast(bool& overflow, const double* ah, const double* al, const double* sh,
                                             const double* sl, const double* rel, T* row, std::size_t w) noexcept {
   using namespace rows_vec;
@@ -159,8 +159,14 @@ template <class T>
       std::memcpy(&ua, &fa, sizeof fa), std::memcpy(&ub, &fb, sizeof fb);
       const u4 mid = (ua & low_mask) == (1u << (d - 1));
       const u4 out_of_range = (ua - lo_b) >= (hi_b - lo_b);
+      u4 bits = ((ua + half + ((ua >> d) & 1u)) >> d) - rebias;
+      if constexpr (!Wide) {  // the common row: every value in T's normal range
+        bad |= (ua != ub) | mid | out_of_range;
+        std::memcpy(out + q, &bits, sizeof bits);
+        continue;
+      }
       const u4 big = __builtin_convertvector((v - e) >= over, u4), zero = __builtin_convertvector((v + e) < under, u4);
-      u4 bits = (((ua + half + ((ua >> d) & 1u)) >> d) - rebias) & ~(big | zero);
+      bits &= ~(big | zero);
       u4 ok = ~(mid | out_of_range);
       if constexpr (!bf) {
         // float16's subnormals, f in [2^-25, 2^-14): RN_T(f) = RN(f 2^24) 2^-24, and that integer is
@@ -200,7 +206,7 @@ template <class T>
          rv[rows_vec::width] = {};
   for (std::size_t t = 0; t < rows_vec::width; ++t) hv[t] = 1, sv[t] = 1, rv[t] = 0x1p-60;
   hv[0] = ah, lv[0] = al, sv[0] = sh, slv[0] = sl, rv[0] = rel;
-  return row_fast<T>(overflow, hv, lv, sv, slv, rv, &out, 1);
+  return row_fast<T, true>(overflow, hv, lv, sv, slv, rv, &out, 1);
 }
 
 // The pairs [j0, j0 + w) of rows 0 .. rows - 1 (positions first + r), into out[r * pairs + j];
@@ -277,7 +283,10 @@ template <class T, class Scalar>
     const std::size_t bend = std::min(B, rows - r0);
     for (std::size_t b = 0; b < bend; ++b) {
       T* row = out + (r0 + b) * pairs + j0;
-      if (row_fast<T>(overflow, ah, al, sh[b], sl[b], rel, row, w)) continue;
+      // Then the row again with T's overflow, zeros and float16's subnormals decided in the lanes.
+      if (row_fast<T>(overflow, ah, al, sh[b], sl[b], rel, row, w) ||
+          row_fast<T, true>(overflow, ah, al, sh[b], sl[b], rel, row, w))
+        continue;
       const std::int64_t n = first + static_cast<std::int64_t>(r0 + b);
       for (std::size_t t = 0; t < w; ++t)  // the row again, lane by lane; undecided ones: scalar
         if (!lane_fast<T>(overflow, ah[t], al[t], sh[b][t], sl[b][t], rel[t], row[t])) slow(row[t], n, t);
