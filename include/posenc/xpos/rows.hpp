@@ -9,12 +9,16 @@
 // each factor a double-double built by Mul22 recurrences from three dd_exp (exp_kernel.hpp): their
 // relative errors are carried as bounds, each product adding its 2^-102 (CRlibm Mul22) and each
 // dd_exp its 2^-102, so after B + rows / B products a factor is within about (B + rows / B) 2^-101.
-// An entry: float, bfloat16, float16: the double product A_hi S_hi (within 3 u + the factors'
-// bounds) and sincos_table_entry.hpp's two-ended test; double: the Mul22 product and Ziv's test
-// (round.hpp). An entry the test cannot decide (about 2^-25 of float entries; exact values that are
-// midpoints always) and every pair whose exponent |n l| could reach 600 (where dd_exp's range
-// ends) take the scalar scale<T> (scale.hpp). Both paths give RN_T of the same real, so the bits
-// are those of the constant-evaluation path, which keeps the scalar loop.
+// An entry, four lanes a vector (row_fast): double: the Mul22 product and a two-ended test on
+// hi + lo; float: the double product A_hi S_hi (within 3 u + the factors' bounds) and both ends
+// converted to float; bfloat16, float16: the same ends through float, a float that is a midpoint
+// of T refused. A row the short test leaves is tried again with T's overflow, zeros and float16's
+// subnormals decided in the lanes, then lane by lane; an entry still undecided (about 2^-25 of
+// float entries; exact values that are midpoints always), and every pair whose exponent |n l|
+// could reach 600 (where dd_exp's range ends), takes the scalar scale<T> (scale.hpp). Both paths
+// give RN_T of the same real, so the bits are those of the constant-evaluation path, which keeps
+// the scalar loop. The row body is compiled for the x86-64 baseline and for AVX (chosen at run
+// time), as the cos/sin row kernel is.
 #pragma once
 
 #include <algorithm>
@@ -22,14 +26,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <span>
 #include <type_traits>
 
-#include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/double_double.hpp"
-#include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/numeric/format.hpp"
@@ -95,15 +96,17 @@ template <class T, bool Wide = false>
                                             const double* sl, const double* rel, T* row, std::size_t w) noexcept {
   using namespace rows_vec;
   if constexpr (std::is_same_v<T, double>) {
-    // fl(lo -+ e) lies outside [lo - e, lo + e] by e's 2^-8 margin (|lo| 2^-53 << e 2^-8 here), and
-    // hi + that sum rounds once: monotone, so equal ends prove RN(every real between).
+    // fl(lo -+ e') lies outside [lo - e, lo + e] for e' = e (1 + 2^-8) + |hi| 2^-96: forming
+    // lo -+ e' errs by at most 2^-53 (|lo| + e') < 2^-105 |hi| (|lo| <= 2^-53 |hi|, e' < 2^-60
+    // |hi|), below e' - e. hi + that sum then rounds once: monotone, so equal ends prove RN(every
+    // real between).
     l4 bad = {0, 0, 0, 0};
     double out[width];
     for (std::size_t q = 0; q < width; q += lanes) {
       d4 xh, xl, yh, yl, r, hi, lo;
       load(xh, ah + q), load(xl, al + q), load(yh, sh + q), load(yl, sl + q), load(r, rel + q);
       mul22(xh, xl, yh, yl, hi, lo);
-      const d4 e = hi * r * (1 + 0x1p-8);
+      const d4 e = hi * r * (1 + 0x1p-8) + hi * 0x1p-96;  // hi > 0: the scales are positive
       const d4 a = hi + (lo - e), b = hi + (lo + e);
       bad |= a != b;
       std::memcpy(out + q, &a, sizeof a);
