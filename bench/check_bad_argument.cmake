@@ -1,4 +1,4 @@
-# cmake -DBENCH=<apply_bench> -DARGS="--positions|0" -P check_bad_argument.cmake  ('|' separates arguments)
+# cmake -DBENCH=<apply_bench or schemes_bench> -DARGS="--positions|0" -P check_bad_argument.cmake  ('|' separates arguments)
 # Bad input must give exit status 2, nothing on stdout and exactly one line on stderr.
 string(REPLACE "|" ";" _args "${ARGS}")
 execute_process(COMMAND ${BENCH} ${_args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -8,6 +8,8 @@ endif()
 if(NOT out STREQUAL "")
   message(FATAL_ERROR "expected no output on stdout, got: ${out}")
 endif()
-if(NOT err MATCHES "^apply_bench: [^\n]+\n$")
-  message(FATAL_ERROR "expected one line 'apply_bench: ...' on stderr, got: ${err}")
+# The line starts with the bench's own name (apply_bench, schemes_bench).
+get_filename_component(_name "${BENCH}" NAME_WE)
+if(NOT err MATCHES "^${_name}: [^\n]+\n$")
+  message(FATAL_ERROR "expected one line '${_name}: ...' on stderr, got: ${err}")
 endif()

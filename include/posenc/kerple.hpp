@@ -2,3 +2,4 @@
 #pragma once
 
 #include "posenc/kerple/bias.hpp"
+#include "posenc/kerple/table.hpp"

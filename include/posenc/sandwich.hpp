@@ -2,3 +2,4 @@
 #pragma once
 
 #include "posenc/sandwich/bias.hpp"
+#include "posenc/sandwich/table.hpp"

@@ -60,6 +60,69 @@ constexpr mp::approx<L> sum_approx(std::uint64_t k, int d, int H, int h) noexcep
 
 }  // namespace posenc::detail::sandwichf
 
+namespace posenc::detail::sandwichf {
+
+// The head-independent part of bias_h(k): sum sin^2(k theta_i / 2), i = 1 .. d/2, in
+// double-double with its absolute error bound; fast = false when a term left the fast path.
+struct half_angle_sum {
+  math::double_double sum{0.0, 0.0};
+  double err = 0;
+  bool fast = true;
+};
+
+// theta_i / 2 = 10000^(-2i/d) / 2 as geometric_frequency's double-double (halving is exact).
+constexpr math::double_double half_theta(int dim, int i) noexcept {
+  const math::double_double theta = math::geometric_frequency(10000.0, 2 * std::int64_t{i}, dim);
+  return {theta.hi * 0.5, theta.lo * 0.5};
+}
+
+// half(i) gives half_theta(dim, i): bias computes it in place, a table once for all its distances
+// (the same values, so the same bits).
+template <class Half>
+constexpr half_angle_sum sum_fast(int dim, std::uint64_t k, Half&& half_of) noexcept {
+  half_angle_sum out{};
+  for (int i = 1; i <= dim / 2; ++i) {
+    const math::double_double half = half_of(i);
+    detail::product_phase phi{};
+    detail::reduced rd{};
+    if (!detail::product_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
+      out.fast = false;
+      return out;
+    }
+    const double xerr = phi.err + dabs(phi.hi) * (math::geometric_frequency_max_rel_error * 1.0000001);
+    const detail::trig_kernel_out ko = detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
+    const bool odd = (rd.quadrant & 1) != 0;
+    const detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
+    const double es = a.err + rd.err + xerr;                  // |s - sin(k theta/2)| (sign irrelevant)
+    const math::double_double s2 = detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
+    const double as = dabs(a.hi) * (1 + 0x1p-50);
+    out.err += 2 * as * es + es * es + s2.hi * 0x1p-102;  // the square's error, and dd_mul's
+    out.sum = detail::dd_add(out.sum, s2);
+    out.err += dabs(out.sum.hi) * 0x1p-104;  // AccurateDWPlusDW: 3u^2 of the sum
+  }
+  return out;
+}
+
+// RN_T(bias_h(k)) for a valid head and distance, from the sum (sum_fast(d, k), which does not
+// depend on h: a table forms it once per distance for all its heads).
+template <class T>
+constexpr T head_value(const sandwich::config& c, int h, std::uint64_t k, const half_angle_sum& s) noexcept {
+  if (k == 0) return detail::round_dd<T>(0.0, 0.0);  // the real 0: +0
+  if (s.fast) {
+    // bias = -2 sum H / (8 (h + 1)) = sum * (-H) / (4 (h + 1)): the product and quotient by small
+    // integers (exact doubles) add 2^-104 each, relative.
+    const math::double_double r = detail::dd_div(detail::dd_mul(s.sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
+    const double scale = static_cast<double>(c.heads) / (4.0 * (h + 1));
+    const double rerr = (s.err * scale) * (1 + 0x1p-50) + dabs(r.hi) * 0x1p-102;
+    T out{};
+    if (detail::ziv_round<T>(r.hi, r.lo, rerr, out)) return out;
+  }
+  const int d = c.dim, H = c.heads;
+  return detail::mp::ziv_loop<T>([k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
+}
+
+}  // namespace posenc::detail::sandwichf
+
 namespace posenc::sandwich {
 
 // RN_T(bias_h(k)).
@@ -69,45 +132,11 @@ constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t d
   const config& c = cc.get();
   if (h < 0 || h >= c.heads || distance <= -(std::int64_t{1} << 53) || distance >= (std::int64_t{1} << 53))
     return {T{}, posenc::status::domain_error};
-  if (distance == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   const auto k = static_cast<std::uint64_t>(distance < 0 ? -distance : distance);
-  using detail::sandwichf::dabs;
-  math::double_double sum{0.0, 0.0};
-  double err = 0;
-  bool fast = true;
-  for (int i = 1; fast && i <= c.dim / 2; ++i) {
-    const math::double_double theta = math::geometric_frequency(10000.0, 2 * std::int64_t{i}, c.dim);
-    const math::double_double half{theta.hi * 0.5, theta.lo * 0.5};  // exact
-    detail::product_phase phi{};
-    detail::reduced rd{};
-    if (!detail::product_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
-      fast = false;
-      break;
-    }
-    const double xerr = phi.err + dabs(phi.hi) * (math::geometric_frequency_max_rel_error * 1.0000001);
-    const detail::trig_kernel_out ko = detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
-    const bool odd = (rd.quadrant & 1) != 0;
-    const detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
-    const double es = a.err + rd.err + xerr;                  // |s - sin(k theta/2)| (sign irrelevant)
-    const math::double_double s2 = detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
-    const double as = dabs(a.hi) * (1 + 0x1p-50);
-    err += 2 * as * es + es * es + s2.hi * 0x1p-102;  // the square's error, and dd_mul's
-    sum = detail::dd_add(sum, s2);
-    err += dabs(sum.hi) * 0x1p-104;  // AccurateDWPlusDW: 3u^2 of the sum
-  }
-  if (fast) {
-    // bias = -2 sum H / (8 (h + 1)) = sum * (-H) / (4 (h + 1)): the product and quotient by small
-    // integers (exact doubles) add 2^-104 each, relative.
-    const math::double_double r = detail::dd_div(detail::dd_mul(sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
-    const double scale = static_cast<double>(c.heads) / (4.0 * (h + 1));
-    const double rerr = (err * scale) * (1 + 0x1p-50) + dabs(r.hi) * 0x1p-102;
-    T out{};
-    if (detail::ziv_round<T>(r.hi, r.lo, rerr, out)) return {out, posenc::status::ok};
-  }
-  const int d = c.dim, H = c.heads;
-  return {detail::mp::ziv_loop<T>(
-              [k, d, H, h](auto lv) { return detail::sandwichf::sum_approx<decltype(lv)::value>(k, d, H, h); }),
-          posenc::status::ok};
+  const detail::sandwichf::half_angle_sum s =
+      k == 0 ? detail::sandwichf::half_angle_sum{}
+             : detail::sandwichf::sum_fast(c.dim, k, [&c](int i) { return detail::sandwichf::half_theta(c.dim, i); });
+  return {detail::sandwichf::head_value<T>(c, h, k, s), posenc::status::ok};
 }
 
 // The same from a plain config (a braced {.dim = d, .heads = H} binds here).

@@ -13,6 +13,7 @@
 // names the position.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "posenc/math/rational_power.hpp"
 #include "posenc/status.hpp"
 #include "posenc/xpos/config.hpp"
+#include "posenc/xpos/rows.hpp"
 #include "posenc/xpos/validate.hpp"
 
 namespace posenc::xpos {}  // namespace posenc::xpos
@@ -69,13 +71,50 @@ constexpr posenc::result<T> inverse_scale(const checked_config& cc, std::int64_t
   return scale<T>(cc, n == INT64_MIN ? n : -n, j);
 }
 
+}  // namespace posenc::xpos
+
+namespace posenc::detail::xposf {
+
+// fill_scales at run time (rows.hpp): pairs in groups of 16, each group's rows by products of
+// anchors; an entry the rounding test leaves, or a group out of dd_exp's range, by scale<T>.
+template <class T>
+posenc::status fill_scales_rows(const xpos::checked_config& cc, std::int64_t first, std::span<T> out,
+                                bool inverse) noexcept {
+  const int d = cc.get().head_dim;
+  const auto pairs = static_cast<std::size_t>(d / 2);
+  const std::size_t rows = out.size() / pairs;
+  auto scalar = [&cc, inverse](std::int64_t n, int j) {
+    return inverse ? xpos::inverse_scale<T>(cc, n, j) : xpos::scale<T>(cc, n, j);
+  };
+  posenc::status st = posenc::status::ok;
+  std::int64_t num[16] = {};
+  for (std::size_t j0 = 0; j0 < pairs; j0 += 16) {
+    const std::size_t w = std::min<std::size_t>(16, pairs - j0);
+    for (std::size_t t = 0; t < w; ++t) num[t] = xpos::zeta(cc, static_cast<int>(j0 + t)).value.num;
+    const posenc::status s = fill_rows<T>(first, rows, pairs, j0, w, num, 7 * std::int64_t{d}, cc.get().scale_base,
+                                          inverse, out.data(), scalar);
+    if (st == posenc::status::ok) st = s;
+  }
+  return st;
+}
+
+}  // namespace posenc::detail::xposf
+
+namespace posenc::xpos {
+
 // out[r * pairs + j] = scale (or inverse_scale) at position first + r; out.size() a multiple of d/2.
+// At run time a table of 4 rows or more takes detail::xposf::fill_scales_rows (rows.hpp): the
+// same bits, a product and a rounding test an entry.
 template <class T = double>
 constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t first, std::span<T> out,
                                      bool inverse = false) noexcept {
   if (!cc.ok()) return posenc::status::domain_error;
   const auto pairs = static_cast<std::size_t>(cc.get().head_dim / 2);
   if (out.size() % pairs != 0) return posenc::status::domain_error;
+  if (!std::is_constant_evaluated() && pairs <= (std::size_t{1} << 20) && out.size() / pairs >= 4 &&
+      first > -(std::int64_t{1} << 52) &&
+      first + static_cast<std::int64_t>(out.size() / pairs) < (std::int64_t{1} << 52))
+    return detail::xposf::fill_scales_rows<T>(cc, first, out, inverse);
   posenc::status st = posenc::status::ok;
   for (std::size_t r = 0; r < out.size() / pairs; ++r)
     for (std::size_t j = 0; j < pairs; ++j) {
