@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -90,6 +92,25 @@ TEST_CASE("sandwich: biases correctly rounded in four types", "[sandwich][oracle
   std::printf("[sandwich] %llu values, %llu not correctly rounded\n", static_cast<unsigned long long>(checked),
               static_cast<unsigned long long>(wrong));
   REQUIRE(wrong == 0);
+}
+
+TEST_CASE("sandwich: a bias past float16's range is status overflow, not a silent infinity", "[sandwich][oracle]") {
+  // d = H = 4096 (the limits): |bias| reaches d H / 8 = 2^21. The oracle says where float16
+  // overflows (RN_f16 of the exact value is infinite); there, bias<float16> and the dense table say
+  // overflow, and the float table holds the value.
+  const sw::config big{.dim = 4096, .heads = 4096};
+  auto o = sandwich_oracle(4096, 4096, 0, 1000);
+  REQUIRE(std::isinf(v::detail::to_double(o.template round<float16>())));
+  const auto r16 = sw::bias<float16>(big, 0, 1000);
+  CHECK(r16.error == posenc::status::overflow);
+  const auto r32 = sw::bias<float>(big, 0, 1000);
+  CHECK(r32.ok());
+  CHECK(same(r32.value, o.template round<float>()));
+  std::vector<float16> t16(4096 * 1 * 1001);
+  CHECK(sw::fill_bias_table<float16>(sw::checked_config{big}, 1, 1001, std::span<float16>(t16), 1000, 0) ==
+        posenc::status::overflow);
+  // A small config in float16 stays ok (the status is not always overflow).
+  CHECK(sw::bias<float16>({.dim = 64, .heads = 8}, 0, 1000).ok());
 }
 
 TEST_CASE("sandwich: the 1024-bit path alone agrees with the oracle", "[sandwich][oracle]") {

@@ -121,11 +121,19 @@ constexpr T head_value(const sandwich::config& c, int h, std::uint64_t k, const 
   return detail::mp::ziv_loop<T>([k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
 }
 
+// Whether a rounded bias overflowed T (|bias| reaches d H / 8: past float16's 65504 for d H above
+// 2^19), which the callers report as status overflow, never as a silent infinity.
+template <class T>
+constexpr bool overflowed(T v) noexcept {
+  return detail::mp::same_bits(v, detail::mp::special_value<T>(false, false)) ||
+         detail::mp::same_bits(v, detail::mp::special_value<T>(false, true));
+}
+
 }  // namespace posenc::detail::sandwichf
 
 namespace posenc::sandwich {
 
-// RN_T(bias_h(k)).
+// RN_T(bias_h(k)); status overflow when that is infinite (float16 and a large d H).
 template <class T = double>
 constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t distance) noexcept {
   if (!cc.ok()) return {T{}, cc.check().error};
@@ -136,7 +144,8 @@ constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t d
   const detail::sandwichf::half_angle_sum s =
       k == 0 ? detail::sandwichf::half_angle_sum{}
              : detail::sandwichf::sum_fast(c.dim, k, [&c](int i) { return detail::sandwichf::half_theta(c.dim, i); });
-  return {detail::sandwichf::head_value<T>(c, h, k, s), posenc::status::ok};
+  const T v = detail::sandwichf::head_value<T>(c, h, k, s);
+  return {v, detail::sandwichf::overflowed(v) ? posenc::status::overflow : posenc::status::ok};
 }
 
 // The same from a plain config (a braced {.dim = d, .heads = H} binds here).

@@ -10,7 +10,8 @@
 // does not depend on the head, is formed once per distinct distance (at most queries + keys - 1
 // of them, with the d/2 frequencies formed once) and rounded once per head (bias.hpp head_value, the same function bias uses, so the
 // same bits); every other element of a head's block is a copy (detail/distance_table.hpp).
-// domain_error for a size mismatch or positions above 2^52.
+// domain_error for a size mismatch or positions above 2^52; overflow when a value does not fit T
+// (float16 with d H above 2^19: |bias| reaches d H / 8).
 #pragma once
 
 #include <algorithm>
@@ -52,9 +53,11 @@ constexpr posenc::status fill_bias_table(const checked_config& cc, std::size_t q
       sums[t] = k == 0 ? detail::sandwichf::half_angle_sum{} : detail::sandwichf::sum_fast(c.dim, k, half_of);
     }
     for (std::size_t h = 0; h < heads; ++h)
-      for (std::size_t t = 0; t < n; ++t)
-        out[h * block + b.offset(e0 + t)] =
-            detail::sandwichf::head_value<T>(c, static_cast<int>(h), b.distance(e0 + t), sums[t]);
+      for (std::size_t t = 0; t < n; ++t) {
+        const T v = detail::sandwichf::head_value<T>(c, static_cast<int>(h), b.distance(e0 + t), sums[t]);
+        if (detail::sandwichf::overflowed(v)) return posenc::status::overflow;  // as bias() says
+        out[h * block + b.offset(e0 + t)] = v;
+      }
   }
   for (std::size_t h = 0; h < heads; ++h) b.complete(out.data() + h * block);
   return posenc::status::ok;
