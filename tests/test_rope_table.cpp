@@ -38,7 +38,7 @@ constexpr rope::config gpt_oss = rope::models::gpt_oss;
 constexpr rope::config pythia = rope::models::pythia;
 constexpr rope::config gptj = rope::models::gpt_j;
 
-constexpr std::size_t chunk = 512, rows = posenc_test::sample_divisor > 1 ? 2 * chunk : 8 * chunk;
+constexpr std::size_t chunk = 512, rows = posenc_test::sample_divisor >= 10 ? 2 * chunk : 8 * chunk;
 
 template <class T>
 std::uint64_t bits(T x) {

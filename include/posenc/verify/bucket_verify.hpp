@@ -25,6 +25,39 @@
 
 namespace posenc::verify {
 
+namespace detail::sv {
+
+// The report of a table of buckets of relative positions -range .. range (T5, DeBERTa): the given
+// buckets against the formula's (want), and the registry's bucket laws on them. set_family puts
+// the scheme's family and config into the laws' table description.
+template <class SetFamily>
+scheme_verify_report relative_bucket_report(const char* scheme, const std::string& description, std::int64_t range,
+                                            std::span<const std::int32_t> given, const std::vector<std::int64_t>& want,
+                                            std::chrono::steady_clock::time_point t0, SetFamily set_family) {
+  const auto rows = static_cast<std::size_t>(2 * range + 1);
+  scheme_verify_report rep;
+  rep.scheme = scheme;
+  rep.description = description;
+  rep.integer_valued = true;
+  rep.keys = {"relative position + range"};
+  rep.shape = {rows};
+  const std::int64_t first = -range;
+  rep.integers = check_integers<std::int32_t>(given, want, [first](std::uint64_t i) {
+    return "relative position " + std::to_string(first + static_cast<std::int64_t>(i));
+  });
+  registry::scheme_tables<double> t;  // the bucket laws read the integers only
+  set_family(t.config);
+  t.config.first = first;
+  t.config.rows = rows;
+  t.buckets.assign(given.begin(), given.end());
+  run_laws<double>(
+      t, table_dtype::f64, [](std::string_view) { return std::string(); }, rep.laws);
+  rep.seconds = seconds_since(t0);
+  return rep;
+}
+
+}  // namespace detail::sv
+
 // ---- T5 buckets ---------------------------------------------------------------------------------
 
 // The buckets of relative positions -range .. range (key - query), `posenc emit t5-bucket`'s table.
@@ -60,27 +93,10 @@ inline scheme_verify_report verify_t5(const t5_verify_request& q, std::span<cons
   }
   std::vector<std::int64_t> want(rows);
   for (std::size_t i = 0; i < rows; ++i) want[i] = t5_oracle_bucket(q.config, -q.range + static_cast<std::int64_t>(i));
-
-  scheme_verify_report rep;
-  rep.scheme = "t5-bucket";
-  rep.description = q.description;
-  rep.integer_valued = true;
-  rep.keys = {"relative position + range"};
-  rep.shape = {rows};
-  const std::int64_t first = -q.range;
-  rep.integers = sv::check_integers<std::int32_t>(given, want, [first](std::uint64_t i) {
-    return "relative position " + std::to_string(first + static_cast<std::int64_t>(i));
+  return sv::relative_bucket_report("t5-bucket", q.description, q.range, given, want, t0, [&q](auto& c) {
+    c.family = registry::scheme_family::t5;
+    c.t5 = q.config;
   });
-  registry::scheme_tables<double> t;  // the bucket laws read the integers only
-  t.config.family = registry::scheme_family::t5;
-  t.config.t5 = q.config;
-  t.config.first = first;
-  t.config.rows = rows;
-  t.buckets.assign(given.begin(), given.end());
-  sv::run_laws<double>(
-      t, table_dtype::f64, [](std::string_view) { return std::string(); }, rep.laws);
-  rep.seconds = sv::seconds_since(t0);
-  return rep;
 }
 
 // ---- DeBERTa buckets ----------------------------------------------------------------------------
@@ -119,26 +135,10 @@ inline scheme_verify_report verify_deberta(const deberta_verify_request& q, std:
   std::vector<std::int64_t> want(rows);
   for (std::size_t i = 0; i < rows; ++i)
     want[i] = deberta_oracle_bucket(q.config, -q.range + static_cast<std::int64_t>(i));
-  scheme_verify_report rep;
-  rep.scheme = "deberta-bucket";
-  rep.description = q.description;
-  rep.integer_valued = true;
-  rep.keys = {"relative position + range"};
-  rep.shape = {rows};
-  const std::int64_t first = -q.range;
-  rep.integers = sv::check_integers<std::int32_t>(given, want, [first](std::uint64_t i) {
-    return "relative position " + std::to_string(first + static_cast<std::int64_t>(i));
+  return sv::relative_bucket_report("deberta-bucket", q.description, q.range, given, want, t0, [&q](auto& c) {
+    c.family = registry::scheme_family::deberta;
+    c.deberta = q.config;
   });
-  registry::scheme_tables<double> t;  // the bucket laws read the integers only
-  t.config.family = registry::scheme_family::deberta;
-  t.config.deberta = q.config;
-  t.config.first = first;
-  t.config.rows = rows;
-  t.buckets.assign(given.begin(), given.end());
-  sv::run_laws<double>(
-      t, table_dtype::f64, [](std::string_view) { return std::string(); }, rep.laws);
-  rep.seconds = sv::seconds_since(t0);
-  return rep;
 }
 
 // ---- Shaw ---------------------------------------------------------------------------------------
