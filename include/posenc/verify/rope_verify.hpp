@@ -205,7 +205,9 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
         if (bits != want) {
           ++f.not_correctly_rounded;
           const std::int64_t a = ordered<T>(bits), b = ordered<T>(want);
-          const std::uint64_t steps = a > b ? static_cast<std::uint64_t>(a - b) : static_cast<std::uint64_t>(b - a);
+          // In unsigned arithmetic: a NaN's key minus a negative value's passes 2^63 (UBSan).
+          const std::uint64_t ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+          const std::uint64_t steps = a > b ? ua - ub : ub - ua;
           if (posenc::verify::detail::is_nan(got) || steps > q.max_ulp) {
             if (f.beyond_tolerance++ == 0) {
               f.has_first_failure = true;

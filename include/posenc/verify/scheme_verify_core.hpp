@@ -105,7 +105,9 @@ dtype_findings check_values(std::span<const T> got, ExactAt exact_at, std::uint6
     if (bits != want) {
       ++f.not_correctly_rounded;
       const std::int64_t a = detail::rv::ordered<T>(bits), b = detail::rv::ordered<T>(want);
-      const std::uint64_t steps = a > b ? static_cast<std::uint64_t>(a - b) : static_cast<std::uint64_t>(b - a);
+      // In unsigned arithmetic: a NaN's key minus a negative value's passes 2^63 (UBSan).
+      const std::uint64_t ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+      const std::uint64_t steps = a > b ? ua - ub : ub - ua;
       if ((is_nan(got[i]) || steps > max_ulp) && f.beyond_tolerance++ == 0) {
         f.has_first_failure = true;
         f.first_failure = at;
