@@ -15,11 +15,11 @@
 #include <random>
 #include <vector>
 
-#include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/detail/mp/pow.hpp"
-#include "posenc/detail/mp/sincos_product.hpp"
-#include "posenc/detail/mp/trig.hpp"
-#include "posenc/detail/wide_int.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/mp/pow.hpp"
+#include "posenc/math/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/mp/trig.hpp"
+#include "posenc/math/detail/wide_int.hpp"
 
 namespace {
 

@@ -27,8 +27,9 @@
 
 #include "posenc/alibi/slopes.hpp"
 #include "posenc/alibi/validate.hpp"
-#include "posenc/detail/mp/geometric.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/geometric.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/round.hpp"
@@ -56,14 +57,6 @@ constexpr mp::approx<L> scaled_slope(std::uint64_t k, std::uint64_t num, std::ui
   return {mp::negate(v), mp::max_int(m.err + g, v.top() + 1 - 64 * L) + 1};
 }
 
-template <class T>
-constexpr bool is_infinite(T x) noexcept {
-  using F = float_format<T>;
-  const auto b = F::to_bits(x);
-  const auto mag = F::to_bits(mp::special_value<T>(false, false));
-  return (b & mag) == mag;  // exponent field all ones (the value is finite before rounding: not NaN)
-}
-
 }  // namespace posenc::detail::alibif
 
 namespace posenc::alibi {
@@ -84,15 +77,12 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
     const math::double_double m = math::geometric_frequency(2.0, num, den);
     const math::double_double p = detail::dd_mul(m, kd);
     const double err = (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100;  // 2^-100 + dd_mul's 2^-104, with margin
-    if (!detail::ziv_round<T>(-p.hi, -p.lo, err, out)) {
-      const auto n = static_cast<std::uint64_t>(num);
-      const auto d = static_cast<std::uint32_t>(den);
-      out = detail::mp::ziv_loop<T>(
-          [k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
-    }
+    const auto n = static_cast<std::uint64_t>(num);
+    const auto d = static_cast<std::uint32_t>(den);
+    out = detail::round_once<T>(
+        {-p.hi, -p.lo, err}, [k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
   }
-  if (detail::alibif::is_infinite(out)) return {out, posenc::status::overflow};
-  return {out, posenc::status::ok};
+  return detail::rounded_result(out);
 }
 
 }  // namespace posenc::alibi
@@ -128,8 +118,7 @@ constexpr posenc::result<T> entry(const alibi::checked_config& cc, int h, const 
     done = ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
   }
   if (!done) return alibi::bias_at_distance<T>(cc, h, k);
-  if (is_infinite(v)) return {v, posenc::status::overflow};
-  return {v, posenc::status::ok};
+  return rounded_result(v);
 }
 
 }  // namespace posenc::detail::alibif

@@ -29,13 +29,14 @@
 #include <cstdint>
 #include <span>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/detail/mp/ziv.hpp"
 #include "posenc/kerple/config.hpp"
 #include "posenc/kerple/validate.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/rational_power.hpp"
 #include "posenc/math/round.hpp"
@@ -69,13 +70,6 @@ constexpr mp::approx<L> power_bias_approx(double a, double p, std::uint64_t k) n
   return {r, mp::max_int(e.err + ga, r.top() + 6 - 64 * L) + 1};
 }
 
-template <class T>
-constexpr posenc::result<T> finish(T v) noexcept {
-  using F = float_format<T>;
-  const auto inf = F::to_bits(mp::special_value<T>(false, false));
-  return {v, (F::to_bits(v) & inf) == inf ? posenc::status::overflow : posenc::status::ok};
-}
-
 }  // namespace posenc::detail::kerplef
 
 namespace posenc::kerple {
@@ -97,10 +91,8 @@ constexpr posenc::result<T> log_bias(const log_checked_config& cc, std::uint64_t
   // 3u^2 of 1 + a k (2^-104.4 absolute after the log): below |lv| 2^-100.9 + 2^-104; times p with
   // dd_mul's 2^-104 of |r|: err below |p| (|lv| 2^-100 + 2^-103).
   const double err = p * (dabs(lv.hi) * 0x1p-100 + 0x1p-103);
-  T out{};
-  if (detail::ziv_round<T>(r.hi, r.lo, err, out)) return finish(out);
-  return finish(
-      detail::mp::ziv_loop<T>([p, a, k](auto lv2) { return log_bias_approx<decltype(lv2)::value>(p, a, k); }));
+  return detail::rounded_result(detail::round_once<T>(
+      {r.hi, r.lo, err}, [p, a, k](auto lv) { return log_bias_approx<decltype(lv)::value>(p, a, k); }));
 }
 
 // RN_T(-a k^p).
@@ -124,7 +116,7 @@ constexpr posenc::result<T> power_bias(const power_checked_config& cc, std::uint
     const std::uint64_t power = t == 0 ? 0 : detail::power_below_2_54(t, static_cast<std::int64_t>(P));
     if (power != 0) {
       const math::double_double prod = detail::two_prod(a, static_cast<double>(power));  // exact
-      return finish(detail::round_dd<T>(-prod.hi, -prod.lo));
+      return detail::rounded_result(detail::round_dd<T>(-prod.hi, -prod.lo));
     }
   }
   const math::double_double x = detail::dd_mul(detail::dd_log(static_cast<double>(k)), p);
@@ -133,10 +125,8 @@ constexpr posenc::result<T> power_bias(const power_checked_config& cc, std::uint
   // x within 2^-101 |log k| |p| + 2^-104 |x| absolute (so e within that relative, plus dd_exp's
   // 2^-102), and the product 2^-104: below |r| (|x| 2^-100 + 2^-100).
   const double err = dabs(r.hi) * (dabs(x.hi) * 0x1p-100 + 0x1p-100);
-  T out{};
-  if (detail::ziv_round<T>(r.hi, r.lo, err, out)) return finish(out);
-  return finish(
-      detail::mp::ziv_loop<T>([a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
+  return detail::rounded_result(detail::round_once<T>(
+      {r.hi, r.lo, err}, [a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
 }
 
 // The same from a plain head (a braced {.p = .., .a = ..} binds here) and from loose parameters.

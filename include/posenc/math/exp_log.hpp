@@ -3,7 +3,7 @@
 // Each function: the special values of C17 Annex F (F.10.3.1 exp, F.10.3.7 log); a fast path
 // with a proven error bound (posenc/math/detail/exp_kernel.hpp, log_kernel.hpp); Ziv's rounding
 // test (posenc/math/round.hpp); on failure the multiprecision accurate path
-// (posenc/detail/mp/exp_log.hpp). Double results use the double-double kernels (error 2^-102 and
+// (posenc/math/detail/mp/exp_log.hpp). Double results use the double-double kernels (error 2^-102 and
 // 2^-101, so the test fails about once in 2^45 random arguments); float (and bfloat16/float16,
 // through detail::exp_narrow / log_narrow) use the plain-double kernels (error about 2^-58).
 // Ranges that the fast path does not cover (double results near overflow or in the subnormal
@@ -12,9 +12,9 @@
 
 #include <limits>
 
-#include "posenc/detail/mp/exp_log.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
 #include "posenc/math/round.hpp"
 
 namespace posenc::detail {

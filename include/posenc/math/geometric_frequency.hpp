@@ -29,10 +29,11 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/geometric.hpp"
-#include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/detail/mp/geometric.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/status.hpp"
@@ -108,12 +109,10 @@ constexpr posenc::result<T> geometric_value(double base, std::int64_t num, std::
   if (const int k = detail::power_of_two_exponent(base); k != 0 && (num * k) % den == 0)
     return {detail::round_dd<T>(detail::exp2i(-static_cast<int>(num * k / den)), 0.0), posenc::status::ok};
   const double_double t = geometric_frequency(base, num, den);
-  T out{};
-  if (detail::ziv_round<T>(t.hi, t.lo, t.hi * (geometric_frequency_max_rel_error * 1.0000001), out))
-    return {out, posenc::status::ok};
   const auto n = static_cast<std::uint64_t>(num);
   const auto d = static_cast<std::uint32_t>(den);
-  return {detail::mp::ziv_loop<T>(
+  return {detail::round_once<T>(
+              {t.hi, t.lo, t.hi * (geometric_frequency_max_rel_error * 1.0000001)},
               [base, n, d](auto lv) { return detail::mp::geometric_approx<decltype(lv)::value>(base, n, d); }),
           posenc::status::ok};
 }

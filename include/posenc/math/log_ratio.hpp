@@ -17,10 +17,11 @@
 #include <cstdint>
 #include <numeric>
 
-#include "posenc/detail/mp/log_ratio.hpp"
-#include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/detail/log_ratio_compare.hpp"
+#include "posenc/math/detail/mp/log_ratio.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/rational_power.hpp"
 #include "posenc/math/round.hpp"
@@ -79,10 +80,9 @@ constexpr posenc::result<T> log_ratio(std::int64_t n, std::int64_t base) noexcep
   // x / (y.hi + y.lo) = q0 (1 - y.lo/y.hi + (y.lo/y.hi)^2 - ...): subtract the small correction
   // q0 y.lo / y.hi (|y.lo/y.hi| <= 2^-53; its own rounding and the dropped square are below 2^-105).
   const double_double q = detail::dd_add(q0, {-(q0.hi * (y.lo / y.hi)), 0.0});
-  T out{};
-  if (detail::ziv_round<T>(q.hi, q.lo, (q.hi < 0 ? -q.hi : q.hi) * 0x1p-99, out)) return {out, posenc::status::ok};
   return {
-      detail::mp::ziv_loop<T>([un, ub](auto lv) { return detail::mp::log_ratio_approx<decltype(lv)::value>(un, ub); }),
+      detail::round_once<T>({q.hi, q.lo, (q.hi < 0 ? -q.hi : q.hi) * 0x1p-99},
+                            [un, ub](auto lv) { return detail::mp::log_ratio_approx<decltype(lv)::value>(un, ub); }),
       posenc::status::ok};
 }
 

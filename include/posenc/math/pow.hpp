@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <limits>
 
-#include "posenc/detail/mp/pow.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
+#include "posenc/math/detail/mp/pow.hpp"
 #include "posenc/math/round.hpp"
 
 namespace posenc::detail {

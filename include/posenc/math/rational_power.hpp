@@ -21,11 +21,12 @@
 #include <cstdint>
 #include <numeric>
 
-#include "posenc/detail/mp/rational_power.hpp"
-#include "posenc/detail/mp/ziv.hpp"
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/detail/log_ratio_compare.hpp"
+#include "posenc/math/detail/mp/rational_power.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/format.hpp"
@@ -96,28 +97,24 @@ constexpr posenc::result<T> rational_power(std::int64_t a, std::int64_t b, std::
     return {T{}, posenc::status::domain_error};
   T out{};
   const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-  const auto finish = [](T v) -> posenc::result<T> {
-    using F = detail::float_format<T>;
-    const auto inf = F::to_bits(detail::mp::special_value<T>(false, false));
-    return {v, (F::to_bits(v) & inf) == inf ? posenc::status::overflow : posenc::status::ok};
-  };
   if (num == 0 || a == b) return {detail::round_dd<T>(1.0, 0.0), posenc::status::ok};
-  if (detail::rational_power_exact<T>(ua, ub, num, den, out)) return finish(out);
+  if (detail::rational_power_exact<T>(ua, ub, num, den, out)) return detail::rounded_result(out);
   const double_double la = detail::dd_log(static_cast<double>(a)), lb = detail::dd_log(static_cast<double>(b));
   const double_double x = detail::dd_div(detail::dd_mul(detail::dd_add(la, {-lb.hi, -lb.lo}), static_cast<double>(num)),
                                          static_cast<double>(den));
   const double ax = x.hi < 0 ? -x.hi : x.hi;
+  detail::fast_value fast{};  // none past |x| = 600, where dd_exp does not apply
   if (ax < 600) {
     const double ratio = static_cast<double>(num < 0 ? -num : num) / static_cast<double>(den);
     const double xerr = 0x1p-99 * (ax + ratio * ((la.hi < 0 ? -la.hi : la.hi) + (lb.hi < 0 ? -lb.hi : lb.hi)));
     const double_double v = detail::dd_exp(x);
     // |exp(x + dx) - v| <= v (e^|dx| - 1 + 2^-102) (1 + ...): bounded by v (1.01 xerr + 2^-101).
-    if (detail::ziv_round<T>(v.hi, v.lo, v.hi * (1.01 * xerr + 0x1p-101), out)) return finish(out);
+    fast = {v.hi, v.lo, v.hi * (1.01 * xerr + 0x1p-101)};
   }
   const auto n = num;
   const auto d = static_cast<std::uint32_t>(den);
-  return finish(detail::mp::ziv_loop<T>(
-      [ua, ub, n, d](auto lv) { return detail::mp::rational_power_approx<decltype(lv)::value>(ua, ub, n, d); }));
+  return detail::rounded_result(detail::round_once<T>(
+      fast, [ua, ub, n, d](auto lv) { return detail::mp::rational_power_approx<decltype(lv)::value>(ua, ub, n, d); }));
 }
 
 }  // namespace posenc::math

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/mp/sincos_product.hpp"
 #include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"

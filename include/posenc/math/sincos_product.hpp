@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/mp/sincos_product.hpp"
 #include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_result.hpp"

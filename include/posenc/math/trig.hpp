@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "posenc/detail/mp/trig.hpp"
+#include "posenc/math/detail/mp/trig.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/reduce.hpp"
 #include "posenc/math/round.hpp"

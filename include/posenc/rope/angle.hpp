@@ -42,9 +42,9 @@ using attention_value = math::amplitude;
 constexpr attention_value attention_dd(const rope::config& c) noexcept {
   const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value()) return {{*c.attention_factor, 0.0}, 0.0, true};
-  const ropef::dd_val a = ropef::attention_eval<ropef::dd_num>(c);
-  if (ropef::dd_num::failed(a) || !(a.v.hi > 0)) return {{}, 0, false};
-  return {a.v, a.err == ropef::exact_err ? 0.0 : pow2(ropef::imax(a.err, -1074)), true};
+  const eval::dd_val a = ropef::attention_eval<eval::dd_num>(c);
+  if (eval::dd_num::failed(a) || !(a.v.hi > 0)) return {{}, 0, false};
+  return {a.v, a.err == eval::exact_err ? 0.0 : pow2(eval::imax(a.err, -1074)), true};
 }
 
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }

@@ -16,12 +16,12 @@
 #include <cstdint>
 #include <span>
 
+#include "posenc/math/detail/eval/evaluate.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_source.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
-#include "posenc/rope/detail/evaluate.hpp"
 #include "posenc/rope/detail/inv_freq_formula.hpp"
 #include "posenc/rope/validate.hpp"
 
@@ -37,7 +37,7 @@ constexpr posenc::result<T> inv_freq(const checked_config& cc, int j) noexcept {
   const config& c = cc.get();
   if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {T{}, posenc::status::domain_error};
   if (j >= detail::ropef::rotating_pairs(c)) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
-  return detail::ropef::round_formula<T>([&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
+  return detail::eval::round_formula<T>([&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
 }
 
 // The factor HF multiplies cos and sin by (the second value of the rope init functions).
@@ -47,8 +47,8 @@ constexpr posenc::result<T> attention_factor(const checked_config& cc) noexcept 
   if (!cc.ok()) return {T{}, posenc::status::domain_error};
   const bool takes_explicit = c.rope_type == scaling::yarn || c.rope_type == scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value())
-    return detail::ropef::finish(detail::round_dd<T>(*c.attention_factor, 0.0));
-  return detail::ropef::round_formula<T>([&c](auto p) { return detail::ropef::attention_eval<decltype(p)>(c); });
+    return detail::rounded_result(detail::round_dd<T>(*c.attention_factor, 0.0));
+  return detail::eval::round_formula<T>([&c](auto p) { return detail::ropef::attention_eval<decltype(p)>(c); });
 }
 
 // DeepSeek's softmax-scale multiplier mscale^2 (modeling_deepseek_v3 DeepseekV3Attention).
@@ -56,7 +56,7 @@ template <class T = double>
 constexpr posenc::result<T> softmax_scale_factor(const checked_config& cc) noexcept {
   const config& c = cc.get();
   if (!cc.ok()) return {T{}, posenc::status::domain_error};
-  return detail::ropef::round_formula<T>([&c](auto p) { return detail::ropef::softmax_eval<decltype(p)>(c); });
+  return detail::eval::round_formula<T>([&c](auto p) { return detail::ropef::softmax_eval<decltype(p)>(c); });
 }
 
 // YaRN's find_correction_range (_compute_yarn_parameters). With truncate, low and high are the
@@ -72,6 +72,7 @@ struct correction_range {
 
 constexpr correction_range yarn_correction_range(const checked_config& cc) noexcept {
   using namespace detail::ropef;
+  using namespace detail::eval;
   const config& c = cc.get();
   if (!cc.ok() || c.rope_type != scaling::yarn) return {0, 0, c.truncate, posenc::status::domain_error};
   const auto lo = round_formula<double>([&c](auto p) { return yarn_range<decltype(p)>(c).low; });
@@ -84,6 +85,7 @@ enum class llama3_band : unsigned char { keep, smoothed, divided };
 
 constexpr posenc::result<llama3_band> llama3_band_of(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
+  using namespace detail::eval;
   const config& c = cc.get();
   if (!cc.ok() || c.rope_type != scaling::llama3 || j < 0 || j >= rotary_dim(c) / 2)
     return {llama3_band::keep, posenc::status::domain_error};
@@ -108,6 +110,7 @@ using frequency_value = math::frequency_value;  // math/sincos_source.hpp
 // from a row kernel's anchors, sincos_table_rows_double.hpp), at a few microseconds a column.
 constexpr frequency_value frequency_dd_accurate(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
+  using namespace detail::eval;
   const config& c = cc.get();
   if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
   if (j >= rotating_pairs(c)) return {};
@@ -124,6 +127,7 @@ constexpr frequency_value frequency_dd_accurate(const checked_config& cc, int j)
 // that cannot decide a branch, from the 256-bit one (frequency_dd_accurate, 2^-104).
 constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept {
   using namespace detail::ropef;
+  using namespace detail::eval;
   const config& c = cc.get();
   if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
   if (j >= rotating_pairs(c)) return {};
@@ -139,7 +143,7 @@ constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept
 // 0 <= j < rotary_dim(c)/2 (zero past proportional's rotating pairs is not represented here).
 template <int Limbs>
 constexpr detail::mp::approx<Limbs> frequency_mp(const config& c, int j) noexcept {
-  return detail::ropef::inv_freq_eval<detail::ropef::mp_num<Limbs>>(c, j);
+  return detail::ropef::inv_freq_eval<detail::eval::mp_num<Limbs>>(c, j);
 }
 
 }  // namespace posenc::rope

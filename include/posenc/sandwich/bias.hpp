@@ -22,10 +22,11 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/sincos_product.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 #include "posenc/math/detail/product_angle.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
@@ -108,25 +109,17 @@ constexpr half_angle_sum sum_fast(int dim, std::uint64_t k, Half&& half_of) noex
 template <class T>
 constexpr T head_value(const sandwich::config& c, int h, std::uint64_t k, const half_angle_sum& s) noexcept {
   if (k == 0) return detail::round_dd<T>(0.0, 0.0);  // the real 0: +0
+  detail::fast_value fast{};
   if (s.fast) {
     // bias = -2 sum H / (8 (h + 1)) = sum * (-H) / (4 (h + 1)): the product and quotient by small
     // integers (exact doubles) add 2^-104 each, relative.
     const math::double_double r = detail::dd_div(detail::dd_mul(s.sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
     const double scale = static_cast<double>(c.heads) / (4.0 * (h + 1));
     const double rerr = (s.err * scale) * (1 + 0x1p-50) + dabs(r.hi) * 0x1p-102;
-    T out{};
-    if (detail::ziv_round<T>(r.hi, r.lo, rerr, out)) return out;
+    fast = {r.hi, r.lo, rerr};
   }
   const int d = c.dim, H = c.heads;
-  return detail::mp::ziv_loop<T>([k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
-}
-
-// Whether a rounded bias overflowed T (|bias| reaches d H / 8: past float16's 65504 for d H above
-// 2^19), which the callers report as status overflow, never as a silent infinity.
-template <class T>
-constexpr bool overflowed(T v) noexcept {
-  return detail::mp::same_bits(v, detail::mp::special_value<T>(false, false)) ||
-         detail::mp::same_bits(v, detail::mp::special_value<T>(false, true));
+  return detail::round_once<T>(fast, [k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
 }
 
 }  // namespace posenc::detail::sandwichf
@@ -145,7 +138,9 @@ constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t d
       k == 0 ? detail::sandwichf::half_angle_sum{}
              : detail::sandwichf::sum_fast(c.dim, k, [&c](int i) { return detail::sandwichf::half_theta(c.dim, i); });
   const T v = detail::sandwichf::head_value<T>(c, h, k, s);
-  return {v, detail::sandwichf::overflowed(v) ? posenc::status::overflow : posenc::status::ok};
+  // |bias| reaches d H / 8: past float16's 65504 for d H above 2^19, status overflow, never a
+  // silent infinity.
+  return detail::rounded_result(v);
 }
 
 // The same from a plain config (a braced {.dim = d, .heads = H} binds here).

@@ -20,6 +20,7 @@
 #include <span>
 
 #include "posenc/detail/distance_table.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/sandwich/bias.hpp"
 #include "posenc/status.hpp"
 
@@ -55,7 +56,7 @@ constexpr posenc::status fill_bias_table(const checked_config& cc, std::size_t q
     for (std::size_t h = 0; h < heads; ++h)
       for (std::size_t t = 0; t < n; ++t) {
         const T v = detail::sandwichf::head_value<T>(c, static_cast<int>(h), b.distance(e0 + t), sums[t]);
-        if (detail::sandwichf::overflowed(v)) return posenc::status::overflow;  // as bias() says
+        if (!detail::rounded_result(v).ok()) return posenc::status::overflow;  // as bias() says
         out[h * block + b.offset(e0 + t)] = v;
       }
   }

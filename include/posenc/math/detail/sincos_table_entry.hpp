@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 #include "posenc/math/detail/product_angle.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/double_double.hpp"

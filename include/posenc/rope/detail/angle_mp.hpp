@@ -15,11 +15,11 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/payne_hanek.hpp"
-#include "posenc/detail/mp/sincos_product.hpp"
-#include "posenc/detail/mp/trig.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/payne_hanek.hpp"
+#include "posenc/math/detail/mp/sincos_product.hpp"
+#include "posenc/math/detail/mp/trig.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
@@ -37,8 +37,8 @@ constexpr mp::sincos_approx<L> failed_sincos() noexcept {
 template <int L>
 constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
   const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
-  if (takes_explicit && c.attention_factor.has_value()) return ropef::mp_num<L>::of(*c.attention_factor);
-  return ropef::attention_eval<ropef::mp_num<L>>(c);
+  if (takes_explicit && c.attention_factor.has_value()) return eval::mp_num<L>::of(*c.attention_factor);
+  return ropef::attention_eval<eval::mp_num<L>>(c);
 }
 
 // cos/sin(m theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
@@ -46,7 +46,7 @@ constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
 template <int L>
 constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::uint64_t m, int j, bool fold) noexcept {
   const mp::approx<L> th = rope::frequency_mp<L>(c, j);
-  if (ropef::mp_num<L>::failed(th) || th.v.is_zero() || th.v.neg) return failed_sincos<L>();
+  if (eval::mp_num<L>::failed(th) || th.v.is_zero() || th.v.neg) return failed_sincos<L>();
   const mp::bigfloat<L> x = mp::mul_small(th.v, m);
   const int xerr = mp::max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
   mp::sincos_approx<L> r{};
@@ -62,8 +62,8 @@ constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::
   }
   if (!fold) return r;
   const mp::approx<L> af = attention_mp<L>(c);
-  if (ropef::mp_num<L>::failed(af)) return failed_sincos<L>();
-  return {ropef::mp_num<L>::mul(r.sin, af), ropef::mp_num<L>::mul(r.cos, af)};
+  if (eval::mp_num<L>::failed(af)) return failed_sincos<L>();
+  return {eval::mp_num<L>::mul(r.sin, af), eval::mp_num<L>::mul(r.cos, af)};
 }
 
 // Ziv's pair loop at 4, 8 and 16 limbs (mp::ziv_pair). Unlike the math core's exact

@@ -4,20 +4,15 @@
 // mp::round_checked<T>.
 #pragma once
 
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/eval/num_dd.hpp"
+#include "posenc/math/detail/eval/num_mp.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/round_once.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/round_dyadic.hpp"
-#include "posenc/rope/detail/num_dd.hpp"
-#include "posenc/rope/detail/num_mp.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::ropef {
-
-template <class T>
-constexpr posenc::result<T> finish(T v) noexcept {
-  if (mp::same_bits(v, mp::special_value<T>(false, false))) return {v, posenc::status::overflow};
-  return {v, posenc::status::ok};
-}
+namespace posenc::detail::eval {
 
 template <class T, int L, class F>
 constexpr bool round_level(F f, T& out) noexcept {
@@ -33,11 +28,11 @@ constexpr posenc::result<T> round_formula(F f) noexcept {
   T out{};
   const dd_val a = f(dd_num{});
   if (!dd_num::failed(a)) {
-    if (a.err == exact_err) return finish(round_dd<T>(a.v.hi, a.v.lo));
-    if (a.v.hi != 0 && ziv_round<T>(a.v.hi, a.v.lo, pow2(imax(a.err, -1074)), out)) return finish(out);
+    if (a.err == exact_err) return rounded_result(round_dd<T>(a.v.hi, a.v.lo));
+    if (a.v.hi != 0 && ziv_round<T>(a.v.hi, a.v.lo, pow2(imax(a.err, -1074)), out)) return rounded_result(out);
   }
-  if (round_level<T, 4>(f, out) || round_level<T, 8>(f, out) || round_level<T, 16>(f, out)) return finish(out);
+  if (round_level<T, 4>(f, out) || round_level<T, 8>(f, out) || round_level<T, 16>(f, out)) return rounded_result(out);
   return {T{}, posenc::status::domain_error};
 }
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::detail::eval

@@ -14,12 +14,12 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/detail/mp/geometric.hpp"
-#include "posenc/detail/mp/payne_hanek.hpp"
-#include "posenc/detail/mp/trig.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/mp/geometric.hpp"
+#include "posenc/math/detail/mp/payne_hanek.hpp"
+#include "posenc/math/detail/mp/trig.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_result.hpp"
 

@@ -21,7 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "posenc/detail/wide_int.hpp"
+#include "posenc/math/detail/wide_int.hpp"
 #include "posenc/math/round_dyadic.hpp"
 
 namespace posenc::detail::mp {

@@ -10,9 +10,9 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/payne_hanek.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/payne_hanek.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 
 namespace posenc::detail::mp {
 

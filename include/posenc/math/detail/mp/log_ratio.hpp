@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
 
 namespace posenc::detail::mp {
 

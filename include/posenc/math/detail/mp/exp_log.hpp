@@ -13,9 +13,9 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/constants.hpp"
-#include "posenc/detail/mp/ziv.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/constants.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
 
 namespace posenc::detail::mp {
 

@@ -1,5 +1,6 @@
-// num_dd.hpp: double-double numbers with a running absolute error bound, for writing each RoPE
-// frequency formula once (formulas.hpp) and evaluating it fast. The same interface at 64 L bits
+// num_dd.hpp: double-double numbers with a running absolute error bound, for writing a formula
+// once over a number type (RoPE's frequency formulas, rope/detail/formulas.hpp) and evaluating it
+// fast. The same interface at 64 L bits
 // is num_mp.hpp; a formula that cannot decide a branch or a floor at this precision reports
 // failure, and the caller retries it there (Ziv's strategy, ziv.hpp).
 //
@@ -19,7 +20,7 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/geometric_frequency.hpp"
 
-namespace posenc::detail::ropef {
+namespace posenc::detail::eval {
 
 inline constexpr int exact_err = -1000000;
 inline constexpr int fail_err = 1 << 20;
@@ -113,4 +114,4 @@ struct dd_num {
   static constexpr double approx(const value& a) noexcept { return a.v.hi; }
 };
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::detail::eval

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "posenc/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
 #include "posenc/math/round_dyadic.hpp"
 #include "posenc/numeric/format.hpp"
 

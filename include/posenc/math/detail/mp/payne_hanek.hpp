@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/constants.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/constants.hpp"
 
 namespace posenc::detail::mp {
 

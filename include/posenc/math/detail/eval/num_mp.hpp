@@ -7,12 +7,12 @@
 
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/constants.hpp"
-#include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/rope/detail/num_dd.hpp"
+#include "posenc/math/detail/eval/num_dd.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/constants.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
 
-namespace posenc::detail::ropef {
+namespace posenc::detail::eval {
 
 template <int L>
 struct mp_num {
@@ -101,4 +101,4 @@ struct mp_num {
   static constexpr double approx(const value& a) noexcept { return mp::to_double_approx(a.v); }
 };
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::detail::eval

@@ -16,10 +16,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "posenc/detail/mp/bigfloat.hpp"
-#include "posenc/detail/mp/exp_log.hpp"
-#include "posenc/detail/mp/ziv.hpp"
-#include "posenc/detail/wide_int.hpp"
+#include "posenc/math/detail/mp/bigfloat.hpp"
+#include "posenc/math/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/mp/ziv.hpp"
+#include "posenc/math/detail/wide_int.hpp"
 
 namespace posenc::detail::mp {
 
