@@ -234,6 +234,30 @@ TEST_CASE("laws at run time give the compile-time results", "[laws][core]") {
   CHECK(ok.find(": holds, worst") != std::string::npos);
 }
 
+// The second copy of pair 3 in row 2 (element 7 interleaved, 3 + D/2 half-split) shrunk to 0.9 of
+// itself, the first copy intact: unit_norm must name that element.
+template <layout L>
+void check_wrong_second_copy() {
+  const auto t = rope::make_table<float, N, D, L>(cfg, {});
+  REQUIRE(t.ok());
+  std::array<float, N* D> cos = t.value.cos, sin = t.value.sin;
+  const std::size_t second = L == layout::interleaved ? 2 * 3 + 1 : 3 + D / 2;
+  cos[2 * D + second] *= 0.9f;
+  sin[2 * D + second] *= 0.9f;
+  CHECK(laws::unit_norm(laws::span_table<float>{t.value.cos, t.value.sin, D, L, 0}).holds);
+  const auto r = laws::unit_norm(laws::span_table<float>{cos, sin, D, L, 0});
+  CHECK(!r.holds);
+  CHECK(r.first_failure.position == 2);
+  CHECK(r.first_failure.pair == 3);
+  CHECK(r.first_failure.element == static_cast<std::int64_t>(second));
+}
+
+TEST_CASE("unit_norm reads both copies of a pair: a wrong second copy fails it", "[laws][core]") {
+  // Before unit_norm read both copies, only pair_copies and exactness caught such a table.
+  check_wrong_second_copy<layout::interleaved>();
+  check_wrong_second_copy<layout::half_split>();
+}
+
 TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws][core]") {
   const auto t = rope::make_table<float, N, D, layout::half_split>(cfg, {.start = 40});
   REQUIRE(t.ok());

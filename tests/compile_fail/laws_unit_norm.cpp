@@ -1,4 +1,4 @@
-// expect-error: (in call to 'unit_norm\(3, 5, -1\)'|failed::unit_norm\(.*value [^0-9]*4[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_position_plus_one)
+// expect-error: (in call to 'unit_norm\(3, 5, 5\)'|failed::unit_norm\(.*value [^0-9]*4[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_position_plus_one)
 // A failing law in a static_assert names itself and its first failing index in the compiler's
 // output (posenc/laws/require.hpp); the twin is laws_require_twin.cpp.
 #include <posenc/laws.hpp>

@@ -92,7 +92,7 @@ constexpr posenc::result<T> log_bias(const log_checked_config& cc, std::uint64_t
   // dd_mul's 2^-104 of |r|: err below |p| (|lv| 2^-100 + 2^-103).
   const double err = p * (dabs(lv.hi) * 0x1p-100 + 0x1p-103);
   return detail::rounded_result(detail::round_once<T>(
-      {r.hi, r.lo, err}, [p, a, k](auto lv) { return log_bias_approx<decltype(lv)::value>(p, a, k); }));
+      {r.hi, r.lo, err}, [p, a, k](auto level) { return log_bias_approx<decltype(level)::value>(p, a, k); }));
 }
 
 // RN_T(-a k^p).
