@@ -172,7 +172,8 @@ constexpr verdict off_circle() {
   return judge(hs, cfg);
 }
 constexpr verdict d6 = off_circle<float16>();
-static_assert(at(d6.unit, 2, 4) && d6.unit.failures == 1, "off the circle: unit norm fails at position 2 pair 4");
+static_assert(at(d6.unit, 2, 4, 4) && d6.unit.failures == 2,
+              "off the circle: unit norm fails at position 2 pair 4, at both of its elements");
 static_assert(at(d6.exact, 2, 4, 4), "off the circle: exactness fails there too");
 static_assert(d6.copies.holds && d6.zero.holds, "off the circle: shape laws hold");
 
@@ -185,7 +186,8 @@ constexpr verdict inside_circle() {
   return judge(hs, cfg);
 }
 constexpr verdict d7 = inside_circle<float16>();
-static_assert(at(d7.unit, 2, 4) && d7.unit.failures == 1, "inside the circle: unit norm fails at position 2 pair 4");
+static_assert(at(d7.unit, 2, 4, 4) && d7.unit.failures == 2,
+              "inside the circle: unit norm fails at position 2 pair 4, at both of its elements");
 
 // 8. Only the second copy of a sin differs: pair copies compares sin as well as cos.
 template <class T>
@@ -197,7 +199,7 @@ constexpr verdict one_sin_copy() {
 constexpr verdict d8 = one_sin_copy<float>();
 static_assert(at(d8.copies, 5, 3, 3 + D / 2) && d8.copies.failures == 1,
               "one sin copy: pair copies fails at position 5 pair 3");
-static_assert(d8.unit.holds, "one sin copy: component 0 is still a rotation");
+static_assert(d8.unit.holds, "one sin copy: a negated sin keeps both copies on the unit circle");
 
 // 9. A table with the attention factor folded in (YaRN, af = 0.1 ln 4 + 1) is exact only when
 // described as folded.
@@ -232,6 +234,30 @@ TEST_CASE("laws at run time give the compile-time results", "[laws][core]") {
   const std::string ok = laws::to_string(laws::unit_norm(laws::view(yarn_table.value)));
   INFO(ok);
   CHECK(ok.find(": holds, worst") != std::string::npos);
+}
+
+// The second copy of pair 3 in row 2 (element 7 interleaved, 3 + D/2 half-split) shrunk to 0.9 of
+// itself, the first copy intact: unit_norm must name that element.
+template <layout L>
+void check_wrong_second_copy() {
+  const auto t = rope::make_table<float, N, D, L>(cfg);
+  REQUIRE(t.ok());
+  std::array<float, N* D> cos = t.value.cos, sin = t.value.sin;
+  const std::size_t second = L == layout::interleaved ? 2 * 3 + 1 : 3 + D / 2;
+  cos[2 * D + second] *= 0.9f;
+  sin[2 * D + second] *= 0.9f;
+  CHECK(laws::unit_norm(laws::span_table<float>{t.value.cos, t.value.sin, D, L, 0}).holds);
+  const auto r = laws::unit_norm(laws::span_table<float>{cos, sin, D, L, 0});
+  CHECK(!r.holds);
+  CHECK(r.first_failure.position == 2);
+  CHECK(r.first_failure.pair == 3);
+  CHECK(r.first_failure.element == static_cast<std::int64_t>(second));
+}
+
+TEST_CASE("unit_norm reads both copies of a pair: a wrong second copy fails it", "[laws][core]") {
+  // Before unit_norm read both copies, only pair_copies and exactness caught such a table.
+  check_wrong_second_copy<layout::interleaved>();
+  check_wrong_second_copy<layout::half_split>();
 }
 
 TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws][core]") {

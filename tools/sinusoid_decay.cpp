@@ -1,5 +1,5 @@
 // sinusoid_decay: the dot product P(p) . P(p + k) of two sinusoidal encodings as a function of the
-// distance k (it depends on k alone: laws/sinusoid_relative_dot.hpp), for the data of the plot in
+// distance k (it depends on k alone: laws/sinusoid/relative_dot.hpp), for the data of the plot in
 // docs/laws.md section 6 (tools/plot-sinusoid-decay.sh draws it with gnuplot).
 //
 // The dot is sum_i cos(k omega_i) over the d/2 frequencies (sin a sin b + cos a cos b = cos(a - b)),

@@ -1,5 +1,5 @@
-// The compiling twin of the laws_* compile-fail tests: the same laws on unmodified tables hold,
-// so require() is true and every static_assert passes.
+// The compiling twin of the laws_* and require_function_* compile-fail tests: the same laws on
+// unmodified tables hold, so require(r) and require<r>() are true and every static_assert passes.
 #include <posenc/laws.hpp>
 #include <posenc/rope/table.hpp>
 
@@ -9,17 +9,28 @@ constexpr rope::config cfg{.head_dim = 16, .rope_theta = 10000.0};
 constexpr auto hs = rope::make_table<float, 8, 16, rope::layout::half_split>(cfg).value;
 constexpr auto il = rope::make_table<float, 8, 16, rope::layout::interleaved>(cfg).value;
 static_assert(laws::require(laws::unit_norm(laws::view(hs))));
+static_assert(laws::require<laws::unit_norm(laws::view(hs))>());
 static_assert(laws::require(laws::exactness(laws::view(hs), cfg)));
+static_assert(laws::require<laws::exactness(laws::view(hs), cfg)>());
 static_assert(laws::require(laws::pair_copies(laws::view(il))));
+static_assert(laws::require<laws::pair_copies(laws::view(il))>());
 static_assert(laws::require(laws::identity_at_zero(laws::view(hs))));
+static_assert(laws::require<laws::identity_at_zero(laws::view(hs))>());
 static_assert(laws::require(laws::layout_equivalence(laws::view(il), laws::view(hs))));
+static_assert(laws::require<laws::layout_equivalence(laws::view(il), laws::view(hs))>());
 static_assert(laws::require(laws::relative_dot(laws::view(hs))));
+static_assert(laws::require<laws::relative_dot(laws::view(hs))>());
 static_assert(laws::require(laws::composition(laws::view(il))));
+static_assert(laws::require<laws::composition(laws::view(il))>());
 static_assert(laws::require(laws::norm_preservation(laws::view(hs))));
+static_assert(laws::require<laws::norm_preservation(laws::view(hs))>());
 static_assert(laws::require(laws::pass_through(laws::view(il), 24)));
+static_assert(laws::require<laws::pass_through(laws::view(il), 24)>());
 static_assert(laws::require(laws::monotone_frequencies(cfg)));
+static_assert(laws::require<laws::monotone_frequencies(cfg)>());
 constexpr double inv_freq[5] = {1.0, 0.5, 0.25, 0.125, 0.0625};
 static_assert(laws::require(laws::monotone_frequencies(inv_freq)));
+static_assert(laws::require<laws::monotone_frequencies(inv_freq)>());
 // parity: rows at -8 .. 7 mirrored from rows 0 .. 8
 struct signed_table {
   float cos[16][16], sin[16][16];
@@ -37,3 +48,4 @@ constexpr signed_table mirror() {
 }
 constexpr signed_table s = mirror();
 static_assert(laws::require(laws::parity(laws::signed_view(s.cos, s.sin, rope::layout::half_split, -8))));
+static_assert(laws::require<laws::parity(laws::signed_view(s.cos, s.sin, rope::layout::half_split, -8))>());

@@ -1,6 +1,6 @@
-// expect-error: (in call to 'exactness\(-1, -1, -1\)'|failed::exactness\(.*outside the bounds of array [^a-z]*posenc::laws::failed::table_shape_or_description_invalid)
-// A failing law in a static_assert names itself and its first failing index in the compiler's
-// output (posenc/laws/require.hpp); the twin is laws_require_twin.cpp.
+// expect-error: (in call to 'exactness\(-1, -1, -1\)'|expansion of [^a-z]*posenc::laws::failed::exactness\(-1, -1, -1\).*outside the bounds of array [^a-z]*posenc::laws::failed::table_shape_or_description_invalid)
+// require<law(t)>(), the template form: a failing law names itself and its first failure's position,
+// pair and element in the output of GCC and Clang alike (posenc/laws/require.hpp); the twin is laws_require_twin.cpp.
 #include <posenc/laws.hpp>
 #include <posenc/rope/table.hpp>
 
@@ -10,4 +10,4 @@ constexpr rope::config cfg{.head_dim = 16, .rope_theta = 10000.0};
 // The description is not a valid RoPE config (rope_theta must exceed 1).
 constexpr auto t = rope::make_table<float, 8, 16>(cfg).value;
 constexpr rope::config wrong{.head_dim = 16, .rope_theta = 1.0};
-static_assert(laws::require(laws::exactness(laws::view(t), wrong)));
+static_assert(laws::require<laws::exactness(laws::view(t), wrong)>());

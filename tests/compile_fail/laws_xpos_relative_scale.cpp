@@ -1,6 +1,6 @@
-// expect-error: (in call to 'posenc::laws::failed::xpos_relative_scale\(6, 2, -1\)'|in call to 'xpos_relative_scale\(6, 2, -1\)'|failed::xpos_relative_scale\(.*value [^0-9]*7[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_position_plus_one)
-// A failing law in a static_assert names itself and its first failing index in the compiler's
-// output (posenc/laws/require.hpp); the twin is laws_schemes_twin.cpp.
+// expect-error: (in call to 'posenc::laws::failed::xpos_relative_scale\(6, 2, -1\)'|in call to 'xpos_relative_scale\(6, 2, -1\)'|expansion of [^a-z]*posenc::laws::failed::xpos_relative_scale\(6, 2, -1\).*value [^0-9]*7[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_position_plus_one)
+// require<law(t)>(), the template form: a failing law names itself and its first failure's position,
+// pair and element in the output of GCC and Clang alike (posenc/laws/require.hpp); the twin is laws_schemes_twin.cpp.
 #include <posenc/laws.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/xpos.hpp>
@@ -18,5 +18,5 @@ constexpr auto scales() {
   return s;
 }
 constexpr auto sc = scales();
-static_assert(laws::require(laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc),
-                                                      std::span<const float>(inv))));
+static_assert(laws::require<laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc),
+                                                      std::span<const float>(inv))>());

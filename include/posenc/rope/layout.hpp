@@ -24,11 +24,12 @@
 #include <cstddef>
 
 #include "posenc/math/sincos_result.hpp"
+#include "posenc/rotary_layout.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::rope {
 
-enum class layout : unsigned char { interleaved, half_split };
+using layout = posenc::rotary_layout;  // interleaved, half_split (rotary_layout.hpp)
 
 // Element index of component t (0 = x, 1 = y) of pair j in a rotary block of rotary_dim elements.
 constexpr std::size_t pair_index(layout l, std::size_t j, int t, std::size_t rotary_dim) noexcept {

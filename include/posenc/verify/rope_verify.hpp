@@ -47,7 +47,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/config.hpp"

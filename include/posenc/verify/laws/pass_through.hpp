@@ -37,7 +37,7 @@ law_report check_pass_through_outputs(const std::vector<S>& x, std::initializer_
       continue;
     }
     bool same = true;
-    // the per-element comparison of the constexpr law (posenc/laws/pass_through.hpp)
+    // the per-element comparison of the constexpr law (posenc/laws/rope/pass_through.hpp)
     for (const std::vector<S>* o : outs) same = same && ::posenc::laws::detail::same_bits((*o)[k], x[k]);
     r.require(same, [&] {
       return describe("m=%llu element %zu (pass-through) changed: bits 0x%llx", static_cast<unsigned long long>(m), k,

@@ -24,7 +24,7 @@
 
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/print.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"

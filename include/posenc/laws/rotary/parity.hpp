@@ -8,10 +8,10 @@
 // whose frequency is 0 (HF v5 proportional's non-rotating pairs) has sin = exactly 0 on both sides,
 // whose correct rounding is +0 on both; a zero sin at -p is accepted against a zero sin at p.
 //
-// A table covering negative positions is read through a signed view (laws/table_view.hpp):
+// A table covering negative positions is read through a signed view (laws/rotary/table_view.hpp):
 //   constexpr float vendor_cos[2 * N][D] = {...}, vendor_sin[2 * N][D] = {...};   // [-N, N)
 //   static_assert(posenc::laws::parity(posenc::laws::signed_view(vendor_cos, vendor_sin,
-//                     posenc::rope::layout::half_split, -N)).holds);
+//                     posenc::rotary_layout::half_split, -N)).holds);
 // or signed_span_table<T>{cos, sin, D, layout, -N}. Rows at p with no row at -p, and the row at 0,
 // are not checked; a table without negative positions holds the law vacuously (checked == 0).
 // The first failure is named by the positive position p (position), the pair, the element, and -p
@@ -24,7 +24,7 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/numeric/format.hpp"
 
 namespace posenc::laws {

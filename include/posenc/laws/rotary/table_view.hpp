@@ -1,12 +1,12 @@
-// table_view.hpp: a RoPE cos/sin table as the laws read it, whoever built it.
+// table_view.hpp: a rotary cos/sin table as the laws read it, whoever built it.
 //
 // A table is rows of rotary_dim entries (cos and sin arrays of the same shape), each row at one
 // position, in the interleaved (pair j at elements 2j, 2j+1) or half-split (j, j + rotary_dim/2)
-// layout (rope/layout.hpp). The laws take any type with this interface (concept rotary_table):
+// layout (rotary_layout.hpp). The laws take any type with this interface (concept rotary_table):
 //   rows(), rotary_dim(), layout(), position(r), cos_row(r), sin_row(r)
 // where cos_row(r) and sin_row(r) point at the rotary_dim entries of row r. (Row pointers, not
 // element accessors: in constant evaluation every call costs, and a law reads every element.)
-// and five views provide it:
+// and five views provide it (the first in laws/rope/table_view.hpp, which reads rope::table):
 //   view(t)                             a posenc rope::table
 //   view(cos, sin, layout, first)       two C arrays T[N][D] (a header from a Python script, a
 //                                       vendor SDK): rows at first, first + 1, ...
@@ -25,8 +25,7 @@
 #include <cstdint>
 #include <span>
 
-#include "posenc/rope/layout.hpp"
-#include "posenc/rope/table.hpp"
+#include "posenc/rotary_layout.hpp"
 
 namespace posenc::laws {
 
@@ -35,7 +34,7 @@ concept rotary_table = requires(const V& v, std::size_t r, std::size_t k) {
   typename V::value_type;
   { v.rows() } -> std::convertible_to<std::size_t>;
   { v.rotary_dim() } -> std::convertible_to<std::size_t>;
-  { v.layout() } -> std::convertible_to<rope::layout>;
+  { v.layout() } -> std::convertible_to<rotary_layout>;
   { v.position(r) } -> std::convertible_to<std::uint64_t>;
   { v.cos_row(r) } -> std::convertible_to<const typename V::value_type*>;
   { v.sin_row(r) } -> std::convertible_to<const typename V::value_type*>;
@@ -44,8 +43,8 @@ concept rotary_table = requires(const V& v, std::size_t r, std::size_t k) {
 namespace detail {
 
 // The pair of element k of a row of d elements in layout l (the inverse of rope::pair_index).
-constexpr std::size_t pair_of_element(rope::layout l, std::size_t k, std::size_t d) noexcept {
-  return l == rope::layout::interleaved ? k / 2 : k % (d / 2);
+constexpr std::size_t pair_of_element(rotary_layout l, std::size_t k, std::size_t d) noexcept {
+  return l == rotary_layout::interleaved ? k / 2 : k % (d / 2);
 }
 
 // The position of row r as a signed 64-bit value (unsigned views hold positions below 2^63).
@@ -82,42 +81,24 @@ constexpr std::size_t row_of(const V& v, std::int64_t p, bool cons) noexcept {
 
 }  // namespace detail
 
-// A posenc rope::table.
-template <class T, std::size_t N, std::size_t D, rope::layout L>
-struct posenc_table_view {
-  using value_type = T;
-  const rope::table<T, N, D, L>* t;
-  static constexpr std::size_t static_rows = N, static_rotary_dim = D;
-  constexpr std::size_t rows() const noexcept { return N; }
-  constexpr std::size_t rotary_dim() const noexcept { return D; }
-  constexpr rope::layout layout() const noexcept { return L; }
-  constexpr std::uint64_t position(std::size_t r) const noexcept { return t->position[r]; }
-  constexpr const T* cos_row(std::size_t r) const noexcept { return t->cos.data() + r * D; }
-  constexpr const T* sin_row(std::size_t r) const noexcept { return t->sin.data() + r * D; }
-};
-template <class T, std::size_t N, std::size_t D, rope::layout L>
-constexpr posenc_table_view<T, N, D, L> view(const rope::table<T, N, D, L>& t) noexcept {
-  return {&t};
-}
-
 // Two C arrays T[N][D] (or std::array<std::array<T, D>, N>), rows at first, first + 1, ...
 template <class T, std::size_t N, std::size_t D>
 struct array_table_view {
   using value_type = T;
   const T (*cos)[D];
   const T (*sin)[D];
-  rope::layout lay;
+  rotary_layout lay;
   std::uint64_t first;
   static constexpr std::size_t static_rows = N, static_rotary_dim = D;
   constexpr std::size_t rows() const noexcept { return N; }
   constexpr std::size_t rotary_dim() const noexcept { return D; }
-  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr rotary_layout layout() const noexcept { return lay; }
   constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
   constexpr const T* cos_row(std::size_t r) const noexcept { return cos[r]; }
   constexpr const T* sin_row(std::size_t r) const noexcept { return sin[r]; }
 };
 template <class T, std::size_t N, std::size_t D>
-constexpr array_table_view<T, N, D> view(const T (&cos)[N][D], const T (&sin)[N][D], rope::layout lay,
+constexpr array_table_view<T, N, D> view(const T (&cos)[N][D], const T (&sin)[N][D], rotary_layout lay,
                                          std::uint64_t first_position = 0) noexcept {
   return {cos, sin, lay, first_position};
 }
@@ -128,11 +109,11 @@ struct span_table {
   using value_type = T;
   std::span<const T> cos, sin;
   std::size_t dim = 0;
-  rope::layout lay = rope::layout::half_split;
+  rotary_layout lay = rotary_layout::half_split;
   std::uint64_t first = 0;
   constexpr std::size_t rows() const noexcept { return dim == 0 ? 0 : cos.size() / dim; }
   constexpr std::size_t rotary_dim() const noexcept { return dim; }
-  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr rotary_layout layout() const noexcept { return lay; }
   constexpr std::uint64_t position(std::size_t r) const noexcept { return first + r; }
   constexpr const T* cos_row(std::size_t r) const noexcept { return cos.data() + r * dim; }
   constexpr const T* sin_row(std::size_t r) const noexcept { return sin.data() + r * dim; }
@@ -145,18 +126,18 @@ struct signed_array_table_view {
   using value_type = T;
   const T (*cos)[D];
   const T (*sin)[D];
-  rope::layout lay;
+  rotary_layout lay;
   std::int64_t first;
   static constexpr std::size_t static_rows = N, static_rotary_dim = D;
   constexpr std::size_t rows() const noexcept { return N; }
   constexpr std::size_t rotary_dim() const noexcept { return D; }
-  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr rotary_layout layout() const noexcept { return lay; }
   constexpr std::int64_t position(std::size_t r) const noexcept { return first + static_cast<std::int64_t>(r); }
   constexpr const T* cos_row(std::size_t r) const noexcept { return cos[r]; }
   constexpr const T* sin_row(std::size_t r) const noexcept { return sin[r]; }
 };
 template <class T, std::size_t N, std::size_t D>
-constexpr signed_array_table_view<T, N, D> signed_view(const T (&cos)[N][D], const T (&sin)[N][D], rope::layout lay,
+constexpr signed_array_table_view<T, N, D> signed_view(const T (&cos)[N][D], const T (&sin)[N][D], rotary_layout lay,
                                                        std::int64_t first_position) noexcept {
   return {cos, sin, lay, first_position};
 }
@@ -167,11 +148,11 @@ struct signed_span_table {
   using value_type = T;
   std::span<const T> cos, sin;
   std::size_t dim = 0;
-  rope::layout lay = rope::layout::half_split;
+  rotary_layout lay = rotary_layout::half_split;
   std::int64_t first = 0;
   constexpr std::size_t rows() const noexcept { return dim == 0 ? 0 : cos.size() / dim; }
   constexpr std::size_t rotary_dim() const noexcept { return dim; }
-  constexpr rope::layout layout() const noexcept { return lay; }
+  constexpr rotary_layout layout() const noexcept { return lay; }
   constexpr std::int64_t position(std::size_t r) const noexcept { return first + static_cast<std::int64_t>(r); }
   constexpr const T* cos_row(std::size_t r) const noexcept { return cos.data() + r * dim; }
   constexpr const T* sin_row(std::size_t r) const noexcept { return sin.data() + r * dim; }

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "posenc/laws/bucket_table.hpp"
+#include "posenc/laws/bucket/table.hpp"
 #include "posenc/laws/law_result.hpp"
 
 namespace posenc::laws {

@@ -30,7 +30,8 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rope/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/fill.hpp"

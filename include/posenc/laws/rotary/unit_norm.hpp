@@ -1,6 +1,7 @@
 // unit_norm.hpp: law "every 2x2 block of a correctly rounded table is a rotation up to rounding":
 //   |cos~^2 + sin~^2 - 1| <= (2u + u^2)(1 + 2^-40)  (+ 2^-26 for float16)
-// for each pair of each row, u = 2^-p the unit roundoff of T. Derivation (docs/laws.md 2):
+// for each pair of each row, read at both of its elements (a table whose second copy of a pair is
+// wrong is no rotation either), u = 2^-p the unit roundoff of T. Derivation (docs/laws.md 2):
 // cos~ = cos a + dc, sin~ = sin a + ds with |dc| <= u |cos a|, |ds| <= u |sin a| (one rounding to
 // nearest; Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 2.2), so
 // cos~^2 + sin~^2 - 1 = 2 (cos a dc + sin a ds) + dc^2 + ds^2 and |.| <= 2u + u^2. A float16
@@ -18,7 +19,7 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/double_double.hpp"
 
 namespace posenc::laws {
@@ -35,30 +36,35 @@ constexpr law_result unit_norm(const V& v) noexcept {
   }
   const double bound = unit_norm_bound<T>();
   const std::size_t d = v.rotary_dim(), half = d / 2;
-  const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;  // element of pair j: j * step
+  const bool interleaved = v.layout() == rotary_layout::interleaved;
   for (std::size_t row = 0; row < v.rows(); ++row) {
     const T* cr = v.cos_row(row);
     const T* sr = v.sin_row(row);
     std::uint64_t within = 0;  // cases below the worst so far, counted in bulk (one call per row)
     for (std::size_t j = 0; j < half; ++j) {
-      double dev = 0;
-      if constexpr (std::is_same_v<T, double>) {
-        const double c = cr[j * step], s = sr[j * step];
-        const auto q = posenc::detail::dd_add(posenc::detail::two_prod(c, c), posenc::detail::two_prod(s, s));
-        dev = (q.hi - 1.0) + q.lo;
-      } else {
-        double c = 0, s = 0;
-        if constexpr (std::is_same_v<T, float>)
-          c = cr[j * step], s = sr[j * step];
-        else
-          c = detail::to_double(cr[j * step]), s = detail::to_double(sr[j * step]);
-        dev = (c * c + s * s) - 1.0;
-      }
-      dev = dev < 0 ? -dev : dev;
-      if (dev > r.deviation || !(dev <= bound)) {
-        r.add(dev, bound, {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), -1});
-      } else {
-        ++within;
+      for (std::size_t copy = 0; copy < 2; ++copy) {  // both elements of pair j carry its cos and sin
+        const std::size_t k = interleaved ? 2 * j + copy : j + copy * half;
+        double dev = 0;
+        if constexpr (std::is_same_v<T, double>) {
+          const double c = cr[k], s = sr[k];
+          const auto q = posenc::detail::dd_add(posenc::detail::two_prod(c, c), posenc::detail::two_prod(s, s));
+          dev = (q.hi - 1.0) + q.lo;
+        } else {
+          double c = 0, s = 0;
+          if constexpr (std::is_same_v<T, float>)
+            c = cr[k], s = sr[k];
+          else
+            c = detail::to_double(cr[k]), s = detail::to_double(sr[k]);
+          dev = (c * c + s * s) - 1.0;
+        }
+        dev = dev < 0 ? -dev : dev;
+        if (dev > r.deviation || !(dev <= bound)) {
+          r.add(
+              dev, bound,
+              {static_cast<std::int64_t>(v.position(row)), static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+        } else {
+          ++within;
+        }
       }
     }
     r.pass(within);

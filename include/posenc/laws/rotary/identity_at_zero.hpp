@@ -8,7 +8,7 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/round.hpp"
 
 namespace posenc::laws {

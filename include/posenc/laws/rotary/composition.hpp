@@ -25,8 +25,8 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/blocks.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/relative_dot.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/relative_dot.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
 namespace posenc::laws {
@@ -46,7 +46,7 @@ constexpr law_result composition(const V& v, composition_grid grid = {}) noexcep
   }
   const bool cons = detail::consecutive(v);
   const std::size_t n_rows = v.rows(), d = v.rotary_dim(), half = d / 2;
-  const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;
+  const std::size_t step = v.layout() == rotary_layout::interleaved ? 2 : 1;
   // The factors, as rows of the table, without repeats; a factor that is not a row is skipped.
   std::array<std::size_t, 4> factor_row{};
   std::array<std::int64_t, 4> factor{};

@@ -9,7 +9,7 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 
 namespace posenc::laws {
 
@@ -19,8 +19,8 @@ constexpr law_result layout_equivalence(const A& interleaved, const B& half_spli
                              law_kind::layout_equivalence);
   const std::size_t d = interleaved.rotary_dim();
   if (!well_shaped(interleaved) || !well_shaped(half_split) || half_split.rotary_dim() != d ||
-      half_split.rows() != interleaved.rows() || interleaved.layout() != rope::layout::interleaved ||
-      half_split.layout() != rope::layout::half_split) {
+      half_split.rows() != interleaved.rows() || interleaved.layout() != rotary_layout::interleaved ||
+      half_split.layout() != rotary_layout::half_split) {
     r.require(false, {});
     return r;
   }

@@ -30,7 +30,7 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/blocks.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
 namespace posenc::laws {
@@ -71,7 +71,7 @@ constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexc
   }
   const bool cons = detail::consecutive(v);
   const std::size_t n_rows = v.rows(), d = v.rotary_dim(), half = d / 2;
-  const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;  // element of pair j: j * step
+  const std::size_t step = v.layout() == rotary_layout::interleaved ? 2 : 1;  // element of pair j: j * step
   // The differences, resolved and without repeats.
   std::array<std::int64_t, 4> delta{};
   std::size_t nd = 0;

@@ -11,12 +11,12 @@
 // rotates the whole head with a table padded by cos = 1, sin = 0 (a common way to write partial
 // rotary) fails: x 1 - y 0 turns -0 into +0 and 0 x inf into NaN.
 // The head: the caller's (std::span of head_dim elements of S), or by default one of the table's
-// type: the rotary part from laws/norm_preservation.hpp's LCG, the pass-through part cycling
+// type: the rotary part from laws/rope/norm_preservation.hpp's LCG, the pass-through part cycling
 // through -0, a quiet NaN, +inf, -inf, the smallest subnormal, -(the largest finite), 1, -0.5.
 // head_dim at most pass_through_max_head_dim (the head is copied on the stack; no heap in the
 // core), and more than rotary_dim; otherwise the law fails at "the table". The first failure is
 // named by the row's position and the element's index in the head (pair -1). Rows: those of
-// kernel_grid (laws/norm_preservation.hpp): every row up to 1024 rows, else a stride and the last.
+// kernel_grid (laws/rope/norm_preservation.hpp): every row up to 1024 rows, else a stride and the last.
 #pragma once
 
 #include <array>
@@ -26,8 +26,9 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/norm_preservation.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rope/norm_preservation.hpp"
+#include "posenc/laws/rope/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/apply.hpp"

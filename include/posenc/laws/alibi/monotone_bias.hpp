@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "posenc/laws/alibi_bias_table.hpp"
+#include "posenc/laws/alibi/bias_table.hpp"
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 

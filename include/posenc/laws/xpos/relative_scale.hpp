@@ -10,7 +10,7 @@
 // u_s = unit_roundoff<S>() (docs/laws.md section 9 derives it; 2^-49 is the law's evaluation in
 // double). The bound reads normal scales: a subnormal scale (float16 past about 4000 positions at
 // scale_base 512) may fail it.
-//   constexpr auto rot = posenc::rope::make_table<float, 32, 16, rope::layout::interleaved>(rcfg).value;
+//   constexpr auto rot = posenc::rope::make_table<float, 32, 16, posenc::rope::layout::interleaved>(rcfg).value;
 //   constexpr auto sc = posenc::xpos::make_scale_table<float, 32, 8>(xcfg).value;
 //   constexpr auto inv = posenc::xpos::make_scale_table<float, 32, 8>(xcfg, 0, true).value;
 //   static_assert(laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc), std::span<const float>(inv)).holds);
@@ -26,7 +26,7 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/blocks.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
 namespace posenc::laws {
@@ -52,7 +52,7 @@ constexpr law_result xpos_relative_scale(const V& v, std::span<const S> sigma, s
     r.require(false, {invalid_position, -1, -1});
     return r;
   }
-  const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;
+  const std::size_t step = v.layout() == rotary_layout::interleaved ? 2 : 1;
   const bool cons = detail::consecutive(v);
   const double bound = xpos_relative_bound<S, T>(), bound2 = bound * bound;
   for (const std::int64_t delta : g.differences) {

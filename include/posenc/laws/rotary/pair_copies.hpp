@@ -9,7 +9,7 @@
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/table_view.hpp"
+#include "posenc/laws/rotary/table_view.hpp"
 
 namespace posenc::laws {
 
@@ -22,8 +22,8 @@ constexpr law_result pair_copies(const V& v) noexcept {
     return r;
   }
   const std::size_t d = v.rotary_dim();
-  const std::size_t k1_step = v.layout() == rope::layout::interleaved ? 1 : d / 2;  // component 1 = k0 + this
-  const std::size_t k0_step = v.layout() == rope::layout::interleaved ? 2 : 1;
+  const std::size_t k1_step = v.layout() == rotary_layout::interleaved ? 1 : d / 2;  // component 1 = k0 + this
+  const std::size_t k0_step = v.layout() == rotary_layout::interleaved ? 2 : 1;
   for (std::size_t row = 0; row < v.rows(); ++row) {
     const auto* cr = v.cos_row(row);
     const auto* sr = v.sin_row(row);

@@ -16,7 +16,7 @@
 
 #include "posenc/alibi/config.hpp"
 #include "posenc/alibi/slopes.hpp"
-#include "posenc/laws/alibi_geometric_slopes.hpp"
+#include "posenc/laws/alibi/geometric_slopes.hpp"
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 

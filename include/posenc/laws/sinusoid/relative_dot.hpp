@@ -22,7 +22,7 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/detail/blocks.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/laws/sinusoid_table.hpp"
+#include "posenc/laws/sinusoid/table.hpp"
 #include "posenc/math/double_double.hpp"
 
 namespace posenc::laws {
