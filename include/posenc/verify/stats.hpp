@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "posenc/verify/compare.hpp"
+#include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/mpfr.hpp"
 
 namespace posenc::verify {
