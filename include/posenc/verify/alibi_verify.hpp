@@ -190,7 +190,7 @@ inline scheme_verify_report verify_alibi(const alibi_verify_request& q, std::spa
   }
   const std::function<std::string(std::uint64_t)> locate = [&q](std::uint64_t i) { return sv::alibi_where(q, i); };
   for (const values_input& in : tables)
-    sv::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
+    detail::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
       std::vector<T> own;
       if (in.data == nullptr) own = sv::alibi_own<T>(q, cc);
       const std::span<const T> v = in.data == nullptr ? std::span<const T>(own) : sv::given_span<T>(in);

@@ -1,5 +1,5 @@
 // mpfr.hpp: the MPFR machinery under the verify layer's oracles: an owner of one mpfr_t, the
-// precision constants, exact_real, the bits of T, and the one rounding from an MPFR enclosure
+// precision constants, the bits of T, and the one rounding from an MPFR enclosure
 // into T (ziv_value: Ziv's test, refined until it decides). What is evaluated is elsewhere: the
 // correctly rounded functions in oracle.hpp, the RoPE values in rope_oracle.hpp; comparisons with
 // the library's results in stats.hpp.
@@ -39,18 +39,22 @@
 //    the precision and the two rounded results must agree (else std::runtime_error). Tests turn it
 //    on for the curated hard cases, where it is cheap.
 //
-// The Boost.Multiprecision type exact_real (about 333 bits) carries high-precision values to the
-// public API (ulp_error in stats.hpp, the exact_* of oracle.hpp); the hot paths use raw MPFR for
-// speed.
+// The Boost.Multiprecision type exact_real (about 333 bits, exact_real.hpp) carries high-precision
+// values to the public API (ulp_error in stats.hpp, exact_sin and the others); everything here and
+// in the oracles is raw MPFR, for speed and so that they do not include Boost.Multiprecision.
 #pragma once
+
+// <cstdint> before <mpfr.h>: MPFR declares its intmax_t functions (mpfr_set_uj, mpfr_get_sj, ...,
+// which the oracles use) only when <stdint.h> came first. That part of mpfr.h sits outside its
+// include guard, so including it here also serves a file that included <mpfr.h> before <cstdint>
+// and then this header (Boost.Multiprecision's MPFR backend used to do it for them, when it was
+// included here; it is in exact_real.hpp now).
+#include <cstdint>
 
 #include <mpfr.h>
 
-#include <boost/multiprecision/mpfr.hpp>
-
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -64,10 +68,6 @@ namespace posenc::verify {
 // First evaluation precision (bits) and the last one Ziv's loop may try before giving up.
 inline constexpr mpfr_prec_t oracle_precision = 320;
 inline constexpr mpfr_prec_t oracle_max_precision = 5120;
-
-// A high-precision real for the public API: 100 decimal digits, about 333 bits.
-using exact_real =
-    boost::multiprecision::number<boost::multiprecision::mpfr_float_backend<100>, boost::multiprecision::et_off>;
 
 struct oracle_options {
   bool cross_check = false;  // also evaluate at 2x precision and require the same rounded result
@@ -255,7 +255,6 @@ class ziv_value {
 
   // The current approximation (at least oracle_precision bits) of f_k.
   mpfr_srcptr approx(std::size_t k = 0) const noexcept { return y_[k]->get(); }
-  exact_real value(std::size_t k = 0) const { return exact_real(y_[k]->get()); }
 
  private:
   void evaluate(std::unique_ptr<mp> (&y)[N], std::unique_ptr<mp> (&err)[N], mpfr_prec_t prec) {

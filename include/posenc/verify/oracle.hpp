@@ -1,7 +1,7 @@
 // oracle.hpp: the independent reference for every correctly rounded function of posenc: RN_T of
 // sin, cos, sincos, exp, log, sqrt, pow of exact double arguments, of cos/sin of an exact product
 // m * theta, and of the multiples of pi/2 (cr_*); the same evaluations kept for rounding into
-// several formats (*_value) or read at high precision (exact_*). Not constexpr.
+// several formats (*_value); exact_real.hpp reads them at high precision (exact_*). Not constexpr.
 //
 // Each value is an MPFR evaluation with an error bound, rounded once into T by mpfr.hpp's ziv_value;
 // mpfr.hpp explains why that makes a sound oracle. The RoPE frequencies and angles are in
@@ -147,14 +147,6 @@ inline auto pow_value(double x, double y) { return detail::make_value<1>(detail:
 inline auto sincos_product_value(std::uint64_t m, math::double_double theta) {
   return detail::make_value<2>(detail::cos_sin_of_product(m, theta));
 }
-
-// High-precision values (at least oracle_precision bits), for ulp_error and printing.
-inline exact_real exact_sin(double x) { return sin_value(x).value(); }
-inline exact_real exact_cos(double x) { return cos_value(x).value(); }
-inline exact_real exact_exp(double x) { return exp_value(x).value(); }
-inline exact_real exact_log(double x) { return log_value(x).value(); }
-inline exact_real exact_sqrt(double x) { return sqrt_value(x).value(); }
-inline exact_real exact_pow(double x, double y) { return pow_value(x, y).value(); }
 
 // RN_T(k * pi / 2): the T nearest a multiple of pi/2, where sin or cos nearly vanishes (the
 // arguments that stress argument reduction most; K.C. Ng, "Argument reduction for huge arguments:

@@ -7,8 +7,9 @@
 // throws, so a test cannot pass on an undecided value).
 //
 // The default frequency theta_j = base^(-2j/d) and cos/sin of the exact angle m * theta_j:
-// rope_frequency, rope_value, cr_rope_sincos, exact_rope_theta (at the end of this file). These
-// carry a proven error bound and are rounded by mpfr.hpp's Ziv test, like oracle.hpp's values.
+// rope_frequency, rope_value, cr_rope_sincos (at the end of this file; exact_rope_theta, the
+// frequency as an exact_real, is in exact_real.hpp). These carry a proven error bound and are
+// rounded by mpfr.hpp's Ziv test, like oracle.hpp's values.
 #pragma once
 
 #include <mpfr.h>
@@ -313,8 +314,7 @@ class rope_frequency {
     }
   }
 
-  // The high-precision theta (for checking rope_theta).
-  exact_real theta() const { return exact_real(theta_.get()); }
+  // The high-precision theta (for checking rope_theta: exact_rope_theta in exact_real.hpp).
   mpfr_srcptr theta_mpfr() const noexcept { return theta_.get(); }
 
  private:
@@ -337,7 +337,5 @@ math::sincos_result<T> cr_rope_sincos(std::uint64_t m, double base, int j, int d
   const T c = v.template round<T>(0);
   return {v.template round<T>(1), c};
 }
-
-inline exact_real exact_rope_theta(double base, int j, int d) { return rope_frequency(base, j, d).theta(); }
 
 }  // namespace posenc::verify

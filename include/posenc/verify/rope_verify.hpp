@@ -13,7 +13,7 @@
 //  - every entry (every element of every row, cos and sin) against RN_T of the exact value, from
 //    rope_table_oracle.hpp (MPFR at 320 bits, each value proven to round alike to every format):
 //    whether it is that correctly rounded value, how many representable steps it is from it (at
-//    most max_ulp allowed), and its error in ULPs of the exact value;
+//    most max_ulp allowed), and its error in ULPs of the exact value (definitions: compare.hpp);
 //  - every law of registry::every_law, by its core (constexpr) definition, on each block of
 //    verify_block_rows rows (verify/laws/table_laws.hpp), with the table in the other layout for
 //    layout equivalence when the table is posenc's own.
@@ -33,18 +33,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <limits>
 #include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <type_traits>
 #include <vector>
 
 #include "posenc/laws/rotary/table_view.hpp"
@@ -54,6 +51,7 @@
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/verify/compare.hpp"
 #include "posenc/verify/laws/table_laws.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
@@ -87,14 +85,6 @@ struct table_input {
 inline table_input own_table(table_dtype t) noexcept { return {t, nullptr, nullptr, 0}; }
 
 template <class T>
-constexpr table_dtype dtype_of() noexcept {
-  if constexpr (std::is_same_v<T, double>) return table_dtype::f64;
-  if constexpr (std::is_same_v<T, float>) return table_dtype::f32;
-  if constexpr (std::is_same_v<T, posenc::bfloat16>) return table_dtype::bf16;
-  return table_dtype::f16;
-}
-
-template <class T>
 table_input given_table(std::span<const T> cos, std::span<const T> sin) {
   if (cos.size() != sin.size()) throw std::invalid_argument("the cos and sin arrays differ in size");
   return {dtype_of<T>(), cos.data(), sin.data(), cos.size()};
@@ -108,28 +98,9 @@ namespace detail::rv {
 struct exact_block {
   std::size_t pairs = 0;
   std::vector<double> hi[2], lo[2];     // [0] cos, [1] sin; index r * pairs + j
-  std::vector<long> binade[2];          // floor(log2 |exact|), or LONG_MIN for 0
+  std::vector<long> binade[2];          // floor(log2 |exact|), or zero_binade for 0
   std::vector<std::uint64_t> rn[4][2];  // by dtype, RN_T bits
 };
-
-inline constexpr long zero_binade = std::numeric_limits<long>::min();
-
-template <class T>
-constexpr int dtype_index() noexcept {
-  return static_cast<int>(dtype_of<T>());
-}
-
-inline void split(mpfr_srcptr y, mpfr_ptr tmp, double& hi, double& lo, long& binade) {
-  hi = mpfr_get_d(y, MPFR_RNDN);
-  mpfr_sub_d(tmp, y, hi, MPFR_RNDN);  // exact: y has 320 bits, hi its leading 53
-  lo = mpfr_get_d(tmp, MPFR_RNDN);
-  binade = mpfr_zero_p(y) ? zero_binade : static_cast<long>(mpfr_get_exp(y)) - 1;
-}
-
-template <class T>
-std::uint64_t rn_bits(mpfr_srcptr y) {
-  return posenc::verify::detail::round_into_bits<T>(y);
-}
 
 inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_position, std::size_t n, bool fold,
                           const bool (&wanted)[4], exact_block& e) {
@@ -149,40 +120,13 @@ inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_p
       const std::size_t i = r * e.pairs + j;
       const mpfr_srcptr y[2] = {v.cos.get(), v.sin.get()};
       for (int w = 0; w < 2; ++w) {
-        split(y[w], tmp.get(), e.hi[w][i], e.lo[w][i], e.binade[w][i]);
-        if (wanted[0]) e.rn[0][w][i] = rn_bits<double>(y[w]);
-        if (wanted[1]) e.rn[1][w][i] = rn_bits<float>(y[w]);
-        if (wanted[2]) e.rn[2][w][i] = rn_bits<posenc::bfloat16>(y[w]);
-        if (wanted[3]) e.rn[3][w][i] = rn_bits<posenc::float16>(y[w]);
+        posenc::verify::detail::split_exact(y[w], tmp.get(), e.hi[w][i], e.lo[w][i], e.binade[w][i]);
+        if (wanted[0]) e.rn[0][w][i] = posenc::verify::detail::rn_bits<double>(y[w]);
+        if (wanted[1]) e.rn[1][w][i] = posenc::verify::detail::rn_bits<float>(y[w]);
+        if (wanted[2]) e.rn[2][w][i] = posenc::verify::detail::rn_bits<posenc::bfloat16>(y[w]);
+        if (wanted[3]) e.rn[3][w][i] = posenc::verify::detail::rn_bits<posenc::float16>(y[w]);
       }
     }
-}
-
-// Bits ordered like the values they encode (sign-magnitude to a signed line), for step distances.
-template <class T>
-std::int64_t ordered(std::uint64_t bits) noexcept {
-  constexpr std::uint64_t sign = std::uint64_t{1} << (posenc::verify::detail::storage_bits<T> - 1);
-  const std::int64_t mag = static_cast<std::int64_t>(bits & ~sign);
-  return (bits & sign) != 0 ? -mag : mag;
-}
-
-// |got - exact| in ULPs of T in the exact value's binade (verify::ulp_error's definition), from the
-// double-double exact value: got - hi is exact when they are within a factor 2 (Sterbenz), so the
-// error carries a relative error of about 2^-52, far below any figure reported.
-template <class T>
-double ulp_error(double got, double hi, double lo, long binade) noexcept {
-  using F = posenc::verify::detail::fmt<T>;
-  const long e = binade == zero_binade ? static_cast<long>(F::min_exponent) : binade;
-  const long q = std::min(std::max(e, static_cast<long>(F::min_exponent)), static_cast<long>(F::max_exponent)) -
-                 (F::precision - 1);
-  const double err = std::fabs((got - hi) - lo);
-  const double ulp = std::ldexp(std::fabs(err), static_cast<int>(-q));
-  return ulp <= std::numeric_limits<double>::max() ? ulp : std::numeric_limits<double>::infinity();  // NaN, inf
-}
-
-template <class T>
-double as_double(T x) noexcept {
-  return posenc::verify::detail::to_double(x);
 }
 
 // The findings of one dtype's table on one block. cos/sin point at the block's n rows of d entries;
@@ -191,7 +135,7 @@ template <class T>
 void check_block(const rope_verify_request& q, const exact_block& e, std::uint64_t first_position, std::size_t n,
                  std::size_t d, const T* cos, const T* sin, const T* other_cos, const T* other_sin, dtype_findings& f,
                  std::vector<law_findings>& laws) {
-  constexpr int t = dtype_index<T>();
+  constexpr int t = posenc::verify::detail::dtype_index<T>();
   f.dtype = dtype_of<T>();
   for (std::size_t r = 0; r < n; ++r)
     for (std::size_t k = 0; k < d; ++k) {
@@ -199,24 +143,9 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
       const std::size_t i = r * e.pairs + j;
       for (int w = 0; w < 2; ++w) {
         const T got = (w == 0 ? cos : sin)[r * d + k];
-        const std::uint64_t bits = posenc::verify::detail::to_bits64(got), want = e.rn[t][w][i];
         const table_entry at{first_position + r, static_cast<std::uint32_t>(k), w == 1};
-        ++f.entries;
-        if (bits != want) {
-          ++f.not_correctly_rounded;
-          const std::int64_t a = ordered<T>(bits), b = ordered<T>(want);
-          // In unsigned arithmetic: a NaN's key minus a negative value's passes 2^63 (UBSan).
-          const std::uint64_t ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-          const std::uint64_t steps = a > b ? ua - ub : ub - ua;
-          if (posenc::verify::detail::is_nan(got) || steps > q.max_ulp) {
-            if (f.beyond_tolerance++ == 0) {
-              f.has_first_failure = true;
-              f.first_failure = at;
-            }
-          }
-        }
-        const double g = as_double(got);
-        f.add_error(ulp_error<T>(g, e.hi[w][i], e.lo[w][i], e.binade[w][i]), at, g, e.hi[w][i]);
+        posenc::verify::detail::compare_entry<T>(f, got, e.rn[t][w][i], e.hi[w][i], e.lo[w][i], e.binade[w][i], at,
+                                                 q.max_ulp);
       }
     }
   const posenc::laws::span_table<T> view{std::span<const T>(cos, n * d), std::span<const T>(sin, n * d), d, q.layout,

@@ -2,7 +2,7 @@
 // engines: bias_verify.hpp, sinusoid_verify.hpp, bucket_verify.hpp; scheme_verify.hpp has them all):
 // a table given or posenc's own (values_input), the exact value of an entry in every dtype from an
 // MPFR oracle value (exact_entry), the comparison of every entry with it (the counts and ULP figures
-// of a RoPE report, rope_verify.hpp's definitions), the integer comparison, and the registry's laws
+// of a RoPE report, compare.hpp's definitions), the integer comparison, and the registry's laws
 // run by their core definitions. Not constexpr; links MPFR (posenc::verify).
 #pragma once
 
@@ -25,9 +25,10 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/status.hpp"
+#include "posenc/verify/compare.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/registry/schemes.hpp"
-#include "posenc/verify/rope_verify.hpp"
+#include "posenc/verify/rope_verify_report.hpp"
 #include "posenc/verify/scheme_verify_report.hpp"
 
 namespace posenc::verify {
@@ -53,7 +54,7 @@ namespace detail::sv {
 // errors), the binade of the exact value, and its RN_T bits in each dtype.
 struct exact_entry {
   double hi = 0, lo = 0;
-  long binade = detail::rv::zero_binade;
+  long binade = zero_binade;
   std::uint64_t rn[4] = {0, 0, 0, 0};
 };
 
@@ -65,11 +66,11 @@ exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::si
   mp y(mpfr_get_prec(v.approx(k))), tmp(mpfr_get_prec(v.approx(k)));
   mpfr_set(y.get(), v.approx(k), MPFR_RNDN);  // exact: same precision
   if (negate) mpfr_neg(y.get(), y.get(), MPFR_RNDN);
-  detail::rv::split(y.get(), tmp.get(), e.hi, e.lo, e.binade);
+  split_exact(y.get(), tmp.get(), e.hi, e.lo, e.binade);
   const auto bits = [&](auto tag) {
     using T = decltype(tag);
     const std::uint64_t b = to_bits64(v.template round<T>(k));
-    return negate ? b ^ (std::uint64_t{1} << (storage_bits<T> - 1)) : b;
+    return negate ? negated_bits<T>(b) : b;
   };
   if (wanted[0]) e.rn[0] = bits(double{});
   if (wanted[1]) e.rn[1] = bits(float{});
@@ -78,43 +79,16 @@ exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::si
   return e;
 }
 
-// Calls f(std::type_identity<T>{}) with T the dtype's type.
-template <class F>
-decltype(auto) with_dtype(table_dtype t, F&& f) {
-  switch (t) {
-    case table_dtype::f64: break;
-    case table_dtype::f32: return f(std::type_identity<float>{});
-    case table_dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
-    case table_dtype::f16: return f(std::type_identity<posenc::float16>{});
-  }
-  return f(std::type_identity<double>{});
-}
-
 // Compares got[i] with the exact value exact_at(i) (an index into the exact values) for every i:
 // the counts, the ULP errors, the worst entry and the first beyond the tolerance.
 template <class T, class ExactAt>
 dtype_findings check_values(std::span<const T> got, ExactAt exact_at, std::uint64_t max_ulp) {
-  constexpr int t = detail::rv::dtype_index<T>();
+  constexpr int t = dtype_index<T>();
   dtype_findings f;
   f.dtype = dtype_of<T>();
   for (std::size_t i = 0; i < got.size(); ++i) {
     const exact_entry& e = exact_at(i);
-    const std::uint64_t bits = to_bits64(got[i]), want = e.rn[t];
-    const table_entry at{i, 0, false};
-    ++f.entries;
-    if (bits != want) {
-      ++f.not_correctly_rounded;
-      const std::int64_t a = detail::rv::ordered<T>(bits), b = detail::rv::ordered<T>(want);
-      // In unsigned arithmetic: a NaN's key minus a negative value's passes 2^63 (UBSan).
-      const std::uint64_t ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
-      const std::uint64_t steps = a > b ? ua - ub : ub - ua;
-      if ((is_nan(got[i]) || steps > max_ulp) && f.beyond_tolerance++ == 0) {
-        f.has_first_failure = true;
-        f.first_failure = at;
-      }
-    }
-    const double g = to_double(got[i]);
-    f.add_error(detail::rv::ulp_error<T>(g, e.hi, e.lo, e.binade), at, g, e.hi);
+    compare_entry<T>(f, got[i], e.rn[t], e.hi, e.lo, e.binade, table_entry{i, 0, false}, max_ulp);
   }
   return f;
 }

@@ -1,7 +1,8 @@
 // stats.hpp: how far a library result is from the oracle: ulp_error (against the exact value),
-// ulp_distance and same_result (between two values of T), and error_stats, the count, mismatches
-// and ULP errors of one test with its worst argument, printed for ctest -V. unwrap takes the value
-// out of a posenc::result<T> so that every library function compares alike. Not constexpr.
+// same_result and ulp_distance (between two values of T; the latter from compare.hpp, which the
+// verify engines share), and error_stats, the count, mismatches and ULP errors of one test with its
+// worst argument, printed for ctest -V. unwrap takes the value out of a posenc::result<T> so that
+// every library function compares alike. Not constexpr.
 #pragma once
 
 #include <mpfr.h>
@@ -16,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "posenc/verify/compare.hpp"
+#include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/mpfr.hpp"
 
 namespace posenc::verify {
@@ -60,21 +63,6 @@ double ulp_error(T got, mpfr_srcptr exact) {
 template <class T>
 double ulp_error(T got, const exact_real& exact) {
   return ulp_error(got, exact.backend().data());
-}
-
-// Distance in ULPs of T between two T values: the difference of their positions on the ordered
-// line of T's values (+0 and -0 share a position; NaNs are at distance 0 from each other).
-template <class T>
-std::uint64_t ulp_distance(T a, T b) {
-  if (detail::is_nan(a) || detail::is_nan(b)) return detail::is_nan(a) && detail::is_nan(b) ? 0 : ~std::uint64_t{0};
-  const auto ordered = [](T x) {
-    const std::uint64_t bits = detail::to_bits64(x);
-    const std::uint64_t sign = std::uint64_t{1} << (detail::storage_bits<T> - 1);
-    const auto mag = static_cast<std::int64_t>(bits & ~sign);
-    return (bits & sign) != 0 ? -mag : mag;
-  };
-  const std::int64_t pa = ordered(a), pb = ordered(b);
-  return pa > pb ? static_cast<std::uint64_t>(pa - pb) : static_cast<std::uint64_t>(pb - pa);
 }
 
 // Same bits, except that all NaNs are equal (the library may pick another NaN payload).

@@ -12,6 +12,7 @@
 
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/laws/report.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_oracle.hpp"

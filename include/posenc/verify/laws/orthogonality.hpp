@@ -9,6 +9,7 @@
 #include <cstddef>
 
 #include "posenc/rope/table.hpp"
+#include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/laws/bounds.hpp"
 #include "posenc/verify/laws/report.hpp"
 #include "posenc/verify/mpfr.hpp"

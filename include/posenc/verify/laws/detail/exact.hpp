@@ -14,6 +14,7 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 
