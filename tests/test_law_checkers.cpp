@@ -1,4 +1,4 @@
-// test_law_checkers.cpp: the law checkers of posenc/verify/laws/ decide at their derived bounds.
+// test_law_checkers.cpp: the law checkers of posenc/verify/law_measures/ decide at their derived bounds.
 //  1. The bounds are pinned to the values their derivations give (bounds.hpp's header, docs/rope.md
 //     section 5), written here from the formulas with the unit roundoffs as literals, so a bound
 //     weakened (or tightened) in the library fails here.
@@ -18,20 +18,20 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/table.hpp"
-#include "posenc/verify/laws/bounds.hpp"
-#include "posenc/verify/laws/composition.hpp"
-#include "posenc/verify/laws/decreasing.hpp"
-#include "posenc/verify/laws/layout.hpp"
-#include "posenc/verify/laws/norm.hpp"
-#include "posenc/verify/laws/orthogonality.hpp"
-#include "posenc/verify/laws/pass_through.hpp"
-#include "posenc/verify/laws/relative_dot.hpp"
-#include "posenc/verify/laws/yarn_ramp.hpp"
+#include "posenc/verify/law_measures/bounds.hpp"
+#include "posenc/verify/law_measures/composition.hpp"
+#include "posenc/verify/law_measures/decreasing.hpp"
+#include "posenc/verify/law_measures/layout.hpp"
+#include "posenc/verify/law_measures/norm.hpp"
+#include "posenc/verify/law_measures/orthogonality.hpp"
+#include "posenc/verify/law_measures/pass_through.hpp"
+#include "posenc/verify/law_measures/relative_dot.hpp"
+#include "posenc/verify/law_measures/yarn_ramp.hpp"
 
 namespace {
 
 namespace rope = posenc::rope;
-namespace laws = posenc::verify::laws;
+namespace laws = posenc::verify::law_measures;
 using posenc::bfloat16;
 using posenc::float16;
 using posenc::verify::exact_real;

@@ -32,7 +32,7 @@
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/verify/catch2.hpp"
-#include "posenc/verify/laws/detail/exact.hpp"
+#include "posenc/verify/law_measures/detail/exact.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
 
@@ -301,9 +301,9 @@ TEST_CASE("bad shapes and bases are reported", "[rope][apply]") {
 
 namespace {
 
-// The exact 2x2-block arithmetic of the verify layer's rotation laws (verify/laws/detail/exact.hpp):
+// The exact 2x2-block arithmetic of the verify layer's rotation laws (verify/law_measures/detail/exact.hpp):
 // vectors and rows of exact_real (the type mp names here), rotate, dot, norm, distance.
-namespace vl = posenc::verify::laws;
+namespace vl = posenc::verify::law_measures;
 using mvec = vl::xvec;
 using vl::cs_row;
 using vl::distance;

@@ -1,4 +1,4 @@
-// test_rope_laws.cpp: every law checker of posenc/verify/laws/ on every config of the Hana registry
+// test_rope_laws.cpp: every law checker of posenc/verify/law_measures/ on every config of the Hana registry
 // (posenc/verify/registry.hpp) that it applies to, on Catch2 random generators (seed printed;
 // POSENC_SEED overrides) plus fixed edge positions; then proofs that each checker can fail.
 // The figures (worst value / bound per law over all configs) are printed at the end.
@@ -24,17 +24,17 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/catch2.hpp"
-#include "posenc/verify/laws/composition.hpp"
-#include "posenc/verify/laws/decreasing.hpp"
-#include "posenc/verify/laws/layout.hpp"
-#include "posenc/verify/laws/llama3_bands.hpp"
-#include "posenc/verify/laws/long_range_decay.hpp"
-#include "posenc/verify/laws/norm.hpp"
-#include "posenc/verify/laws/orthogonality.hpp"
-#include "posenc/verify/laws/pass_through.hpp"
-#include "posenc/verify/laws/relative_dot.hpp"
-#include "posenc/verify/laws/table_laws.hpp"
-#include "posenc/verify/laws/yarn_ramp.hpp"
+#include "posenc/verify/law_measures/composition.hpp"
+#include "posenc/verify/law_measures/decreasing.hpp"
+#include "posenc/verify/law_measures/layout.hpp"
+#include "posenc/verify/law_measures/llama3_bands.hpp"
+#include "posenc/verify/law_measures/long_range_decay.hpp"
+#include "posenc/verify/law_measures/norm.hpp"
+#include "posenc/verify/law_measures/orthogonality.hpp"
+#include "posenc/verify/law_measures/pass_through.hpp"
+#include "posenc/verify/law_measures/relative_dot.hpp"
+#include "posenc/verify/law_measures/table_laws.hpp"
+#include "posenc/verify/law_measures/yarn_ramp.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/random.hpp"
 #include "posenc/verify/registry.hpp"
@@ -44,7 +44,7 @@ namespace {
 namespace hana = boost::hana;
 namespace rope = posenc::rope;
 namespace reg = posenc::verify::registry;
-namespace laws = posenc::verify::laws;
+namespace laws = posenc::verify::law_measures;
 namespace v = posenc::verify;
 using posenc::bfloat16;
 using posenc::float16;

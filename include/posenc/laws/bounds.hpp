@@ -1,6 +1,6 @@
 // bounds.hpp: every error bound of the RoPE laws, derived once, constexpr (core: standard library
-// only). The constexpr laws of posenc/laws/ and the MPFR checkers of posenc/verify/laws/ both take
-// their bounds from here (verify/laws/bounds.hpp re-exports them), so that a law measured in
+// only). The constexpr laws of posenc/laws/ and the MPFR checkers of posenc/verify/law_measures/ both take
+// their bounds from here (verify/law_measures/bounds.hpp re-exports them), so that a law measured in
 // constant evaluation and the same law measured exactly at run time are held to one number.
 // Derivations: docs/laws.md section 3.
 //

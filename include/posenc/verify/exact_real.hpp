@@ -5,7 +5,7 @@
 //
 // A header of its own because Boost.Multiprecision's MPFR backend costs about 2.8 s of compile time
 // in every translation unit that includes it: the oracles and verify engines work on raw MPFR
-// (mpfr.hpp) and do not pay for it; the law measures (verify/laws/), stats.hpp and the tests that
+// (mpfr.hpp) and do not pay for it; the law measures (verify/law_measures/), stats.hpp and the tests that
 // compute with exact reals include this header. Not constexpr; links MPFR (posenc::verify).
 #pragma once
 

@@ -12,7 +12,7 @@
 //
 // applies(hana::type_c<C>, hana::type_c<L>) is a hana::bool_, applies_v<C, L> its value: the law's
 // own predicate on the config (L::applies_to(C::config)), so that the list of which law holds where
-// is written once, and the run-time runner (verify/laws/table_laws.hpp) reads the same predicate
+// is written once, and the run-time runner (verify/law_measures/table_laws.hpp) reads the same predicate
 // for a config known only at run time.
 #pragma once
 

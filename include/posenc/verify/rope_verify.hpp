@@ -15,7 +15,7 @@
 //    whether it is that correctly rounded value, how many representable steps it is from it (at
 //    most max_ulp allowed), and its error in ULPs of the exact value (definitions: compare.hpp);
 //  - every law of registry::every_law, by its core (constexpr) definition, on each block of
-//    verify_block_rows rows (verify/laws/table_laws.hpp), with the table in the other layout for
+//    verify_block_rows rows (verify/law_measures/table_laws.hpp), with the table in the other layout for
 //    layout equivalence when the table is posenc's own.
 // The MPFR value of a (position, pair) is computed once and serves every dtype's table. Blocks are
 // the unit of work: threads take them in any order, and a shard (request.shard) takes a fixed
@@ -52,7 +52,7 @@
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/verify/compare.hpp"
-#include "posenc/verify/laws/table_laws.hpp"
+#include "posenc/verify/law_measures/table_laws.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 #include "posenc/verify/rope_verify_report.hpp"
@@ -155,7 +155,7 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
   const posenc::laws::span_table<T> other_view{std::span<const T>(other_cos, other_cos ? n * d : 0),
                                                std::span<const T>(other_sin, other_sin ? n * d : 0), d, other,
                                                first_position};
-  const auto outcomes = posenc::verify::laws::run_table_laws<posenc::laws::span_table<T>>(
+  const auto outcomes = posenc::verify::law_measures::run_table_laws<posenc::laws::span_table<T>>(
       {view,
        other_cos != nullptr ? &other_view : nullptr,
        q.config,

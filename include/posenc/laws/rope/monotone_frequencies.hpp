@@ -5,7 +5,7 @@
 // NTK, YaRN, Llama-3. Not every scaling: LongRoPE divides each pair by its own factor (short_factor
 // / long_factor, rotary_dim/2 values from a search), which can break the order (two equal
 // frequencies fail it); HF v5's proportional scaling has zeros past the rotating pairs, which fail
-// it. (posenc/verify/laws/decreasing.hpp, the MPFR layer's check over the registry's configs, uses
+// it. (posenc/verify/law_measures/decreasing.hpp, the MPFR layer's check over the registry's configs, uses
 // this law's definition of a step.)
 //
 // Measured value of step j: f[j] / f[j-1] in double, held to decreasing_ratio_bound = 1 - 2^-53,

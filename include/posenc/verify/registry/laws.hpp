@@ -1,9 +1,9 @@
 // registry/laws.hpp: every law of a RoPE table, listed once (every_law), with the configs it applies
 // to and the two places it is checked from:
 //  - core: the constexpr law of posenc/laws/ that defines it. A user static_asserts it on a small
-//    table; verify/laws/table_laws.hpp runs the same function at run time on a table of any size
+//    table; verify/law_measures/table_laws.hpp runs the same function at run time on a table of any size
 //    (too large for constant evaluation). Laws of the frequencies alone have none.
-//  - measured: the MPFR checker of posenc/verify/laws/ that measures the same quantity exactly, held
+//  - measured: the MPFR checker of posenc/verify/law_measures/ that measures the same quantity exactly, held
 //    to the same bound (laws/bounds.hpp), or nullptr. Oracle tests measure exactness.
 // A law tag is
 //   struct L {
@@ -80,7 +80,7 @@ struct unit_norm {
   static constexpr const char* name = "unit norm";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
-  static constexpr const char* measured = "check_orthogonality (verify/laws/orthogonality.hpp)";
+  static constexpr const char* measured = "check_orthogonality (verify/law_measures/orthogonality.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::unit_norm(t.table);
@@ -110,7 +110,8 @@ struct layout_equivalence {
   static constexpr const char* name = "layout equivalence";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
-  static constexpr const char* measured = "check_table_layouts, check_rotate_then_permute (verify/laws/layout.hpp)";
+  static constexpr const char* measured =
+      "check_table_layouts, check_rotate_then_permute (verify/law_measures/layout.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     const bool il = t.table.layout() == rope::layout::interleaved;
@@ -121,7 +122,7 @@ struct relative_dot {
   static constexpr const char* name = "relative dot";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
-  static constexpr const char* measured = "check_relative_dot (verify/laws/relative_dot.hpp)";
+  static constexpr const char* measured = "check_relative_dot (verify/law_measures/relative_dot.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::relative_dot(t.table, {.differences = {1, pl::middle_row, 0, 0}});
@@ -131,7 +132,7 @@ struct composition {
   static constexpr const char* name = "composition";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
-  static constexpr const char* measured = "check_composition (verify/laws/composition.hpp)";
+  static constexpr const char* measured = "check_composition (verify/law_measures/composition.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::composition(t.table, {.factors = {1, pl::middle_row, 0, 0}});
@@ -143,7 +144,7 @@ struct norm_preservation {
     return static_cast<std::size_t>(rope::rotary_dim(c)) <= pl::detail::norm_max_rotary_dim;
   }
   static constexpr bool folded_too = false;
-  static constexpr const char* measured = "check_norm_preservation (verify/laws/norm.hpp)";
+  static constexpr const char* measured = "check_norm_preservation (verify/law_measures/norm.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::norm_preservation(t.table);
@@ -155,7 +156,7 @@ struct pass_through {
     return rope::rotary_dim(c) < c.head_dim && static_cast<std::size_t>(c.head_dim) <= pl::pass_through_max_head_dim;
   }
   static constexpr bool folded_too = true;  // the kernel reads the table's values, the law only the tail
-  static constexpr const char* measured = "check_pass_through (verify/laws/pass_through.hpp)";
+  static constexpr const char* measured = "check_pass_through (verify/law_measures/pass_through.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::pass_through(t.table, t.head_dim);
@@ -167,7 +168,7 @@ struct monotone_frequencies {
     return c.rope_type != rope::scaling::longrope && !c.proportional;
   }
   static constexpr bool folded_too = true;  // a law of the config's frequencies
-  static constexpr const char* measured = "check_inv_freq_decreasing (verify/laws/decreasing.hpp)";
+  static constexpr const char* measured = "check_inv_freq_decreasing (verify/law_measures/decreasing.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
     return pl::monotone_frequencies(t.config);
@@ -189,13 +190,13 @@ struct yarn_ramp {
   static constexpr const char* name = "YaRN ramp";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::yarn; }
   static constexpr bool folded_too = true;
-  static constexpr const char* measured = "check_yarn_ramp (verify/laws/yarn_ramp.hpp)";
+  static constexpr const char* measured = "check_yarn_ramp (verify/law_measures/yarn_ramp.hpp)";
 };
 struct llama3_bands {
   static constexpr const char* name = "Llama-3 bands";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::llama3; }
   static constexpr bool folded_too = true;
-  static constexpr const char* measured = "check_llama3_bands (verify/laws/llama3_bands.hpp)";
+  static constexpr const char* measured = "check_llama3_bands (verify/law_measures/llama3_bands.hpp)";
 };
 struct long_range_decay {
   static constexpr const char* name = "long-range decay";
@@ -204,7 +205,7 @@ struct long_range_decay {
            c.rope_theta == 10000.0;
   }
   static constexpr bool folded_too = true;
-  static constexpr const char* measured = "check_long_range_decay (verify/laws/long_range_decay.hpp)";
+  static constexpr const char* measured = "check_long_range_decay (verify/law_measures/long_range_decay.hpp)";
 };
 
 }  // namespace law

@@ -10,9 +10,9 @@
 #include "posenc/laws/bounds.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 inline law_report check_inv_freq_decreasing(const rope::config& c) {
   law_report r = make_report("inv_freq strictly decreasing");
@@ -31,4 +31,4 @@ inline law_report check_inv_freq_decreasing(const rope::config& c) {
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "posenc/rope/config.hpp"
-#include "posenc/verify/laws/bounds.hpp"
-#include "posenc/verify/laws/detail/exact.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/bounds.hpp"
+#include "posenc/verify/law_measures/detail/exact.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 inline constexpr double exact_law_tolerance = 0x1p-240;
 
@@ -65,4 +65,4 @@ law_report check_relative_dot(const rope::config& c, const exact_rows& ex, const
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

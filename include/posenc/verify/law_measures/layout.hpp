@@ -15,11 +15,11 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/table.hpp"
-#include "posenc/verify/laws/norm.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/norm.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 #include "posenc/verify/mpfr.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 template <class T, std::size_t N, std::size_t D>
 law_report check_table_layouts(const rope::table<T, N, D, rope::layout::interleaved>& il,
@@ -78,4 +78,4 @@ law_report check_rotate_then_permute(const rope::config& c, const std::vector<S>
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -10,11 +10,11 @@
 
 #include "posenc/rope/table.hpp"
 #include "posenc/verify/exact_real.hpp"
-#include "posenc/verify/laws/bounds.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/bounds.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 #include "posenc/verify/mpfr.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 template <class T, std::size_t N, std::size_t D, rope::layout L>
 law_report check_orthogonality(const rope::table<T, N, D, L>& t) {
@@ -33,4 +33,4 @@ law_report check_orthogonality(const rope::table<T, N, D, L>& t) {
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

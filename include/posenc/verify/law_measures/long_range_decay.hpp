@@ -25,9 +25,9 @@
 #include "posenc/math/sincos_product.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 struct decay_figures {
   std::vector<double> octave_mean, octave_max;  // per octave k of r
@@ -103,4 +103,4 @@ inline law_report check_long_range_decay(const rope::config& c, const std::vecto
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

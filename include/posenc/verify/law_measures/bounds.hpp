@@ -15,11 +15,11 @@
 //
 // The definitions live in the core, constexpr (posenc/laws/bounds.hpp): the constexpr laws and these
 // checkers measure the same laws, so they share one derivation. This header names them in
-// posenc::verify::laws, where the checkers and tests/test_law_checkers.cpp use them.
+// posenc::verify::law_measures, where the checkers and tests/test_law_checkers.cpp use them.
 
 #include "posenc/laws/bounds.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 using ::posenc::laws::apply_bounds;
 using ::posenc::laws::derive_apply_bounds;
@@ -27,4 +27,4 @@ using ::posenc::laws::orthogonality_bound;  // |c~^2 + s~^2 - 1| (proofs/rope_ta
 using ::posenc::laws::table_block_error;    // u_t, + 2^-25 for float16
 using ::posenc::laws::unit_roundoff;        // 2^-p
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -13,11 +13,11 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/verify/exact_real.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 inline law_report check_llama3_bands(const rope::config& c, bool require_all_bands = true) {
   law_report r = make_report("Llama-3 bands: keep / smoothed / divided");
@@ -52,4 +52,4 @@ inline law_report check_llama3_bands(const rope::config& c, bool require_all_ban
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

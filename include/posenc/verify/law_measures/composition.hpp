@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "posenc/rope/config.hpp"
-#include "posenc/verify/laws/bounds.hpp"
-#include "posenc/verify/laws/detail/exact.hpp"
-#include "posenc/verify/laws/relative_dot.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/bounds.hpp"
+#include "posenc/verify/law_measures/detail/exact.hpp"
+#include "posenc/verify/law_measures/relative_dot.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 // The law on given rows: ||R(tm) R(tn) q - R(tmn) q|| <= bound ||q||. The checkers below call it
 // with exact or rounded rows; tests call it with rows crafted just inside and just past the bound.
@@ -57,4 +57,4 @@ law_report check_composition(const rope::config& c, const std::vector<double>& q
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -16,11 +16,11 @@
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
-#include "posenc/verify/laws/norm.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/norm.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 #include "posenc/verify/mpfr.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 // The comparison of check_pass_through: every output holds the input's bits past rotary_dim in
 // each head, and the first output moved the rotary part (unless m == 0). Tests feed it outputs
@@ -72,4 +72,4 @@ law_report check_pass_through(const rope::config& c, const std::vector<S>& x, st
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -18,7 +18,7 @@
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 using xvec = std::vector<exact_real>;
 struct cs_row {
@@ -90,4 +90,4 @@ xvec to_exact(const V& v) {
   return t;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -7,7 +7,7 @@
 //
 //   std::vector<float> cos(rows * d), sin(rows * d);      // anyone's table, half-split, rows from 0
 //   const posenc::laws::span_table<float> t{cos, sin, d, posenc::rope::layout::half_split, 0};
-//   for (const auto& o : posenc::verify::laws::run_table_laws({t, nullptr, cfg, cfg.head_dim}))
+//   for (const auto& o : posenc::verify::law_measures::run_table_laws({t, nullptr, cfg, cfg.head_dim}))
 //     std::printf("%-22s %s\n", o.law, o.ran ? posenc::laws::to_string(o.result).c_str() : o.skipped);
 //
 // check_rope_table<T>(cfg, start, rows) builds posenc's own table in both layouts at run time
@@ -32,7 +32,7 @@
 #include "posenc/status.hpp"
 #include "posenc/verify/registry/laws.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 // One law of the registry on one table: ran (result holds its verdict), or skipped for a reason.
 struct table_law_outcome {
@@ -107,4 +107,4 @@ std::vector<table_law_outcome> check_rope_table(const rope::config& c, std::uint
   return run_table_laws<posenc::laws::span_table<T>>({half, &inter, c, static_cast<std::size_t>(c.head_dim)});
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

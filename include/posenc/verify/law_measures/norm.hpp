@@ -12,11 +12,11 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/config.hpp"
-#include "posenc/verify/laws/bounds.hpp"
-#include "posenc/verify/laws/detail/exact.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/bounds.hpp"
+#include "posenc/verify/law_measures/detail/exact.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 // The row {sin, cos} of pairs of config c at position m, as the tables hold it. ok &= success.
 template <class TT>
@@ -82,4 +82,4 @@ law_report check_norm_preservation(const rope::config& c, const std::vector<S>& 
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -12,9 +12,9 @@
 
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
-#include "posenc/verify/laws/report.hpp"
+#include "posenc/verify/law_measures/report.hpp"
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 struct yarn_regions {
   int below = 0, inside = 0, above = 0;
@@ -47,4 +47,4 @@ inline law_report check_yarn_ramp(const rope::config& c, bool require_all_region
   return r;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures

@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <string>
 
-namespace posenc::verify::laws {
+namespace posenc::verify::law_measures {
 
 struct law_report {
   std::string law;             // which law, e.g. "orthogonality |c^2+s^2-1|"
@@ -78,4 +78,4 @@ std::string describe(const char* fmt, A... a) {
   return buf;
 }
 
-}  // namespace posenc::verify::laws
+}  // namespace posenc::verify::law_measures
