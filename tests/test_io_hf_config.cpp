@@ -282,7 +282,7 @@ TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {
        "rope_scaling.rope_type: expected a string, got a number"},
       {R"({"head_dim": 64, "rope_scaling": {"rope_type": "ntk-by-parts"}})",
        "rope_scaling.rope_type: unknown rope type \"ntk-by-parts\" (posenc has: default, linear, ntk, dynamic, yarn, "
-       "longrope, su, llama3, proportional)"},
+       "longrope, llama3, su, proportional)"},
       {R"({"head_dim": 64, "rope_scaling": {"type": "mrope"}})",
        "rope_scaling.type: M-RoPE (\"mrope\") is not supported by posenc yet"},
       {R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})",

@@ -7,6 +7,7 @@
 // posenc/rope/table.hpp, posenc/alibi.hpp) costs less to compile when that is all you use.
 #pragma once
 
+#include <posenc/rotary_layout.hpp>
 #include <posenc/status.hpp>
 #include <posenc/version.hpp>
 
@@ -42,6 +43,7 @@
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/policy.hpp>
+#include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/rope/validate.hpp>
 

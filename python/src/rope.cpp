@@ -21,6 +21,7 @@
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/policy.hpp>
+#include <posenc/rope/scaling_names.hpp>
 
 #include "bindings.hpp"
 #include "common.hpp"
@@ -60,7 +61,7 @@ T from_float(float v) {
 void check_ggml_applies(const rope::config& c, const std::string& ctx) {
   if ((c.rope_type == rope::scaling::default_ || c.rope_type == rope::scaling::linear) && !c.proportional) return;
   fail(ctx + ": policy 'ggml_float32' covers rope_type default and linear only (ggml's float32 recurrence); " +
-       "this config: " + std::string(rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : ""));
+       "this config: " + std::string(rope::scaling_name(c.rope_type)) + (c.proportional ? ", proportional" : ""));
 }
 
 // The rows: positions start .. start + rows - 1, or the listed ones.

@@ -10,40 +10,24 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
 #include <posenc/io/hf_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/validate.hpp>
 
 #include "common.hpp"
 
 namespace posenc::python {
 
-struct rope_type_entry {
-  const char* name;
-  rope::scaling type;
-};
-inline constexpr rope_type_entry rope_type_entries[] = {
-    {"default", rope::scaling::default_}, {"linear", rope::scaling::linear}, {"ntk", rope::scaling::ntk},
-    {"dynamic", rope::scaling::dynamic},  {"yarn", rope::scaling::yarn},     {"longrope", rope::scaling::longrope},
-    {"llama3", rope::scaling::llama3},
-};
-
-inline const char* rope_type_name(rope::scaling s) {
-  for (const auto& e : rope_type_entries)
-    if (e.type == s) return e.name;
-  return "?";
-}
-
 inline rope::scaling rope_type_of(const std::string& name) {
+  if (const std::optional<rope::scaling> s = rope::scaling_from_name(name)) return *s;
   std::string names;
-  for (const auto& e : rope_type_entries) {
-    if (name == e.name) return e.type;
-    names += (names.empty() ? "" : ", ") + std::string(e.name);
-  }
+  for (const auto& e : rope::scaling_names) names += (names.empty() ? "" : ", ") + std::string(e.name);
   fail("rope_type: unknown rope type \"" + name + "\" (posenc has: " + names + ")");
 }
 
@@ -127,7 +111,7 @@ inline py::dict rope_config_dict(const io::rope_settings& s) {
     const M& m = c.*f.member;
     const py::str key(std::string(f.name));
     if constexpr (std::is_same_v<M, rope::scaling>)
-      d[key] = rope_type_name(m);
+      d[key] = std::string(rope::scaling_name(m));
     else if constexpr (std::is_same_v<M, std::optional<double>>)
       d[key] = m ? py::object(py::float_(*m)) : py::object(py::none());
     else if constexpr (std::is_same_v<M, std::span<const double>>)

@@ -46,6 +46,7 @@
 #include "posenc/io/detail/hf_fields.hpp"
 #include "posenc/io/parse_result.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/scaling_names.hpp"
 #include "posenc/t5/config.hpp"
 
 namespace posenc::io {
@@ -81,20 +82,15 @@ inline parse_result<std::string> read_text_file(const std::string& path) {
 
 namespace posenc::detail::hfjson {
 
-struct rope_type_name {
+// HF's rope_type names besides rope::scaling_names (rope/scaling_names.hpp): Phi-3's "su" for
+// longrope, and v5's "proportional" (default frequencies over head_dim, rope::config::proportional).
+struct rope_type_alias {
   std::string_view name;
   rope::scaling type;
   bool proportional;
 };
-inline constexpr rope_type_name rope_type_names[] = {
-    {"default", rope::scaling::default_, false},
-    {"linear", rope::scaling::linear, false},
-    {"ntk", rope::scaling::ntk, false},
-    {"dynamic", rope::scaling::dynamic, false},
-    {"yarn", rope::scaling::yarn, false},
-    {"longrope", rope::scaling::longrope, false},
+inline constexpr rope_type_alias rope_type_aliases[] = {
     {"su", rope::scaling::longrope, false},
-    {"llama3", rope::scaling::llama3, false},
     {"proportional", rope::scaling::default_, true},
 };
 
@@ -129,14 +125,20 @@ inline void read_rope_type(const object& dict, rope::config& c) {
   const std::optional<std::string> t = string(dict, key);
   if (!t) return;
   if (*t == "mrope") fail(dict.at(key), "M-RoPE (\"mrope\") is not supported by posenc yet");
+  if (const std::optional<rope::scaling> s = rope::scaling_from_name(*t)) {
+    c.rope_type = *s;
+    c.proportional = false;
+    return;
+  }
   std::string names;
-  for (const auto& n : rope_type_names) {
+  for (const auto& n : rope::scaling_names) names += (names.empty() ? "" : ", ") + std::string(n.name);
+  for (const auto& n : rope_type_aliases) {
     if (n.name == *t) {
       c.rope_type = n.type;
       c.proportional = n.proportional;
       return;
     }
-    names += (names.empty() ? "" : ", ") + std::string(n.name);
+    names += ", " + std::string(n.name);
   }
   fail(dict.at(key), "unknown rope type \"" + *t + "\" (posenc has: " + names + ")");
 }
