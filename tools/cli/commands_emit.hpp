@@ -11,8 +11,12 @@
 //
 // Values: --policy exact (default) is rope::inv_freq / rope::attention_factor and, for the table,
 // rope::fill_pair_table (exact, rounded once into the dtype; the bits of rope::sincos /
-// rope::attention_sincos); --policy hf-float32 is
-// rope::hf_float32 (HF's float32 pipeline, every rope type), converted to the dtype.
+// rope::attention_sincos); --policy hf-float32 is rope::hf_float32 (HF's float32 pipeline, every
+// rope type) and --policy ggml-float32 rope::ggml_float32 (ggml's float32 recurrence, default and
+// linear only), each converted to the dtype.
+// Each table takes its own flags: rope_freq_flags and rope_table_flags here, RoPE's config flags
+// (emit_config.hpp), the other schemes' (scheme_configs.hpp) and the output flags
+// (emit_output_flags.hpp); the parser reads the union, each table's check refuses the rest.
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once
 
@@ -21,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -467,7 +472,7 @@ inline bool listed(std::string_view name, std::initializer_list<std::span<const 
   return false;
 }
 
-// Every flag given must be one of the table's. `real`: the table takes --dtype and --decimal.
+// Every flag given must be one of the table's (rope-freq's: not rope's table flags).
 inline void check_rope_flags(const parsed_args& a, const options& o) {
   for (const std::string_view f : a.names()) {
     if (!o.rope && rope_table_flag(f))
@@ -477,6 +482,7 @@ inline void check_rope_flags(const parsed_args& a, const options& o) {
   }
 }
 
+// An integer table also refuses --dtype and --decimal, saying why.
 inline void check_scheme_flags(const parsed_args& a, const scheme_command& s, const std::string& ctx) {
   for (const std::string_view f : a.names()) {
     if (listed(f, {s.flags, output_flags_of(s.real)})) continue;
@@ -672,9 +678,8 @@ inline std::string help(const parsed_args& a) {
   }
   std::string h(usage);
   for (const auto& sc : schemes) h += "       posenc emit " + std::string(sc.synopsis) + "\n";
-  return h + "\nflags of every table:\n" + describe_flags(output_flags_of(false)) +
-         "flags of the real-valued tables:\n" +
-         describe_flags(std::span(output_flags).subspan(integer_output_flag_count));
+  return h + "\nflags of every table (--dtype and --decimal: the real-valued ones only):\n" +
+         describe_flags(output_flags);
 }
 
 // Every flag of every table, each name once: what the command line may hold before the table's

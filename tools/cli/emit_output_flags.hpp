@@ -4,6 +4,7 @@
 // emit_config.hpp (RoPE), commands_emit.hpp (rope's table flags) and scheme_configs.hpp (the rest).
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string>
 #include <string_view>

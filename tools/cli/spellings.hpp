@@ -15,9 +15,14 @@ struct spelling {
   std::string_view alternative, canonical;
 };
 inline constexpr spelling spellings[] = {
-    {"half_split", "half-split"},     {"hf_float32", "hf-float32"},     {"ggml_float32", "ggml-float32"},
-    {"transformer_xl", "transformer-xl"}, {"float64", "f64"},          {"float32", "f32"},
-    {"bfloat16", "bf16"},             {"float16", "f16"},
+    {"half_split", "half-split"},
+    {"hf_float32", "hf-float32"},
+    {"ggml_float32", "ggml-float32"},
+    {"transformer_xl", "transformer-xl"},
+    {"float64", "f64"},
+    {"float32", "f32"},
+    {"bfloat16", "bf16"},
+    {"float16", "f16"},
 };
 
 // The flags whose value is one name (dtype lists are split by their readers and each entry mapped).
