@@ -22,9 +22,11 @@
 #include <posenc/numeric/bits.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/numeric/format.hpp>
+#include <posenc/rope/checked_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/models.hpp>
+#include <posenc/rope/policy.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/verify/mpfr.hpp>
 #include <posenc/verify/rope_oracle.hpp>
@@ -762,4 +764,130 @@ TEST_CASE("emit rope --proportional: HF v5's proportional rope, bit for bit", "[
   REQUIRE(lines.size() == 1 + 32);
   CHECK(lines[1 + 8] == "5,8,0x1p+0,0x0p+0");
   CHECK(lines[1 + 7] != "5,7,0x1p+0,0x0p+0");
+}
+
+// ---- --policy ggml-float32 (issue 20: every policy of the library and Python in the CLI too) ----
+
+// The expected values are the library's own functions, rope::angle / rope::sincos with
+// rope::ggml_float32 (their float32 recurrence is checked against ggml's arithmetic in
+// test_rope_policy.cpp); the CLI must write exactly them, converted as HF's .to(dtype) does.
+TEST_CASE("emit --policy ggml-float32 writes rope::ggml_float32's values", "[cli][emit][policy]") {
+  using posenc::rope::scaling;
+  const struct {
+    strings flags;
+    posenc::rope::config cfg;
+  } cases[] = {
+      {{"--head-dim", "64", "--rope-theta", "500000"}, {.head_dim = 64, .rope_theta = 500000.0}},
+      {{"--head-dim", "32", "--rope-type", "linear", "--factor", "4"},
+       {.head_dim = 32, .rope_type = scaling::linear, .factor = 4.0}},
+  };
+  for (const auto& c : cases) {
+    const posenc::rope::checked_config cc{c.cfg};
+    REQUIRE(cc.ok());
+    const std::size_t pairs = static_cast<std::size_t>(c.cfg.head_dim / 2);
+    SECTION("rope-freq: inv_freq[j] is ggml's angle of pair j at position 1; no attention factor") {
+      const auto lines = ok_lines(cat({"rope-freq", "--dtype", "f32", "--policy", "ggml-float32"}, c.flags));
+      REQUIRE(lines.size() == pairs + 2);
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const auto want = posenc::rope::angle(posenc::rope::ggml_float32, cc, 1, static_cast<int>(j));
+        REQUIRE(want.ok());
+        INFO(lines[j + 1]);
+        CHECK(dbits(parse_hex(split(lines[j + 1], ',')[1])) == dbits(static_cast<double>(want.value)));
+      }
+      CHECK(lines.back() == "attention_factor,0x1p+0");
+    }
+    SECTION("rope: cos/sin are rope::sincos(ggml_float32), in f32 and bf16, folded or not") {
+      for (const char* fold : {"", "--fold-attention"})
+        for (const char* t : {"f32", "bf16"}) {
+          strings args =
+              cat({"rope", "--dtype", t, "--start", "70000", "--positions", "3", "--policy", "ggml-float32"}, c.flags);
+          if (*fold) args.push_back(fold);
+          const auto lines = ok_lines(args);
+          REQUIRE(lines.size() == 3 * pairs + 1);
+          for (std::size_t i = 0; i < 3; ++i)
+            for (std::size_t j = 0; j < pairs; ++j) {
+              double want_cos = 0, want_sin = 0;
+              if (std::string(t) == "f32") {
+                const auto r =
+                    posenc::rope::sincos<float>(posenc::rope::ggml_float32, cc, 70000 + i, static_cast<int>(j));
+                REQUIRE(r.ok());
+                want_cos = r.value.cos;
+                want_sin = r.value.sin;
+              } else {
+                const auto r =
+                    posenc::rope::sincos<bfloat16>(posenc::rope::ggml_float32, cc, 70000 + i, static_cast<int>(j));
+                REQUIRE(r.ok());
+                want_cos = exact(r.value.cos);
+                want_sin = exact(r.value.sin);
+              }
+              const auto f = split(lines[1 + i * pairs + j], ',');
+              INFO(t << " " << fold << " " << lines[1 + i * pairs + j]);
+              CHECK(dbits(parse_hex(f[2])) == dbits(want_cos));
+              CHECK(dbits(parse_hex(f[3])) == dbits(want_sin));
+            }
+        }
+    }
+  }
+}
+
+TEST_CASE("emit --policy ggml-float32 refuses the scalings ggml does not have: exit 2, one line naming rope_type",
+          "[cli][emit][policy]") {
+  const struct {
+    strings flags;
+    std::string says;
+  } cases[] = {
+      {{"--head-dim", "8", "--rope-type", "yarn", "--factor", "4", "--original-max-position-embeddings", "4096"},
+       "(this config: rope_type yarn)"},
+      {{"--head-dim", "8", "--rope-type", "llama3", "--factor", "8", "--original-max-position-embeddings", "8192"},
+       "(this config: rope_type llama3)"},
+      {{"--head-dim", "8", "--rope-type", "ntk", "--factor", "2"}, "(this config: rope_type ntk)"},
+      {{"--head-dim", "8", "--partial-rotary-factor", "0.5", "--proportional"},
+       "(this config: rope_type default, proportional)"},
+  };
+  for (const auto& c : cases)
+    for (const strings& table : {strings{"rope-freq"}, strings{"rope", "--positions", "2"}}) {
+      const strings args = cat(cat(table, c.flags), {"--policy", "ggml-float32"});
+      const cli_result r = emit(args);
+      INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+      CHECK(r.status == 2);
+      CHECK(r.out.empty());
+      CHECK(r.err.rfind("posenc: error: emit " + table[0] +
+                            ": --policy ggml-float32 covers rope_type default and "
+                            "linear only ",
+                        0) == 0);
+      CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+      CHECK(r.err.find(c.says) != std::string::npos);
+    }
+}
+
+// ---- the two spellings of a name (issue 20: the CLI and Python agree) ----
+
+TEST_CASE("emit rope: Python's spellings give the canonical spellings' bytes", "[cli][emit][spelling]") {
+  const strings cfg = {"--head-dim", "16", "--rope-theta", "500000"};
+  const struct {
+    strings canonical, alternative;
+  } pairs[] = {
+      {{"--layout", "half-split"}, {"--layout", "half_split"}},
+      {{"--layout", "interleaved", "--policy", "hf-float32"}, {"--layout", "interleaved", "--policy", "hf_float32"}},
+      {{"--policy", "ggml-float32"}, {"--policy", "ggml_float32"}},
+      {{"--dtype", "f64"}, {"--dtype", "float64"}},
+      {{"--dtype", "f32"}, {"--dtype", "float32"}},
+      {{"--dtype", "bf16"}, {"--dtype", "bfloat16"}},
+      {{"--dtype", "f16"}, {"--dtype", "float16"}},
+  };
+  // --format c and safetensors carry the command line (a comment, the metadata): the canonical word.
+  for (const char* format : {"csv", "c", "safetensors"})
+    for (const char* table : {"rope", "rope-freq"})
+      for (const auto& p : pairs) {
+        if (std::string(table) == "rope-freq" && p.canonical[0] == "--layout") continue;  // rope's flag only
+        strings head = {table, "--format", format};
+        if (std::string(table) == "rope") head = cat(head, {"--positions", "3", "--start", "9"});
+        const cli_result a = emit(cat(cat(head, cfg), p.canonical)), b = emit(cat(cat(head, cfg), p.alternative));
+        INFO(posenc_test::describe_cli(cat(cat(head, cfg), p.alternative)) << "\nstderr: " << b.err);
+        if (a.status == 2 && a.err.find("not available") != std::string::npos) continue;  // built without json
+        CHECK(a.status == 0);
+        CHECK(b.status == 0);
+        CHECK(!a.out.empty());
+        CHECK(b.out == a.out);
+      }
 }

@@ -6,6 +6,7 @@
 // log_512(2048) = 11/9, KERPLE-power with p = 1 is -a k exactly, ...).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <charconv>
 #include <cstdint>
@@ -590,3 +591,111 @@ TEST_CASE("emit <scheme> --help prints that table's usage and flags", "[cli][sch
 }
 
 }  // namespace
+
+// ---- each table's help lists its own flags, and only them (issue 20) ----
+
+namespace {
+
+// Each table's flags, transcribed from docs/cli.md (the output flags apart).
+struct table_flags {
+  std::string table;
+  strings own;
+  bool real;
+};
+
+std::vector<table_flags> every_table() {
+  const strings rope_freq = {"head-dim",    "rope-theta",   "rope-type", "factor",
+                             "long-factor", "proportional", "policy",    "hf-config"};
+  return {
+      {"rope-freq", rope_freq, true},
+      {"rope", cat(rope_freq, {"positions", "start", "layout", "fold-attention"}), true},
+      {"sinusoidal", {"dim", "positions", "start", "base", "exponent", "layout"}, true},
+      {"transformer-xl", {"d-model", "klen", "qlen", "clamp-len", "model", "attn-type", "bi-data"}, true},
+      {"alibi", {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"}, true},
+      {"t5-bucket", {"num-buckets", "max-distance", "causal", "range", "hf-config"}, false},
+      {"deberta-bucket", {"bucket-size", "max-position", "range"}, false},
+      {"shaw", {"max-relative-position", "positions"}, false},
+      {"xpos", {"head-dim", "positions", "start", "scale-base", "inverse"}, true},
+      {"kerple-log", {"p", "a", "distances"}, true},
+      {"kerple-power", {"p", "a", "distances"}, true},
+      {"sandwich", {"dim", "heads", "distances"}, true},
+      {"logn", {"base", "at-least-one", "positions", "start"}, true},
+  };
+}
+
+bool has(const strings& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+// The flags a help text lists: its lines "  --name ...".
+strings listed_flags(const std::string& help) {
+  strings out;
+  for (const std::string& line : split(help, '\n'))
+    if (line.rfind("  --", 0) == 0) out.push_back(line.substr(4, line.find(' ', 4) - 4));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("emit <table> --help lists the table's flags and none of another table's", "[cli][schemes][help]") {
+  const auto tables = every_table();
+  for (const auto& t : tables) {
+    const std::string help = ok_out({t.table, "--help"});
+    const strings listed = listed_flags(help);
+    INFO(t.table << "\n" << help);
+    CHECK(help.rfind("usage: posenc emit " + t.table + " ", 0) == 0);
+    strings want = cat(t.own, {"format", "name", "output", "help"});
+    if (t.real) want = cat(want, {"dtype", "decimal"});
+    for (const std::string& f : want) {
+      INFO("missing --" << f);
+      CHECK(has(listed, f));
+    }
+    // Another table's flag is listed only where this table has a flag of the same name.
+    for (const auto& other : tables)
+      for (const std::string& f : other.own) {
+        INFO("--" << f << " of " << other.table << " listed");
+        CHECK((!has(listed, f) || has(want, f)));
+      }
+    if (t.table != "rope" && t.table != "rope-freq") CHECK(listed.size() == want.size());  // nothing else
+    CHECK(std::count(listed.begin(), listed.end(), "dtype") <= 1);                         // each flag once
+  }
+  // rope's help was 100 lines of every table's flags; it is RoPE's now (its config is 20 flags).
+  CHECK(split(ok_out({"rope", "--help"}), '\n').size() < 60);
+}
+
+TEST_CASE("emit <table>: a flag of another table is an error naming the flag", "[cli][schemes][help]") {
+  for (const auto& t : every_table()) {
+    std::string foreign;  // a value flag of another table, none of this one's
+    for (const char* f : {"klen", "dim", "num-buckets", "scale-base"})
+      if (foreign.empty() && !has(t.own, f)) foreign = f;
+    const strings args = {t.table, "--" + foreign, "4"};
+    const cli_result r = emit(args);
+    INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err ==
+          "posenc: error: emit " + t.table + ": flag --" + foreign + " does not apply to 'emit " + t.table + "'\n");
+  }
+}
+
+TEST_CASE("emit <scheme>: Python's spellings give the canonical spellings' bytes", "[cli][schemes][spelling]") {
+  const struct {
+    strings base, canonical, alternative;
+  } cases[] = {
+      {{"sinusoidal", "--dim", "8", "--positions", "3"}, {"--dtype", "bf16"}, {"--dtype", "bfloat16"}},
+      {{"xpos", "--head-dim", "8", "--positions", "3"}, {"--dtype", "f16"}, {"--dtype", "float16"}},
+      {{"alibi", "--heads", "4"}, {"--dtype", "f32"}, {"--dtype", "float32"}},
+      {{"logn", "--positions", "5"}, {"--dtype", "f64"}, {"--dtype", "float64"}},
+      {{"transformer-xl", "--d-model", "8", "--klen", "4"},
+       {"--model", "transformer-xl"},
+       {"--model", "transformer_xl"}},
+  };
+  for (const auto& c : cases)
+    for (const char* format : {"csv", "c"}) {  // c: the command line is in the header's comment
+      const cli_result a = emit(cat(cat(c.base, c.canonical), {"--format", format}));
+      const cli_result b = emit(cat(cat(c.base, c.alternative), {"--format", format}));
+      INFO(posenc_test::describe_cli(cat(c.base, c.alternative)) << "\nstderr: " << b.err);
+      CHECK(a.status == 0);
+      CHECK(b.status == 0);
+      CHECK(!a.out.empty());
+      CHECK(b.out == a.out);
+    }
+}

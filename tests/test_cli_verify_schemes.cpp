@@ -168,3 +168,71 @@ TEST_CASE("verify <scheme>: bad input exits 2 with one line and leaves no file",
   bad_input({"t5-bucket", "--hf-config", fixture("bloom-560m.json"), "-o", out}, "bloom-560m.json", dir);
   bad_input({"shaw", "--positions", "50", "--dtype", "f32", "-o", out}, "--dtype and --max-ulp do not apply", dir);
 }
+
+// ---- verify <table> --help: the table's flags only (issue 20) ----
+
+namespace {
+
+// The flags a help text lists: its lines "  --name ...".
+std::vector<std::string> listed_flags(const std::string& help) {
+  std::vector<std::string> out;
+  for (const std::string& line : posenc_test::split(help, '\n'))
+    if (line.rfind("  --", 0) == 0) out.push_back(line.substr(4, line.find(' ', 4) - 4));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("verify <table> --help lists the table's flags and none of another table's", "[cli][verify][help]") {
+  const std::vector<std::string> report = {"table", "json", "output", "quiet", "help"};
+  const struct {
+    std::string table;
+    strings own;  // with the report's flags; real-valued tables add dtype and max-ulp
+    bool real;
+  } tables[] = {
+      {"sinusoidal", {"dim", "positions", "start", "base", "exponent", "layout"}, true},
+      {"transformer-xl", {"d-model", "klen", "qlen", "clamp-len", "model", "attn-type", "bi-data"}, true},
+      {"alibi", {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"}, true},
+      {"t5-bucket", {"num-buckets", "max-distance", "causal", "range", "hf-config"}, false},
+      {"deberta-bucket", {"bucket-size", "max-position", "range"}, false},
+      {"shaw", {"max-relative-position", "positions"}, false},
+      {"xpos", {"head-dim", "positions", "start", "scale-base", "inverse"}, true},
+      {"kerple-log", {"p", "a", "distances"}, true},
+      {"kerple-power", {"p", "a", "distances"}, true},
+      {"sandwich", {"dim", "heads", "distances"}, true},
+      {"logn", {"base", "at-least-one", "positions", "start"}, true},
+  };
+  for (const auto& t : tables) {
+    const cli_result r = verify({t.table, "--help"});
+    INFO(t.table << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.rfind("usage: posenc verify " + t.table + " ", 0) == 0);
+    std::vector<std::string> want = t.own;
+    want.insert(want.end(), report.begin(), report.end());
+    if (t.real) want.insert(want.end(), {"dtype", "max-ulp"});
+    std::vector<std::string> listed = listed_flags(r.out);
+    std::sort(want.begin(), want.end());
+    std::sort(listed.begin(), listed.end());
+    CHECK(listed == want);
+  }
+  const cli_result rope = verify({"rope", "--help"});
+  REQUIRE(rope.status == 0);
+  const std::vector<std::string> rope_flags = listed_flags(rope.out);
+  for (const char* f : {"head-dim", "rope-theta", "shard", "threads", "layout", "fold-attention", "table"})
+    CHECK(std::find(rope_flags.begin(), rope_flags.end(), f) != rope_flags.end());
+  for (const char* f : {"dim", "klen", "heads", "num-buckets", "scale-base", "p", "distances"})
+    CHECK(std::find(rope_flags.begin(), rope_flags.end(), f) == rope_flags.end());
+}
+
+TEST_CASE("verify: Python's dtype spellings read as the CLI's", "[cli][verify][spelling]") {
+  const strings base = {"logn", "--positions", "4", "--json"};
+  const cli_result a = verify(posenc_test::cat(base, {"--dtype", "f32,bf16"}));
+  const cli_result b = verify(posenc_test::cat(base, {"--dtype", "float32,bfloat16"}));
+  INFO(b.err);
+  REQUIRE(a.status == 0);
+  REQUIRE(b.status == 0);
+  // The reports differ only in their time: compare the dtypes they name.
+  for (const char* d : {"\"f32\"", "\"bf16\""}) CHECK(has(b.out, d));
+  CHECK(!has(b.out, "\"f64\""));
+  CHECK(!has(b.out, "float32"));
+}

@@ -25,6 +25,8 @@
 #include <utility>
 #include <vector>
 
+#include "spellings.hpp"
+
 namespace posenc::cli {
 
 // A bad command line or an argument outside a function's domain: exit status 2.
@@ -78,6 +80,32 @@ constexpr std::array<flag_spec, A + B> concat(const std::array<flag_spec, A>& a,
   for (std::size_t i = 0; i < B; ++i) r[A + i] = b[i];
   return r;
 }
+
+// The union of flag lists, each name once: the flags a command's line may hold when each of its
+// tables takes its own (emit, verify). A name used by two lists must have one kind, since the
+// parser reads the line before it knows the table; a clash or a too small Max fails to compile.
+template <std::size_t Max>
+struct flag_union {
+  std::array<flag_spec, Max> specs{};
+  std::size_t size = 0;
+
+  constexpr flag_union& add(std::span<const flag_spec> list) {
+    for (const flag_spec& f : list) {
+      bool seen = false;
+      for (std::size_t i = 0; i < size; ++i)
+        if (specs[i].name == f.name) {
+          if (specs[i].kind != f.kind)
+            throw usage_error("a flag name with two kinds");  // constant evaluation: an error
+          seen = true;
+        }
+      if (seen) continue;
+      if (size == Max) throw usage_error("flag_union: Max too small");  // constant evaluation: an error
+      specs[size++] = f;
+    }
+    return *this;
+  }
+  constexpr std::span<const flag_spec> view() const { return {specs.data(), size}; }
+};
 
 class parsed_args {
  public:
@@ -156,7 +184,7 @@ inline parsed_args parse_args(std::span<const std::string_view> tokens, std::spa
                         ")");
     }
     if (val.empty()) throw usage_error(where + "flag --" + std::string(name) + " has an empty value");
-    out.add(name, val);
+    out.add(name, canonical_value(name, val));  // half_split -> half-split, float32 -> f32, ...
   }
   return out;
 }

@@ -11,8 +11,12 @@
 //
 // Values: --policy exact (default) is rope::inv_freq / rope::attention_factor and, for the table,
 // rope::fill_pair_table (exact, rounded once into the dtype; the bits of rope::sincos /
-// rope::attention_sincos); --policy hf-float32 is
-// rope::hf_float32 (HF's float32 pipeline, every rope type), converted to the dtype.
+// rope::attention_sincos); --policy hf-float32 is rope::hf_float32 (HF's float32 pipeline, every
+// rope type) and --policy ggml-float32 rope::ggml_float32 (ggml's float32 recurrence, default and
+// linear only), each converted to the dtype.
+// Each table takes its own flags: rope_freq_flags and rope_table_flags here, RoPE's config flags
+// (emit_config.hpp), the other schemes' (scheme_configs.hpp) and the output flags
+// (emit_output_flags.hpp); the parser reads the union, each table's check refuses the rest.
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once
 
@@ -21,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -34,6 +39,7 @@
 #include <posenc/math/trig.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
+#include <posenc/rope/checked_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/frequencies.hpp>
@@ -44,6 +50,7 @@
 #include "args.hpp"
 #include "emit_config.hpp"
 #include "emit_output.hpp"
+#include "emit_output_flags.hpp"
 #include "emit_schemes.hpp"
 #include "emit_table.hpp"
 #include "emit_tensors.hpp"
@@ -60,53 +67,27 @@ inline constexpr std::uint64_t max_position = rope::max_table_position;
 inline constexpr std::uint64_t max_rows = std::uint64_t{1} << 21;
 inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 24;
 
-inline constexpr flag_spec own_flags[] = {
-    {"dtype", flag_kind::value, "f64|f32|bf16|f16", "type the values are rounded into (default f64)"},
-    {"policy", flag_kind::value, "exact|hf-float32", "exact values (default) or HF's float32 pipeline"},
-    decimal_flag,
-    {"positions", flag_kind::value, "N", "number of positions (rope: N <= 2^21; other tables: rows <= 2^24)"},
-    {"start", flag_kind::value, "P", "first position (default 0, logn 1; rope: last <= 2^21, others |P| <= 2^40)"},
-    {"layout", flag_kind::value, "L", "rope c/bin: interleaved|half-split; sinusoidal: interleaved|concat"},
-    {"format", flag_kind::value, "csv|c|bin|npy|safetensors", "output format (default csv)"},
-    {"fold-attention", flag_kind::boolean, "", "rope: cos and sin times the attention factor, rounded once"},
-    {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
-    {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
-    {"hf-config", flag_kind::value, "FILE",
-     "rope, rope-freq, alibi, t5-bucket: values from a HuggingFace config.json (flags override them)"},
-    // The other schemes' flags (emit_schemes.hpp); each table accepts only its own.
-    {"dim", flag_kind::value, "D", "sinusoidal: model dimension; sandwich: per-head dimension"},
-    {"base", flag_kind::value, "X", "sinusoidal: frequency base (default 10000); logn: log base (default 512)"},
-    {"exponent", flag_kind::value, "paper|fairseq", "sinusoidal: 2i/d (default) or i/(d/2 - 1)"},
-    {"d-model", flag_kind::value, "D", "transformer-xl: d_model (even)"},
-    {"klen", flag_kind::value, "K", "transformer-xl: memory + segment length"},
-    {"qlen", flag_kind::value, "Q", "transformer-xl --model xlnet: segment length (default 0)"},
-    {"clamp-len", flag_kind::value, "C", "transformer-xl: clamp_len (default -1: no clamp)"},
-    {"model", flag_kind::value, "transformer-xl|xlnet", "transformer-xl: whose positions (default transformer-xl)"},
-    {"attn-type", flag_kind::value, "bi|uni", "transformer-xl --model xlnet: attn_type (default bi)"},
-    {"bi-data", flag_kind::boolean, "", "transformer-xl --model xlnet: forward and backward halves"},
-    {"heads", flag_kind::value, "H", "alibi, sandwich: number of heads"},
-    {"max-bias", flag_kind::value, "X", "alibi: max_bias (default 8)"},
-    {"bias", flag_kind::boolean, "", "alibi: the biases of --positions N instead of the slopes"},
-    {"symmetric", flag_kind::boolean, "", "alibi --bias: every key, -m |i - j| (default: causal, keys j <= i)"},
-    {"num-buckets", flag_kind::value, "B", "t5-bucket: relative_attention_num_buckets"},
-    {"max-distance", flag_kind::value, "M", "t5-bucket: relative_attention_max_distance"},
-    {"causal", flag_kind::boolean, "", "t5-bucket: decoder self-attention (bidirectional = false)"},
-    {"range", flag_kind::value, "R", "t5-bucket, deberta-bucket: relative positions -R .. R"},
-    {"bucket-size", flag_kind::value, "S", "deberta-bucket: position_buckets"},
-    {"max-position", flag_kind::value, "M", "deberta-bucket: max_relative_positions"},
-    {"max-relative-position", flag_kind::value, "K", "shaw: the clip k (default 20)"},
-    {"scale-base", flag_kind::value, "N", "xpos: scale_base (default 512)"},
-    {"inverse", flag_kind::boolean, "", "xpos: the keys' factor zeta^(-n/scale_base)"},
-    {"p", flag_kind::value, "X,X,...", "kerple-log, kerple-power: p of each head"},
-    {"a", flag_kind::value, "X,X,...", "kerple-log, kerple-power: a of each head"},
-    {"distances", flag_kind::value, "N", "kerple-*, sandwich: distances 0 .. N-1"},
-    {"at-least-one", flag_kind::boolean, "", "logn: 1 for n <= base (Qwen's logn; default: Su's log_base n)"},
+// rope-freq's flags besides rope::config's (emit_config.hpp) and the output flags
+// (emit_output_flags.hpp); rope takes them too, and its table's rows and layout.
+inline constexpr flag_spec rope_freq_flags[] = {
+    {"policy", flag_kind::value, "exact|hf-float32|ggml-float32",
+     "exact values (default), HF's float32 pipeline or ggml's float32 recurrence (also hf_float32, ggml_float32)"},
+    {"hf-config", flag_kind::value, "FILE", "values from a HuggingFace config.json (flags override them)"},
+};
+inline constexpr flag_spec rope_table_flags[] = {
+    {"positions", flag_kind::value, "N", "number of positions (N <= 2^21)"},
+    {"start", flag_kind::value, "P", "first position (default 0; the last must be <= 2^21)"},
+    {"layout", flag_kind::value, "half-split|interleaved",
+     "c, bin, npy, safetensors: element order (default half-split; also half_split)"},
+    {"fold-attention", flag_kind::boolean, "", "cos and sin times the attention factor, rounded once"},
 };
 
-inline constexpr auto all_flags = concat(config_flags, own_flags);
+enum class policy { exact, hf_float32, ggml_float32 };
+using format = table_format;  // rope's formats are every table's
 
-enum class policy { exact, hf_float32 };
-enum class format { csv, c, bin, npy, safetensors };
+inline std::string_view policy_name(policy p) {
+  return p == policy::exact ? "exact" : p == policy::hf_float32 ? "hf-float32" : "ggml-float32";
+}
 
 struct options {
   std::string ctx;  // "emit rope" / "emit rope-freq", for messages
@@ -118,6 +99,7 @@ struct options {
   format fmt = format::csv;
   bool fold = false;
   std::string name = "posenc_rope";
+  dtype type = dtype::f64;
   std::string output;   // empty: stdout
   std::string command;  // the command line (without -o), for safetensors' metadata
 };
@@ -144,6 +126,16 @@ T from_float(float v) {
   throw usage_error(o.ctx + ": --policy hf-float32 cannot reproduce HF's pipeline for this configuration");
 }
 
+// ggml's recurrence (rope::ggml_float32) exists for rope_type default and linear, not proportional:
+// ggml's other scalings are different pipelines (its YaRN ramp is not HF's), so posenc refuses them.
+inline void check_ggml_supported(const rope::config& c, const options& o) {
+  const bool ok = (c.rope_type == rope::scaling::default_ || c.rope_type == rope::scaling::linear) && !c.proportional;
+  if (!ok)
+    throw usage_error(o.ctx +
+                      ": --policy ggml-float32 covers rope_type default and linear only (this config: rope_type " +
+                      std::string(rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : "") + ")");
+}
+
 // ---- rope-freq -----------------------------------------------------------------------------
 
 // inv_freq[j], j < rotary_dim/2, and the attention factor, in T (exact, or HF's float32 pipeline
@@ -158,6 +150,20 @@ template <class T>
 freq_values<T> rope_freq_values(const rope::config& c, const options& o) {
   freq_values<T> v;
   const int pairs = rope::rotary_dim(c) / 2;
+  if (o.pol == policy::ggml_float32) {
+    // ggml keeps no inv_freq: its angle of pair j at position 1 is freq_scale * theta_scale^j by
+    // its recurrence, which is the frequency it uses; it has no attention factor (1).
+    check_ggml_supported(c, o);
+    const rope::checked_config cc{c};
+    for (int j = 0; j < pairs; ++j) {
+      const auto r = rope::angle(rope::ggml_float32, cc, 1, j);
+      if (!r.ok())
+        throw std::runtime_error("ggml angle of pair " + std::to_string(j) + ": " + posenc::to_string(r.error));
+      v.inv.push_back(from_float<T>(r.value));
+    }
+    v.attention = from_float<T>(1.0f);
+    return v;
+  }
   for (int j = 0; j < pairs; ++j) {
     if (o.pol == policy::hf_float32) {
       const auto r = rope::inv_freq(rope::hf_float32, c, j);
@@ -209,8 +215,7 @@ std::string freq_header(const freq_values<T>& v, const rope::config& c, const op
   std::string s;
   s += "// Generated by posenc " POSENC_VERSION_STRING " (posenc emit rope-freq --format c). Do not edit.\n";
   s += "// RoPE inverse frequencies: " + n + "_inv_freq[j] = theta_j of pair j < rotary_dim/2 (" + P +
-       " pairs), dtype " + std::string(dtype_name<T>()) + ", policy " +
-       (o.pol == policy::exact ? "exact" : "hf-float32") + "; " + n +
+       " pairs), dtype " + std::string(dtype_name<T>()) + ", policy " + std::string(policy_name(o.pol)) + "; " + n +
        "_attention_factor multiplies cos and sin (HF's attention_scaling).\n";
   if constexpr (is_half<T>())
     s += std::string("// Values are ") +
@@ -279,6 +284,20 @@ std::vector<math::sincos_result<T>> rope_values(const rope::config& c, const opt
       }
     return vals;
   }
+  if (o.pol == policy::ggml_float32) {  // rope::sincos(ggml_float32, ...), with each row's angles computed once
+    check_ggml_supported(c, o);
+    const rope::checked_config cc{c};
+    std::vector<float> angles(pairs);
+    for (std::size_t i = 0; i < o.rows; ++i) {
+      const posenc::status st = rope::angle_row(rope::ggml_float32, cc, o.start + i, angles);
+      if (st != posenc::status::ok) throw std::runtime_error("ggml angles: " + std::string(posenc::to_string(st)));
+      for (std::size_t j = 0; j < pairs; ++j) {  // no attention factor: --fold-attention multiplies by 1
+        const math::sincos_result<float> r = math::sincos(angles[j]);
+        vals[i * pairs + j] = {from_float<T>(r.sin), from_float<T>(r.cos)};
+      }
+    }
+    return vals;
+  }
   // Exact: rope::fill_pair_table, the library's table engine on this buffer (the same bits as
   // rope::sincos / rope::attention_sincos, entry by entry; one complex product and a rounding test
   // per entry instead of a scalar evaluation).
@@ -339,7 +358,7 @@ inline std::string_view layout_name(rope::layout l) {
 inline std::map<std::string, std::string> rope_metadata(const rope::config& c, const options& o,
                                                         std::string_view dtype) {
   auto m = base_metadata(o.rope ? "rope" : "rope-freq", o.command, dtype);
-  m.emplace("policy", o.pol == policy::exact ? "exact" : "hf-float32");
+  m.emplace("policy", std::string(policy_name(o.pol)));
   const std::string text = describe_config(c, "");  // "name = value" lines
   for (std::size_t at = 0, end = 0; at < text.size(); at = end + 1) {
     end = text.find('\n', at);
@@ -390,8 +409,8 @@ std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const r
   s += "// Generated by posenc " POSENC_VERSION_STRING " (posenc emit rope --format c). Do not edit.\n";
   s += "// RoPE cos/sin table: positions [" + std::to_string(o.start) + ", " + std::to_string(o.start + o.rows) +
        "), rotary_dim " + D + ", layout " + std::string(layout_name(o.lay)) + ", dtype " +
-       std::string(dtype_name<T>()) + ", policy " + (o.pol == policy::exact ? "exact" : "hf-float32") +
-       ", attention factor " + (o.fold ? "folded in" : "not folded") + ".\n";
+       std::string(dtype_name<T>()) + ", policy " + std::string(policy_name(o.pol)) + ", attention factor " +
+       (o.fold ? "folded in" : "not folded") + ".\n";
   s += "// " + n + "_cos[i][k], " + n + "_sin[i][k]: position " + n + "_start + i, element k of the rotary block;\n";
   s += o.lay == rope::layout::interleaved
            ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
@@ -435,83 +454,89 @@ std::string emit_rope(const rope::config& c, const options& o) {
   return rope_header(vals, c, dim, o);
 }
 
-inline bool c_identifier(std::string_view s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (const char ch : s)
-    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_')) return false;
-  return true;
-}
-
-// Positionals: <what> and optionally "-o FILE" (the flag grammar takes only "--" flags).
-struct target {
-  std::string what;    // the table, "" when none was given
-  std::string extra;   // a second positional, "" when none
-  std::string output;  // -o FILE or --output FILE; empty: stdout
-};
-
 inline constexpr std::string_view table_list =
     "rope-freq, rope, sinusoidal, transformer-xl, alibi, t5-bucket, deberta-bucket, shaw, xpos, kerple-log, "
     "kerple-power, sandwich, logn";
 
-inline target read_target(const parsed_args& a) {
-  target t;
-  std::vector<std::string_view> what;
-  const auto& p = a.positionals;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (p[i] != "-o") {
-      what.push_back(p[i]);
-      continue;
-    }
-    if (i + 1 >= p.size()) throw usage_error("emit: -o needs a file name");
-    if (!t.output.empty()) throw usage_error("emit: the output file is given twice");
-    t.output = std::string(p[++i]);
-    if (t.output.empty()) throw usage_error("emit: -o has an empty value");
-  }
-  if (what.empty()) throw usage_error("emit: missing <what> (one of: " + std::string(table_list) + ")");
-  t.what = std::string(what[0]);
-  if (what.size() > 1) t.extra = std::string(what[1]);
-  if (const auto v = a.value("output")) {
-    if (!t.output.empty()) throw usage_error("emit " + t.what + ": the output file is given twice");
-    t.output = std::string(*v);
-  }
-  return t;
+inline bool rope_table_flag(std::string_view name) {
+  for (const auto& f : rope_table_flags)
+    if (f.name == name) return true;
+  return false;
 }
 
-inline options read_options(const parsed_args& a, const target& t) {
+// True iff `name` is in one of the lists.
+inline bool listed(std::string_view name, std::initializer_list<std::span<const flag_spec>> lists) {
+  for (const auto& list : lists)
+    for (const auto& f : list)
+      if (f.name == name) return true;
+  return false;
+}
+
+// Every flag given must be one of the table's (rope-freq's: not rope's table flags).
+inline void check_rope_flags(const parsed_args& a, const options& o) {
+  for (const std::string_view f : a.names()) {
+    if (!o.rope && rope_table_flag(f))
+      throw usage_error(o.ctx + ": flag --" + std::string(f) + " applies to 'emit rope' only");
+    if (!listed(f, {config_flags, rope_freq_flags, rope_table_flags, output_flags}))
+      throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
+  }
+}
+
+// An integer table also refuses --dtype and --decimal, saying why.
+inline void check_scheme_flags(const parsed_args& a, const scheme_command& s, const std::string& ctx) {
+  for (const std::string_view f : a.names()) {
+    if (listed(f, {s.flags, output_flags_of(s.real)})) continue;
+    if (listed(f, {output_flags}))  // --dtype or --decimal on an integer table
+      throw usage_error(ctx + ": flag --" + std::string(f) + " applies to real-valued tables only ('emit " +
+                        std::string(s.name) + "' writes exact integers)");
+    throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to 'emit " + std::string(s.name) + "'");
+  }
+}
+
+// The command line of a table, for the C header's comment and safetensors' metadata (flags in the
+// order given, names in their canonical spelling).
+inline std::string command_text(const parsed_args& a, std::string_view what) {
+  std::string s = " emit " + std::string(what);
+  for (const std::string_view f : a.names()) {
+    if (f == "output") continue;
+    s += " --" + std::string(f);
+    if (const auto v = a.value(f); v && !v->empty()) s += " " + comment_safe(*v);
+  }
+  return s;
+}
+
+inline std::string run_scheme(const parsed_args& a, const command_target& t, const scheme_command& s) {
+  table_options o;
+  o.ctx = "emit " + std::string(t.what[0]);
+  if (t.what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(t.what[1]));
+  check_scheme_flags(a, s, o.ctx);
+  o.command = command_text(a, t.what[0]);
+  const output_options out = read_output_options(a, o.ctx, s.name);
+  o.fmt = out.fmt;
+  o.decimal = out.decimal;
+  o.name = out.name;
+  o.type = out.type;
+  return s.run(a, o);
+}
+
+inline options read_options(const parsed_args& a, const command_target& t) {
   options o;
   o.output = t.output;
-  std::vector<std::string_view> what{t.what};
-  if (!t.extra.empty()) what.push_back(t.extra);
-  if (what[0] == "rope")
-    o.rope = true;
-  else if (what[0] != "rope-freq")
-    throw usage_error("emit: unknown table " + quote(what[0]) + " (expected one of: " + std::string(table_list) + ")");
-  o.ctx = "emit " + std::string(what[0]);
-  if (what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(what[1]));
-  o.pol =
-      flag_choice(a, "policy", {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}}, policy::exact, o.ctx);
-  o.decimal = a.has("decimal");
-  o.fmt = flag_choice(a, "format",
-                      {{"csv", format::csv},
-                       {"c", format::c},
-                       {"bin", format::bin},
-                       {"npy", format::npy},
-                       {"safetensors", format::safetensors}},
-                      format::csv, o.ctx);
-  if (o.fmt == format::npy || o.fmt == format::safetensors)
-    check_tensor_format_available(tensor_format_of(o.fmt), o.ctx);
-  if (!o.rope) o.name = "posenc_rope_freq";
-  if (const auto v = a.value("name")) {
-    if (o.fmt != format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
-    if (!c_identifier(*v)) throw usage_error(o.ctx + ": --name must be a C identifier, got " + quote(*v));
-    o.name = std::string(*v);
-  }
-  if (o.decimal && o.fmt != format::csv) throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");
-  if (!o.rope) {
-    for (const char* f : {"positions", "start", "layout", "fold-attention"})
-      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to 'emit rope' only");
-    return o;
-  }
+  o.rope = t.what[0] == "rope";
+  o.ctx = "emit " + std::string(t.what[0]);
+  if (t.what.size() > 1) throw usage_error(o.ctx + ": unexpected argument " + quote(t.what[1]));
+  check_rope_flags(a, o);
+  o.command = command_text(a, t.what[0]);
+  o.pol = flag_choice(
+      a, "policy",
+      {{"exact", policy::exact}, {"hf-float32", policy::hf_float32}, {"ggml-float32", policy::ggml_float32}},
+      policy::exact, o.ctx);
+  const output_options out = read_output_options(a, o.ctx, t.what[0]);
+  o.fmt = out.fmt;
+  o.decimal = out.decimal;
+  o.name = out.name;
+  o.type = out.type;
+  if (!o.rope) return o;
   if (!a.has("positions")) throw usage_error(o.ctx + ": --positions N is required");
   o.rows = static_cast<std::uint64_t>(flag_integer(a, "positions", 1, static_cast<long long>(max_rows), 0, o.ctx));
   o.start = static_cast<std::uint64_t>(flag_integer(a, "start", 0, static_cast<long long>(max_position), 0, o.ctx));
@@ -537,81 +562,15 @@ std::string emit_any(const parsed_config& pc, const options& o) {
   return emit_rope<T>(pc.cfg, o);
 }
 
-// The flags of emit rope and emit rope-freq: the config flags and the first eleven own flags.
-inline constexpr std::size_t rope_own_flags = 11;
-inline bool rope_flag(std::string_view name) {
-  for (const auto& f : config_flags)
-    if (f.name == name) return true;
-  for (std::size_t i = 0; i < rope_own_flags; ++i)
-    if (own_flags[i].name == name) return true;
-  return false;
-}
-
-inline void check_scheme_flags(const parsed_args& a, const scheme_command& s, const std::string& ctx) {
-  for (const std::string_view f : a.names()) {
-    bool ok = f == "format" || f == "name" || f == "output";
-    for (const std::string_view g : s.own) ok = ok || f == g;
-    if (!ok && (f == "dtype" || f == "decimal")) {
-      if (s.real) continue;
-      throw usage_error(ctx + ": flag --" + std::string(f) + " applies to real-valued tables only ('emit " +
-                        std::string(s.name) + "' writes exact integers)");
-    }
-    if (!ok)
-      throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to 'emit " + std::string(s.name) + "'");
-  }
-}
-
-// The command line of a scheme table, for the C header's comment (flags in the order given).
-inline std::string command_text(const parsed_args& a, std::string_view what) {
-  std::string s = " emit " + std::string(what);
-  for (const std::string_view f : a.names()) {
-    if (f == "output") continue;
-    s += " --" + std::string(f);
-    if (const auto v = a.value(f); v && !v->empty()) s += " " + comment_safe(*v);
-  }
-  return s;
-}
-
-inline std::string run_scheme(const parsed_args& a, const target& t, const scheme_command& s) {
-  table_options o;
-  o.ctx = "emit " + t.what;
-  if (!t.extra.empty()) throw usage_error(o.ctx + ": unexpected argument " + quote(t.extra));
-  check_scheme_flags(a, s, o.ctx);
-  o.command = command_text(a, t.what);
-  o.fmt = flag_choice(a, "format",
-                      {{"csv", table_format::csv},
-                       {"c", table_format::c},
-                       {"bin", table_format::bin},
-                       {"npy", table_format::npy},
-                       {"safetensors", table_format::safetensors}},
-                      table_format::csv, o.ctx);
-  if (o.fmt == table_format::safetensors) check_tensor_format_available(tensor_format::safetensors, o.ctx);
-  o.decimal = a.has("decimal");
-  if (o.decimal && o.fmt != table_format::csv)
-    throw usage_error(o.ctx + ": flag --decimal applies to --format csv only");
-  o.name = "posenc_" + t.what;
-  for (char& ch : o.name)
-    if (ch == '-') ch = '_';
-  if (const auto v = a.value("name")) {
-    if (o.fmt != table_format::c) throw usage_error(o.ctx + ": flag --name applies to --format c only");
-    if (!c_identifier(*v)) throw usage_error(o.ctx + ": --name must be a C identifier, got " + quote(*v));
-    o.name = std::string(*v);
-  }
-  return s.run(a, o);
-}
-
-inline std::string run_rope(const parsed_args& a, const target& t) {
-  options o = read_options(a, t);
-  o.command = command_text(a, t.what);
-  for (const std::string_view f : a.names())
-    if (!rope_flag(f)) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
+inline std::string run_rope(const parsed_args& a, const command_target& t) {
+  if (t.what[0] != "rope" && t.what[0] != "rope-freq")
+    throw usage_error("emit: unknown table " + quote(t.what[0]) + " (expected one of: " + std::string(table_list) +
+                      ")");
+  const options o = read_options(a, t);
   const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
   const parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
-  const dtype ty =
-      flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
-                  dtype::f64, o.ctx);
-  switch (ty) {
+  switch (o.type) {
     case dtype::f32: return emit_any<float>(pc, o);
     case dtype::bf16: return emit_any<posenc::bfloat16>(pc, o);
     case dtype::f16: return emit_any<posenc::float16>(pc, o);
@@ -621,8 +580,9 @@ inline std::string run_rope(const parsed_args& a, const target& t) {
 }
 
 inline void run(const parsed_args& a, std::string& out) {
-  const target t = read_target(a);
-  const scheme_command* s = find_scheme(t.what);
+  const command_target t = read_command_target(a, "emit");
+  if (t.what.empty()) throw usage_error("emit: missing <what> (one of: " + std::string(table_list) + ")");
+  const scheme_command* s = find_scheme(t.what[0]);
   const std::string data = s != nullptr ? run_scheme(a, t, *s) : run_rope(a, t);
   if (t.output.empty()) {
     out += data;
@@ -631,66 +591,105 @@ inline void run(const parsed_args& a, std::string& out) {
   }
 }
 
-inline constexpr std::string_view usage =
+// ---- help ----
+
+// What rope and rope-freq share: the config, the policies, the values, the output.
+inline constexpr std::string_view rope_common_help =
+    "Config flags use HuggingFace's config.json names; --hf-config FILE reads them from a\n"
+    "config.json and the flags given override the file's values. Values are exact, rounded once into\n"
+    "--dtype (policy exact), HF's float32 pipeline (policy hf-float32, every rope type), or ggml's\n"
+    "float32 recurrence (policy ggml-float32, rope_type default and linear only).\n"
+    "Reals print as exact hex floats (bf16/f16: their exact float), or shortest decimals with\n"
+    "--decimal. bf16 is safetensors' BF16 and NPY '<u2' bit patterns (numpy has no bfloat16).\n"
+    "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n";
+
+inline constexpr std::string_view rope_freq_usage =
     "usage: posenc emit rope-freq (--head-dim D | --hf-config FILE) [config flags] [--dtype T] [--policy P]\n"
     "                             [--format csv|c|bin|npy|safetensors] [--name ID] [--decimal] [-o FILE]\n"
-    "       posenc emit rope (--head-dim D | --hf-config FILE) --positions N [--start P] [config flags] [--dtype T]\n"
-    "                        [--policy P] [--fold-attention] [--format csv|c|bin|npy|safetensors] [--layout L]\n"
-    "                        [--name ID] [--decimal] [-o FILE]\n"
     "\n"
     "rope-freq writes CSV 'pair,inv_freq' (pairs j < rotary_dim/2) and a last row\n"
     "'attention_factor,<value>'; --format c a header with <name>_inv_freq[pairs] and\n"
     "<name>_attention_factor (default name posenc_rope_freq); --format bin the pairs' values then\n"
-    "the attention factor, little-endian dtype values. rope writes cos/sin of positions [P, P + N): CSV\n"
-    "'position,pair,cos,sin' (pair = frequency index j, layout-independent); --format c a C/C++\n"
-    "header with <name>_cos[N][rotary_dim] and <name>_sin[N][rotary_dim] in --layout order, with\n"
-    "the config, the posenc version and an FNV-1a 64 checksum of the bin bytes; --format bin\n"
-    "little-endian dtype values, per position and element k < rotary_dim: cos then sin.\n"
-    "--format npy: rope one array [2][N][rotary_dim] ([0] cos, [1] sin, --layout order), rope-freq\n"
-    "[pairs + 1] (inv_freq then the attention factor); --format safetensors: rope tensors 'cos' and\n"
-    "'sin' [N][rotary_dim], rope-freq 'inv_freq' [pairs] and 'attention_factor' [], the config in\n"
-    "__metadata__. bf16 is safetensors' BF16 and NPY '<u2' bit patterns (numpy has no bfloat16).\n"
-    "Config flags use HuggingFace's config.json names; --hf-config FILE reads them from a\n"
-    "config.json and the flags given override the file's values. Values are exact, rounded once into\n"
-    "--dtype (policy exact), or HF's float32 pipeline (policy hf-float32).\n"
-    "Reals print as exact hex floats (bf16/f16: their exact float), or shortest decimals with\n"
-    "--decimal. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n"
-    "-o FILE (or --output FILE) writes FILE atomically (temporary file + rename).\n"
-    "\n"
-    "The other schemes (each also takes [--format csv|c|bin|npy|safetensors] [--name ID] [-o FILE], and\n"
-    "the real-valued ones [--dtype T] [--decimal]; npy and safetensors hold the value column as one\n"
-    "tensor of the C array's shape, named after the column; 'posenc emit <table> --help' for one table):\n";
+    "the attention factor, little-endian dtype values; --format npy one array [pairs + 1] (inv_freq\n"
+    "then the attention factor); --format safetensors 'inv_freq' [pairs] and 'attention_factor' [],\n"
+    "the config in __metadata__. ggml-float32's inv_freq is ggml's angle at position 1.\n";
 
-// `posenc emit [<table>] --help`: one table's usage and flags, or all of them.
-inline std::string help(const parsed_args& a) {
-  const scheme_command* s = nullptr;
-  for (std::size_t i = 0; i < a.positionals.size() && s == nullptr; ++i) {
+inline constexpr std::string_view rope_usage =
+    "usage: posenc emit rope (--head-dim D | --hf-config FILE) --positions N [--start P] [config flags] [--dtype T]\n"
+    "                        [--policy P] [--fold-attention] [--format csv|c|bin|npy|safetensors] [--layout L]\n"
+    "                        [--name ID] [--decimal] [-o FILE]\n"
+    "\n"
+    "rope writes cos/sin of positions [P, P + N): CSV 'position,pair,cos,sin' (pair = frequency\n"
+    "index j, layout-independent); --format c a C/C++ header with <name>_cos[N][rotary_dim] and\n"
+    "<name>_sin[N][rotary_dim] in --layout order, with the config, the posenc version and an FNV-1a\n"
+    "64 checksum of the bin bytes; --format bin little-endian dtype values, per position and element\n"
+    "k < rotary_dim: cos then sin; --format npy one array [2][N][rotary_dim] ([0] cos, [1] sin,\n"
+    "--layout order); --format safetensors tensors 'cos' and 'sin' [N][rotary_dim], the config in\n"
+    "__metadata__. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n";
+
+inline constexpr std::string_view usage =
+    "usage: posenc emit <table> [the table's flags] [--format csv|c|bin|npy|safetensors] [--name ID] [-o FILE]\n"
+    "\n"
+    "Writes a table of one scheme as CSV (default), a C/C++ header, raw little-endian binary, npy or\n"
+    "safetensors; real-valued tables also take [--dtype T] [--decimal]. Each table takes its own\n"
+    "flags only: 'posenc emit <table> --help' lists them. npy and safetensors hold the value column\n"
+    "as one tensor of the C array's shape, named after the column. Docs: docs/cli.md.\n"
+    "\n"
+    "tables:\n"
+    "       posenc emit rope-freq (--head-dim D | --hf-config FILE) [config flags] [--policy P]\n"
+    "       posenc emit rope (--head-dim D | --hf-config FILE) --positions N [--start P] [config flags]\n"
+    "                        [--policy P] [--fold-attention] [--layout L]\n";
+
+// The table named among the positionals (skipping -o FILE), or "".
+inline std::string_view help_table(const parsed_args& a) {
+  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
     if (a.positionals[i] == "-o") {
       ++i;
       continue;
     }
-    s = find_scheme(a.positionals[i]);
+    return a.positionals[i];
   }
-  if (s == nullptr) {
-    std::string h(usage);
-    for (const auto& sc : schemes) h += "       posenc emit " + std::string(sc.synopsis) + "\n";
-    return h + "\nflags:\n" + describe_flags(all_flags);
-  }
-  std::string h =
-      "usage: posenc emit " + std::string(s->synopsis) + "\n         [--format csv|c|bin|npy|safetensors] [--name ID]" +
-      (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
-      " [-o FILE]\n\nnpy and safetensors hold the value column as one tensor of the C array's shape, named\n"
-      "after the column (safetensors, with the parameters in __metadata__). The table and its\n"
-      "formats are described in docs/cli.md.\n\nflags:\n";
-  std::vector<flag_spec> specs;
-  for (const auto& f : all_flags) {
-    bool mine = f.name == "format" || f.name == "name" || f.name == "output" ||
-                (s->real && (f.name == "dtype" || f.name == "decimal"));
-    for (const std::string_view g : s->own) mine = mine || f.name == g;
-    if (mine) specs.push_back(f);
-  }
-  return h + describe_flags(specs);
+  return {};
 }
+
+// `posenc emit [<table>] --help`: one table's usage and its flags only, or the list of tables.
+inline std::string help(const parsed_args& a) {
+  const std::string_view what = help_table(a);
+  std::vector<flag_spec> specs;
+  const auto add = [&specs](std::span<const flag_spec> list) { specs.insert(specs.end(), list.begin(), list.end()); };
+  if (what == "rope" || what == "rope-freq") {
+    add(config_flags);
+    add(rope_freq_flags);
+    if (what == "rope") add(rope_table_flags);
+    add(output_flags);
+    return std::string(what == "rope" ? rope_usage : rope_freq_usage) + "\n" + std::string(rope_common_help) +
+           "\nflags:\n" + describe_flags(specs);
+  }
+  if (const scheme_command* s = find_scheme(what)) {
+    add(s->flags);
+    add(output_flags_of(s->real));
+    return "usage: posenc emit " + std::string(s->synopsis) +
+           "\n         [--format csv|c|bin|npy|safetensors] [--name ID]" +
+           (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
+           " [-o FILE]\n\nnpy and safetensors hold the value column as one tensor of the C array's shape, named\n"
+           "after the column (safetensors, with the parameters in __metadata__). The table and its\n"
+           "formats are described in docs/cli.md.\n\nflags:\n" +
+           describe_flags(specs);
+  }
+  std::string h(usage);
+  for (const auto& sc : schemes) h += "       posenc emit " + std::string(sc.synopsis) + "\n";
+  return h + "\nflags of every table (--dtype and --decimal: the real-valued ones only):\n" +
+         describe_flags(output_flags);
+}
+
+// Every flag of every table, each name once: what the command line may hold before the table's
+// own check (check_rope_flags, check_scheme_flags) says which apply.
+inline constexpr auto all_flags = [] {
+  flag_union<96> u;
+  u.add(config_flags).add(rope_freq_flags).add(rope_table_flags).add(output_flags);
+  for (const auto& s : schemes) u.add(s.flags);
+  return u;
+}();
 
 }  // namespace posenc::cli::emit
 
@@ -698,7 +697,7 @@ namespace posenc::cli {
 
 inline constexpr command emit_command{
     "emit",      "write the tables of every scheme (CSV, C header, binary, npy, safetensors)",
-    emit::usage, emit::all_flags,
+    emit::usage, emit::all_flags.view(),
     emit::run,   emit::help};
 
 }  // namespace posenc::cli

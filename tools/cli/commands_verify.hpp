@@ -69,15 +69,27 @@ inline constexpr flag_spec own_flags[] = {
     {"fold-attention", flag_kind::boolean, "", "entries af cos, af sin (the attention factor folded in)"},
     {"table", flag_kind::value, "FILE",
      "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit rope'"},
-    {"max-ulp", flag_kind::value, "K", "allow entries K representable steps from RN(exact) (default 0)"},
     {"shard", flag_kind::value, "K/N", "verify only slice K of N (K = 0 .. N-1) of the table's blocks"},
     {"threads", flag_kind::value, "N", "worker threads (default: every hardware thread)"},
-    {"json", flag_kind::boolean, "", "print the report as JSON (what 'verify merge' reads)"},
-    {"quiet", flag_kind::boolean, "", "no progress on stderr"},
-    {"output", flag_kind::value, "FILE", "same as -o FILE: write the report to FILE atomically"},
     {"hf-config", flag_kind::value, "FILE", "the config from a HuggingFace config.json (flags override it)"},
 };
-inline constexpr auto all_flags = concat(emit::config_flags, own_flags);
+// The report's flags, every verified table's (max-ulp: the real-valued ones'); merge takes json and
+// output.
+inline constexpr flag_spec report_flags[] = {
+    {"json", flag_kind::boolean, "", "print the report as JSON (what 'verify merge' reads)"},
+    {"output", flag_kind::value, "FILE", "same as -o FILE: write the report to FILE atomically"},
+    {"quiet", flag_kind::boolean, "", "no progress on stderr"},
+    {"max-ulp", flag_kind::value, "K", "allow entries K representable steps from RN(exact) (default 0)"},
+};
+inline constexpr std::size_t merge_flag_count = 2;  // json, output
+inline constexpr std::size_t integer_report_flag_count = 3;
+
+// verify rope's flags: RoPE's config, its table's, the report's.
+inline constexpr auto all_flags = [] {
+  flag_union<64> u;
+  u.add(emit::config_flags).add(own_flags).add(report_flags);
+  return u;
+}();
 
 // ---- progress on stderr ----
 
@@ -131,7 +143,8 @@ inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const st
   std::size_t pos = 0;
   for (;;) {
     const std::size_t comma = text.find(',', pos);
-    const std::string_view item = text.substr(pos, comma == std::string_view::npos ? comma : comma - pos);
+    const std::string_view item =
+        canonical_name(text.substr(pos, comma == std::string_view::npos ? comma : comma - pos));  // float32: f32
     bool found = false;
     for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16})
       if (pv::dtype_name(t) == item) {
@@ -330,7 +343,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   const std::string ctx = "verify rope";
   for (const std::string_view f : a.names()) {
     bool known = false;
-    for (const auto& s : all_flags) known = known || s.name == f;
+    for (const auto& s : all_flags.view()) known = known || s.name == f;
     if (!known) throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to '" + ctx + "'");
   }
   const auto hf = emit::hf_rope_settings(a, ctx);

@@ -39,36 +39,23 @@ namespace posenc::cli::verify_schemes {
 
 namespace pv = posenc::verify;
 
-// ---- the flags: `posenc emit <scheme>`'s, those verify rope does not already have ----
+// ---- the flags: each scheme's config flags (scheme_configs.hpp), these, the report's ----
 
-constexpr bool emit_scheme_flag(std::string_view name) {
-  for (const auto& s : emit::schemes)
-    for (const std::string_view f : s.own)
-      if (f == name) return true;
-  return false;
-}
-constexpr bool rope_verify_flag(std::string_view name) {
-  for (const auto& f : verify_cmd::all_flags)
-    if (f.name == name) return true;
-  return false;
-}
-constexpr bool added_flag(const flag_spec& f) { return emit_scheme_flag(f.name) && !rope_verify_flag(f.name); }
-constexpr std::size_t added_flag_count() {
-  std::size_t n = 0;
-  for (const auto& f : emit::own_flags) n += added_flag(f) ? 1u : 0u;
-  return n;
-}
-constexpr auto all_flags = [] {
-  std::array<flag_spec, verify_cmd::all_flags.size() + added_flag_count()> r{};
-  std::size_t i = 0;
-  for (const auto& f : verify_cmd::all_flags) r[i++] = f;
-  for (const auto& f : emit::own_flags)
-    if (added_flag(f)) r[i++] = f;
-  return r;
+// What `verify <scheme>` reads besides the config (with `verify rope`'s words, other defaults).
+inline constexpr flag_spec table_flags[] = {
+    {"dtype", flag_kind::value, "T[,T...]",
+     "f64|f32|bf16|f16 (or float64, ...), comma-separated (default all four; --table bin: f64)"},
+    {"table", flag_kind::value, "FILE",
+     "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit <scheme>'"},
+};
+
+// Every flag of every verified table, each name once (the table's own check says which apply).
+inline constexpr auto all_flags = [] {
+  flag_union<128> u;
+  u.add(verify_cmd::all_flags.view()).add(table_flags);
+  for (const auto& s : emit::schemes) u.add(s.flags);
+  return u;
 }();
-
-// The flags every `verify <scheme>` takes besides the scheme's own (emit_schemes.hpp's lists).
-inline constexpr std::string_view common_flags[] = {"dtype", "table", "max-ulp", "json", "quiet", "output"};
 
 // ---- the table of schemes ----
 
@@ -119,12 +106,9 @@ inline void run_scheme(const parsed_args& a, std::string_view name, std::span<co
   vs::options o;
   o.ctx = "verify " + std::string(name);
   if (!extra.empty()) throw usage_error(o.ctx + ": unexpected argument " + quote(extra[0]));
-  for (const std::string_view f : a.names()) {
-    bool known = false;
-    for (const std::string_view g : e->own) known = known || g == f;
-    for (const std::string_view g : vs::common_flags) known = known || g == f;
-    if (!known) throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
-  }
+  for (const std::string_view f : a.names())
+    if (!emit::listed(f, {e->flags, vs::table_flags, verify_cmd::report_flags}))
+      throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
   if (const auto t = a.value("table")) {
     o.table = std::string(*t);
     if (o.table->empty()) throw usage_error(o.ctx + ": --table has an empty value");
@@ -157,21 +141,9 @@ inline void run_scheme(const parsed_args& a, std::string_view name, std::span<co
 
 // The `verify` command: -o FILE, then rope, merge or another scheme.
 inline void run(const parsed_args& a, std::string& out) {
-  std::vector<std::string_view> pos;
-  std::string output;
-  for (std::size_t i = 0; i < a.positionals.size(); ++i) {
-    if (a.positionals[i] != "-o") {
-      pos.push_back(a.positionals[i]);
-      continue;
-    }
-    if (i + 1 >= a.positionals.size()) throw usage_error("verify: -o needs a file name");
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(a.positionals[++i]);
-  }
-  if (const auto v = a.value("output")) {
-    if (!output.empty()) throw usage_error("verify: the output file is given twice");
-    output = std::string(*v);
-  }
+  const emit::command_target t = emit::read_command_target(a, "verify");
+  const std::vector<std::string_view>& pos = t.what;
+  const std::string& output = t.output;
   if (pos.empty()) throw usage_error("verify: missing <what> (rope, another scheme, or merge REPORT...)");
   if (pos[0] == "merge") return run_merge(a, {pos.begin() + 1, pos.end()}, output, out);
   if (pos[0] != "rope") return run_scheme(a, pos[0], std::span(pos).subspan(1), output, out);
@@ -207,14 +179,50 @@ inline constexpr std::string_view full_usage =
     "most 2^22 entries per run. t5-bucket's --range defaults to 2 x max_distance.\n"
     "\n"
     "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
-    "\n"
-    "flags:\n";
+    "'posenc verify <table> --help' lists the flags of one table.\n";
+
+// `posenc verify [<table>] --help`: one table's usage and its flags only, or the overview.
+inline std::string help(const parsed_args& a) {
+  const std::string_view what = emit::help_table(a);
+  std::vector<flag_spec> specs;
+  const auto add = [&specs](std::span<const flag_spec> list) { specs.insert(specs.end(), list.begin(), list.end()); };
+  const std::string_view paragraphs = full_usage.substr(full_usage.find("\n\n") + 2);
+  if (what == "rope") {
+    add(all_flags.view());
+    return std::string(full_usage.substr(0, full_usage.find("       posenc verify merge"))) + "\n" +
+           std::string(paragraphs.substr(0, paragraphs.find("\n\n") + 1)) + "\nflags:\n" + describe_flags(specs);
+  }
+  if (what == "merge") {
+    add(std::span(report_flags).first(merge_flag_count));
+    return "usage: posenc verify merge REPORT.json... [--json] [-o FILE]\n\nCombines the JSON reports of a RoPE "
+           "table's shards (verify rope --shard K/N --json)\ninto the report of the whole table.\n\nflags:\n" +
+           describe_flags(specs);
+  }
+  const verify_schemes::verify_scheme* v = verify_schemes::find(what);
+  const emit::scheme_command* e = emit::find_scheme(what);
+  if (v != nullptr && e != nullptr) {
+    add(e->flags);
+    if (!v->integer_valued) add(verify_schemes::table_flags);
+    if (v->integer_valued) add(std::span(verify_schemes::table_flags).subspan(1));  // --table; no dtype
+    add(std::span(report_flags).first(v->integer_valued ? integer_report_flag_count : std::size(report_flags)));
+    const std::string_view scheme_text = paragraphs.substr(paragraphs.find("verify <scheme>"));
+    return "usage: posenc verify " + std::string(e->synopsis) + "\n         " +
+           (v->integer_valued ? "" : "[--dtype T[,T...]] ") + "[--table FILE]" +
+           (v->integer_valued ? "" : " [--max-ulp K]") + " [--json] [--quiet] [-o FILE]\n\n" +
+           std::string(scheme_text.substr(0, scheme_text.find("\n\n") + 1)) + "\nflags:\n" + describe_flags(specs);
+  }
+  return std::string(full_usage);
+}
 
 }  // namespace posenc::cli::verify_cmd
 
 namespace posenc::cli {
 
-inline constexpr command verify_command{"verify", "verify a table against MPFR and the laws (RoPE: sharded, merged)",
-                                        verify_cmd::full_usage, verify_schemes::all_flags, verify_cmd::run};
+inline constexpr command verify_command{"verify",
+                                        "verify a table against MPFR and the laws (RoPE: sharded, merged)",
+                                        verify_cmd::full_usage,
+                                        verify_schemes::all_flags.view(),
+                                        verify_cmd::run,
+                                        verify_cmd::help};
 
 }  // namespace posenc::cli

@@ -26,6 +26,7 @@
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
+#include "scheme_configs.hpp"
 
 namespace posenc::cli::emit {
 
@@ -92,16 +93,10 @@ table<T> alibi_biases(const alibi::checked_config& cc, std::size_t n, bool symme
 }
 
 inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
-  const std::optional<alibi::config> hf = hf_alibi_config(a, o.ctx);  // flags override the file
-  alibi::config c = hf.value_or(alibi::config{});
-  if (!hf || a.has("heads")) c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, o.ctx));
-  c.max_bias = flag_real<double>(a, "max-bias", c.max_bias, o.ctx);
+  const alibi_choice ac = read_alibi_config(a, o.ctx);
+  const alibi::config& c = ac.config;
+  const bool bias = ac.bias, symmetric = ac.symmetric;
   const alibi::checked_config cc{c};
-  check_valid(cc.check(), o.ctx, "ALiBi");
-  const bool bias = a.has("bias"), symmetric = a.has("symmetric");
-  if (!bias)
-    for (const char* f : {"positions", "symmetric"})
-      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to 'emit alibi --bias' only");
   std::size_t n = 0;
   if (bias) {
     n = static_cast<std::size_t>(required_integer(a, "positions", 1, static_cast<long long>(max_table_rows), o.ctx));
@@ -109,7 +104,7 @@ inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
     table_rows(static_cast<std::size_t>(c.heads), per_head, o.ctx,
                "--heads " + std::to_string(c.heads) + " x " + std::to_string(per_head) + " entries per head");
   }
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t = bias ? alibi_biases<T>(cc, n, symmetric, o.ctx) : alibi_slopes<T>(cc);
     t.scheme = "alibi";
     t.params = {{"heads", std::to_string(c.heads)}, {"max_bias", real_text(c.max_bias)}};
@@ -125,16 +120,14 @@ inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
 // ---- KERPLE and Sandwich (by distance) ---------------------------------------------------------
 
 inline std::string emit_kerple(const parsed_args& a, const table_options& o, bool log) {
-  const std::vector<double> p = real_list(a, "p", o.ctx), av = real_list(a, "a", o.ctx);
-  if (p.size() != av.size())
-    throw usage_error(o.ctx + ": --p has " + std::to_string(p.size()) + " values and --a " + std::to_string(av.size()) +
-                      " (one per head each)");
+  const kerple_heads heads = read_kerple_config(a, o.ctx);
+  const std::vector<double>&p = heads.p, &av = heads.a;
   const auto n =
       static_cast<std::size_t>(required_integer(a, "distances", 1, static_cast<long long>(max_table_rows), o.ctx));
   table_rows(p.size(), n, o.ctx, std::to_string(p.size()) + " heads x --distances " + std::to_string(n));
   const char* domain =
       log ? "p and a finite and > 0, a >= 2^-60, a k < 2^84" : "a finite and > 0, p in (0, 2], distance k < 2^26";
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t = distance_table<T>(log ? "kerple-log" : "kerple-power", p.size(), n);
     for (std::size_t h = 0; h < p.size(); ++h)
       for (std::size_t k = 0; k < n; ++k) {
@@ -162,10 +155,7 @@ inline std::string emit_kerple(const parsed_args& a, const table_options& o, boo
 inline constexpr std::uint64_t max_sandwich_terms = std::uint64_t{1} << 28;
 
 inline std::string emit_sandwich(const parsed_args& a, const table_options& o) {
-  sandwich::config c{};
-  c.dim = static_cast<int>(required_integer(a, "dim", int_min, int_max, o.ctx));
-  c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, o.ctx));
-  check_valid(sandwich::validate(c), o.ctx, "Sandwich");
+  const sandwich::config c = read_sandwich_config(a, o.ctx);
   const auto n =
       static_cast<std::size_t>(required_integer(a, "distances", 1, static_cast<long long>(max_table_rows), o.ctx));
   const auto heads = static_cast<std::size_t>(c.heads);
@@ -176,7 +166,7 @@ inline std::string emit_sandwich(const parsed_args& a, const table_options& o) {
   if (terms > max_sandwich_terms)
     throw usage_error(o.ctx + ": table too costly: --heads x --distances x dim/2 = " + std::to_string(terms) +
                       " cosine terms (at most 2^28 = 268435456 per run)");
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t = distance_table<T>("sandwich", heads, n);
     for (std::size_t h = 0; h < heads; ++h)
       for (std::size_t k = 0; k < n; ++k) {
@@ -196,14 +186,10 @@ inline std::string emit_sandwich(const parsed_args& a, const table_options& o) {
 // ---- log-n scaling -------------------------------------------------------------------------
 
 inline std::string emit_logn(const parsed_args& a, const table_options& o) {
-  logn::config c{};
-  c.base = flag_integer(a, "base", -(1LL << 62), 1LL << 62, 512, o.ctx);
-  c.at_least_one = a.has("at-least-one");
-  check_valid(logn::validate(c), o.ctx, "log-n");
-  const long long n = required_integer(a, "positions", 1, static_cast<long long>(max_table_rows), o.ctx);
-  const long long first = flag_integer(a, "start", 1, max_abs_position, 1, o.ctx);
-  check_position_range(first, n, o.ctx);
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  const logn::config c = read_logn_config(a, o.ctx);
+  const position_span ps = read_positions(a, o.ctx, static_cast<long long>(max_table_rows), 1, 1);
+  const long long first = ps.start, n = ps.count;
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "logn";
     t.keys = {"n"};

@@ -21,6 +21,7 @@
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "hf_config_flag.hpp"
+#include "scheme_configs.hpp"
 
 namespace posenc::cli::emit {
 
@@ -42,15 +43,8 @@ inline table<std::int32_t> bucket_table(std::string scheme, long long range, con
 }
 
 inline std::string emit_t5(const parsed_args& a, const table_options& o) {
-  const std::optional<t5::config> hf = hf_t5_config(a, o.ctx);  // flags override the file
-  t5::config c = hf.value_or(t5::config{});
-  if (!hf || a.has("num-buckets"))
-    c.relative_attention_num_buckets = static_cast<int>(required_integer(a, "num-buckets", int_min, int_max, o.ctx));
-  if (!hf || a.has("max-distance"))
-    c.relative_attention_max_distance = required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, o.ctx);
-  if (a.has("causal")) c.bidirectional = false;
+  const t5::config c = read_t5_config(a, o.ctx);
   const t5::checked_config cc{c};
-  check_valid(cc.check(), o.ctx, "T5");
   const long long range = required_integer(a, "range", 0, 1LL << 62, o.ctx);
   table<std::int32_t> t = bucket_table("t5-bucket", range, o);
   std::vector<int> b(t.values.size());
@@ -65,11 +59,8 @@ inline std::string emit_t5(const parsed_args& a, const table_options& o) {
 }
 
 inline std::string emit_deberta(const parsed_args& a, const table_options& o) {
-  deberta::config c{};
-  c.position_buckets = static_cast<int>(required_integer(a, "bucket-size", int_min, int_max, o.ctx));
-  c.max_relative_positions = required_integer(a, "max-position", -(1LL << 62), 1LL << 62, o.ctx);
+  const deberta::config c = read_deberta_config(a, o.ctx);
   const deberta::checked_config cc{c};
-  check_valid(cc.check(), o.ctx, "DeBERTa");
   const long long range = required_integer(a, "range", 0, 1LL << 62, o.ctx);
   table<std::int32_t> t = bucket_table("deberta-bucket", range, o);
   std::vector<std::int64_t> b(t.values.size());
@@ -85,9 +76,7 @@ inline std::string emit_deberta(const parsed_args& a, const table_options& o) {
 // ---- Shaw (integers) ---------------------------------------------------------------------------
 
 inline std::string emit_shaw(const parsed_args& a, const table_options& o) {
-  shaw::config c{};
-  c.max_relative_position = static_cast<int>(flag_integer(a, "max-relative-position", int_min, int_max, 20, o.ctx));
-  check_valid(shaw::validate(c), o.ctx, "Shaw");
+  const shaw::config c = read_shaw_config(a, o.ctx);
   const auto n =
       static_cast<std::size_t>(required_integer(a, "positions", 1, static_cast<long long>(max_table_rows), o.ctx));
   const std::size_t rows = table_rows(n, n, o.ctx, "--positions " + std::to_string(n) + " squared");

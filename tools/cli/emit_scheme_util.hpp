@@ -66,12 +66,9 @@ std::size_t first_infinite(const std::vector<T>& v) {
   return k;
 }
 
-// Calls f(std::type_identity<T>{}) with T the --dtype (default f64).
+// Calls f(std::type_identity<T>{}) with T the dtype t (the --dtype read by emit_output_flags.hpp).
 template <class F>
-std::string with_dtype(const parsed_args& a, const std::string& ctx, F&& f) {
-  const dtype t =
-      flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
-                  dtype::f64, ctx);
+std::string with_dtype(dtype t, F&& f) {
   switch (t) {
     case dtype::f32: return f(std::type_identity<float>{});
     case dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});

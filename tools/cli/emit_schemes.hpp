@@ -28,6 +28,7 @@
 #include "emit_buckets.hpp"
 #include "emit_sinusoids.hpp"
 #include "emit_table.hpp"
+#include "scheme_configs.hpp"
 
 namespace posenc::cli::emit {
 
@@ -35,23 +36,11 @@ namespace posenc::cli::emit {
 
 struct scheme_command {
   std::string_view name;
-  std::string_view synopsis;              // the usage line(s), after "posenc emit "
-  std::span<const std::string_view> own;  // its flags, besides the output ones
-  bool real;                              // real-valued: --dtype and --decimal apply
+  std::string_view synopsis;         // the usage line(s), after "posenc emit "
+  std::span<const flag_spec> flags;  // its config flags (scheme_configs.hpp), besides the output ones
+  bool real;                         // real-valued: --dtype and --decimal apply
   std::string (*run)(const parsed_args&, const table_options&);
 };
-
-inline constexpr std::string_view sinusoidal_flags[] = {"dim", "positions", "start", "base", "exponent", "layout"};
-inline constexpr std::string_view transformer_xl_flags[] = {"d-model", "klen",      "qlen",   "clamp-len",
-                                                            "model",   "attn-type", "bi-data"};
-inline constexpr std::string_view alibi_flags[] = {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"};
-inline constexpr std::string_view t5_flags[] = {"num-buckets", "max-distance", "causal", "range", "hf-config"};
-inline constexpr std::string_view deberta_flags[] = {"bucket-size", "max-position", "range"};
-inline constexpr std::string_view shaw_flags[] = {"max-relative-position", "positions"};
-inline constexpr std::string_view xpos_flags[] = {"head-dim", "positions", "start", "scale-base", "inverse"};
-inline constexpr std::string_view kerple_flags[] = {"p", "a", "distances"};
-inline constexpr std::string_view sandwich_flags[] = {"dim", "heads", "distances"};
-inline constexpr std::string_view logn_flags[] = {"base", "at-least-one", "positions", "start"};
 
 inline std::string run_kerple_log(const parsed_args& a, const table_options& o) { return emit_kerple(a, o, true); }
 inline std::string run_kerple_power(const parsed_args& a, const table_options& o) { return emit_kerple(a, o, false); }

@@ -21,30 +21,21 @@
 #include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
+#include "scheme_configs.hpp"
 
 namespace posenc::cli::emit {
 
 // ---- sinusoidal ----------------------------------------------------------------------------
 
 inline std::string emit_sinusoidal(const parsed_args& a, const table_options& o) {
-  sinusoidal::config c{};
-  c.dim = static_cast<int>(required_integer(a, "dim", int_min, int_max, o.ctx));
-  c.base = flag_real<double>(a, "base", 10000.0, o.ctx);
-  c.exponent =
-      flag_choice(a, "exponent", {{"paper", sinusoidal::exponent::paper}, {"fairseq", sinusoidal::exponent::fairseq}},
-                  sinusoidal::exponent::paper, o.ctx);
-  c.layout = flag_choice(a, "layout",
-                         {{"interleaved", sinusoidal::layout::interleaved}, {"concat", sinusoidal::layout::concat}},
-                         sinusoidal::layout::interleaved, o.ctx);
+  const sinusoidal::config c = read_sinusoidal_config(a, o.ctx);
   const sinusoidal::checked_config cc{c};
-  check_valid(cc.check(), o.ctx, "sinusoidal");
-  const long long n = required_integer(a, "positions", 1, static_cast<long long>(max_table_rows), o.ctx);
-  const long long first = flag_integer(a, "start", -max_abs_position, max_abs_position, 0, o.ctx);
-  check_position_range(first, n, o.ctx);
+  const position_span ps = read_positions(a, o.ctx, static_cast<long long>(max_table_rows), -max_abs_position, 0);
+  const long long first = ps.start, n = ps.count;
   const std::size_t d = static_cast<std::size_t>(c.dim);
   const std::size_t rows = table_rows(static_cast<std::uint64_t>(n), d, o.ctx,
                                       "--positions " + std::to_string(n) + " x --dim " + std::to_string(d));
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "sinusoidal";
     t.keys = {"position", "dim"};
@@ -72,27 +63,12 @@ inline std::string emit_sinusoidal(const parsed_args& a, const table_options& o)
 // ---- Transformer-XL / XLNet ------------------------------------------------------------------
 
 inline std::string emit_transformer_xl(const parsed_args& a, const table_options& o) {
-  transformer_xl::config c{};
-  c.d_model = static_cast<int>(required_integer(a, "d-model", int_min, int_max, o.ctx));
-  c.klen = required_integer(a, "klen", -(1LL << 62), 1LL << 62, o.ctx);
-  c.model = flag_choice(
-      a, "model", {{"transformer-xl", transformer_xl::model::transformer_xl}, {"xlnet", transformer_xl::model::xlnet}},
-      transformer_xl::model::transformer_xl, o.ctx);
-  if (c.model == transformer_xl::model::transformer_xl)
-    for (const char* f : {"qlen", "attn-type", "bi-data"})
-      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to --model xlnet only");
-  c.qlen = flag_integer(a, "qlen", -(1LL << 62), 1LL << 62, 0, o.ctx);
-  c.clamp_len = flag_integer(a, "clamp-len", -(1LL << 62), 1LL << 62, -1, o.ctx);
-  c.attn_type =
-      flag_choice(a, "attn-type", {{"bi", transformer_xl::attention::bi}, {"uni", transformer_xl::attention::uni}},
-                  transformer_xl::attention::bi, o.ctx);
-  c.bi_data = a.has("bi-data");
-  check_valid(transformer_xl::validate(c), o.ctx, "Transformer-XL");
+  const transformer_xl::config c = read_transformer_xl_config(a, o.ctx);
   const std::int64_t nrows = transformer_xl::rows(c);
   const std::size_t d = static_cast<std::size_t>(c.d_model);
   const std::size_t rows = table_rows(static_cast<std::uint64_t>(nrows), d, o.ctx,
                                       std::to_string(nrows) + " relative positions x --d-model " + std::to_string(d));
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "transformer-xl";
     t.keys = {"row", "position", "dim"};
@@ -122,19 +98,15 @@ inline std::string emit_transformer_xl(const parsed_args& a, const table_options
 // ---- XPOS ----------------------------------------------------------------------------------
 
 inline std::string emit_xpos(const parsed_args& a, const table_options& o) {
-  xpos::config c{};
-  c.head_dim = static_cast<int>(required_integer(a, "head-dim", int_min, int_max, o.ctx));
-  c.scale_base = static_cast<int>(flag_integer(a, "scale-base", int_min, int_max, 512, o.ctx));
+  const xpos::config c = read_xpos_config(a, o.ctx);
   const xpos::checked_config cc{c};
-  check_valid(cc.check(), o.ctx, "XPOS");
-  const long long n = required_integer(a, "positions", 1, static_cast<long long>(max_table_rows), o.ctx);
-  const long long first = flag_integer(a, "start", -max_abs_position, max_abs_position, 0, o.ctx);
-  check_position_range(first, n, o.ctx);
+  const position_span ps = read_positions(a, o.ctx, static_cast<long long>(max_table_rows), -max_abs_position, 0);
+  const long long first = ps.start, n = ps.count;
   const bool inverse = a.has("inverse");
   const auto pairs = static_cast<std::size_t>(c.head_dim / 2);
   const std::size_t rows = table_rows(static_cast<std::uint64_t>(n), pairs, o.ctx,
                                       "--positions " + std::to_string(n) + " x " + std::to_string(pairs) + " pairs");
-  return with_dtype(a, o.ctx, [&]<class T>(std::type_identity<T>) {
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "xpos";
     t.keys = {"position", "pair"};

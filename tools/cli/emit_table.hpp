@@ -45,7 +45,8 @@ struct table_options {
   std::string command;  // the command line, for the C header's comment
   table_format fmt = table_format::csv;
   bool decimal = false;
-  std::string name;  // C identifier prefix
+  std::string name;         // C identifier prefix
+  dtype type = dtype::f64;  // the values' type (real-valued tables)
 };
 
 // One table. V is std::int32_t (an integer-valued scheme) or the dtype.

@@ -1,6 +1,5 @@
 // verify_scheme_runners.hpp: `posenc verify <scheme>` for each scheme other than RoPE: its config
-// read from the flags exactly as `posenc emit <scheme>` reads them (emit_biases.hpp,
-// emit_buckets.hpp, emit_sinusoids.hpp), its description, its table's shape, and the call of the
+// read by the reader `posenc emit <scheme>` also calls (scheme_configs.hpp), its description, its table's shape, and the call of the
 // library's engine (posenc/verify/scheme_verify.hpp) on posenc's table or the --table file
 // (verify_table_input.hpp). commands_verify_schemes.hpp lists them.
 #pragma once
@@ -13,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <posenc/alibi.hpp>
@@ -31,6 +31,7 @@
 #include "emit_scheme_util.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
+#include "scheme_configs.hpp"
 #include "verify_table_input.hpp"
 
 namespace posenc::cli::verify_schemes {
@@ -38,18 +39,11 @@ namespace posenc::cli::verify_schemes {
 // ---- ALiBi ----
 
 inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o) {
-  const std::optional<alibi::config> hf = emit::hf_alibi_config(a, o.ctx);  // flags override the file
   pv::alibi_verify_request q;
-  q.config = hf.value_or(alibi::config{});
-  if (!hf || a.has("heads"))
-    q.config.heads = static_cast<int>(emit::required_integer(a, "heads", emit::int_min, emit::int_max, o.ctx));
-  q.config.max_bias = flag_real<double>(a, "max-bias", q.config.max_bias, o.ctx);
-  emit::check_valid(alibi::checked_config{q.config}.check(), o.ctx, "ALiBi");
-  q.bias = a.has("bias");
-  q.symmetric = a.has("symmetric");
-  if (!q.bias)
-    for (const char* f : {"positions", "symmetric"})
-      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to 'verify alibi --bias' only");
+  const emit::alibi_choice ac = emit::read_alibi_config(a, o.ctx);
+  q.config = ac.config;
+  q.bias = ac.bias;
+  q.symmetric = ac.symmetric;
   if (q.bias) {
     q.positions =
         static_cast<std::size_t>(emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx));
@@ -76,18 +70,11 @@ inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o
 
 inline pv::scheme_verify_report run_sinusoidal(const parsed_args& a, const options& o) {
   pv::sinusoidal_verify_request q;
-  q.config.dim = static_cast<int>(emit::required_integer(a, "dim", emit::int_min, emit::int_max, o.ctx));
-  q.config.base = flag_real<double>(a, "base", 10000.0, o.ctx);
-  q.config.exponent =
-      flag_choice(a, "exponent", {{"paper", sinusoidal::exponent::paper}, {"fairseq", sinusoidal::exponent::fairseq}},
-                  sinusoidal::exponent::paper, o.ctx);
-  q.config.layout = flag_choice(
-      a, "layout", {{"interleaved", sinusoidal::layout::interleaved}, {"concat", sinusoidal::layout::concat}},
-      sinusoidal::layout::interleaved, o.ctx);
-  emit::check_valid(sinusoidal::checked_config{q.config}.check(), o.ctx, "sinusoidal");
-  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
-  q.start = flag_integer(a, "start", -emit::max_abs_position, emit::max_abs_position, 0, o.ctx);
-  emit::check_position_range(q.start, n, o.ctx);
+  q.config = emit::read_sinusoidal_config(a, o.ctx);
+  const emit::position_span ps =
+      emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), -emit::max_abs_position, 0);
+  const long long n = ps.count;
+  q.start = ps.start;
   q.positions = static_cast<std::size_t>(n);
   const auto d = static_cast<std::uint64_t>(q.config.dim);
   check_entries(q.positions * d, o, "--positions " + std::to_string(n) + " x --dim " + std::to_string(d));
@@ -102,22 +89,8 @@ inline pv::scheme_verify_report run_sinusoidal(const parsed_args& a, const optio
 
 inline pv::scheme_verify_report run_transformer_xl(const parsed_args& a, const options& o) {
   pv::transformer_xl_verify_request q;
-  transformer_xl::config& c = q.config;
-  c.d_model = static_cast<int>(emit::required_integer(a, "d-model", emit::int_min, emit::int_max, o.ctx));
-  c.klen = emit::required_integer(a, "klen", -(1LL << 62), 1LL << 62, o.ctx);
-  c.model = flag_choice(
-      a, "model", {{"transformer-xl", transformer_xl::model::transformer_xl}, {"xlnet", transformer_xl::model::xlnet}},
-      transformer_xl::model::transformer_xl, o.ctx);
-  if (c.model == transformer_xl::model::transformer_xl)
-    for (const char* f : {"qlen", "attn-type", "bi-data"})
-      if (a.has(f)) throw usage_error(o.ctx + ": flag --" + f + " applies to --model xlnet only");
-  c.qlen = flag_integer(a, "qlen", -(1LL << 62), 1LL << 62, 0, o.ctx);
-  c.clamp_len = flag_integer(a, "clamp-len", -(1LL << 62), 1LL << 62, -1, o.ctx);
-  c.attn_type =
-      flag_choice(a, "attn-type", {{"bi", transformer_xl::attention::bi}, {"uni", transformer_xl::attention::uni}},
-                  transformer_xl::attention::bi, o.ctx);
-  c.bi_data = a.has("bi-data");
-  emit::check_valid(transformer_xl::validate(c), o.ctx, "Transformer-XL");
+  q.config = emit::read_transformer_xl_config(a, o.ctx);
+  const transformer_xl::config& c = q.config;
   const auto rows = static_cast<std::uint64_t>(transformer_xl::rows(c));
   const auto d = static_cast<std::uint64_t>(c.d_model);
   if (rows > max_entries) throw usage_error(o.ctx + ": table too large: " + std::to_string(rows) + " rows");
@@ -134,12 +107,11 @@ inline pv::scheme_verify_report run_transformer_xl(const parsed_args& a, const o
 
 inline pv::scheme_verify_report run_xpos(const parsed_args& a, const options& o) {
   pv::xpos_verify_request q;
-  q.config.head_dim = static_cast<int>(emit::required_integer(a, "head-dim", emit::int_min, emit::int_max, o.ctx));
-  q.config.scale_base = static_cast<int>(flag_integer(a, "scale-base", emit::int_min, emit::int_max, 512, o.ctx));
-  emit::check_valid(xpos::checked_config{q.config}.check(), o.ctx, "XPOS");
-  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
-  q.start = flag_integer(a, "start", -emit::max_abs_position, emit::max_abs_position, 0, o.ctx);
-  emit::check_position_range(q.start, n, o.ctx);
+  q.config = emit::read_xpos_config(a, o.ctx);
+  const emit::position_span ps =
+      emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), -emit::max_abs_position, 0);
+  const long long n = ps.count;
+  q.start = ps.start;
   q.positions = static_cast<std::size_t>(n);
   q.inverse = a.has("inverse");
   const auto pairs = static_cast<std::uint64_t>(q.config.head_dim / 2);
@@ -157,11 +129,9 @@ inline pv::scheme_verify_report run_xpos(const parsed_args& a, const options& o)
 inline pv::scheme_verify_report run_kerple(const parsed_args& a, const options& o, bool log) {
   pv::kerple_verify_request q;
   q.log = log;
-  q.p = emit::real_list(a, "p", o.ctx);
-  q.a = emit::real_list(a, "a", o.ctx);
-  if (q.p.size() != q.a.size())
-    throw usage_error(o.ctx + ": --p has " + std::to_string(q.p.size()) + " values and --a " +
-                      std::to_string(q.a.size()) + " (one per head each)");
+  emit::kerple_heads heads = emit::read_kerple_config(a, o.ctx);
+  q.p = std::move(heads.p);
+  q.a = std::move(heads.a);
   q.distances =
       static_cast<std::size_t>(emit::required_integer(a, "distances", 1, static_cast<long long>(max_entries), o.ctx));
   check_entries(q.p.size() * q.distances, o,
@@ -181,9 +151,7 @@ inline pv::scheme_verify_report run_kerple_power(const parsed_args& a, const opt
 
 inline pv::scheme_verify_report run_sandwich(const parsed_args& a, const options& o) {
   pv::sandwich_verify_request q;
-  q.config.dim = static_cast<int>(emit::required_integer(a, "dim", emit::int_min, emit::int_max, o.ctx));
-  q.config.heads = static_cast<int>(emit::required_integer(a, "heads", emit::int_min, emit::int_max, o.ctx));
-  emit::check_valid(sandwich::validate(q.config), o.ctx, "Sandwich");
+  q.config = emit::read_sandwich_config(a, o.ctx);
   q.distances =
       static_cast<std::size_t>(emit::required_integer(a, "distances", 1, static_cast<long long>(max_entries), o.ctx));
   const auto heads = static_cast<std::uint64_t>(q.config.heads);
@@ -203,12 +171,10 @@ inline pv::scheme_verify_report run_sandwich(const parsed_args& a, const options
 
 inline pv::scheme_verify_report run_logn(const parsed_args& a, const options& o) {
   pv::logn_verify_request q;
-  q.config.base = flag_integer(a, "base", -(1LL << 62), 1LL << 62, 512, o.ctx);
-  q.config.at_least_one = a.has("at-least-one");
-  emit::check_valid(logn::validate(q.config), o.ctx, "log-n");
-  const long long n = emit::required_integer(a, "positions", 1, static_cast<long long>(max_entries), o.ctx);
-  q.start = flag_integer(a, "start", 1, emit::max_abs_position, 1, o.ctx);
-  emit::check_position_range(q.start, n, o.ctx);
+  q.config = emit::read_logn_config(a, o.ctx);
+  const emit::position_span ps = emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), 1, 1);
+  const long long n = ps.count;
+  q.start = ps.start;
   q.positions = static_cast<std::size_t>(n);
   q.max_ulp = o.max_ulp;
   q.description = table_words(o) + "; n = " + std::to_string(q.start) + " .. " + std::to_string(q.start + n - 1) +
@@ -220,17 +186,8 @@ inline pv::scheme_verify_report run_logn(const parsed_args& a, const options& o)
 // ---- T5 buckets ----
 
 inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
-  const std::optional<t5::config> hf = emit::hf_t5_config(a, o.ctx);  // flags override the file
   pv::t5_verify_request q;
-  q.config = hf.value_or(t5::config{});
-  if (!hf || a.has("num-buckets"))
-    q.config.relative_attention_num_buckets =
-        static_cast<int>(emit::required_integer(a, "num-buckets", emit::int_min, emit::int_max, o.ctx));
-  if (!hf || a.has("max-distance"))
-    q.config.relative_attention_max_distance =
-        emit::required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, o.ctx);
-  if (a.has("causal")) q.config.bidirectional = false;
-  emit::check_valid(t5::checked_config{q.config}.check(), o.ctx, "T5");
+  q.config = emit::read_t5_config(a, o.ctx);
   integers_only(a, o);
   // Default: twice max_distance, so the table shows every bucket and the saturation past it.
   const long long fallback = std::min<long long>(2 * q.config.relative_attention_max_distance, 1LL << 23);
@@ -250,10 +207,7 @@ inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
 
 inline pv::scheme_verify_report run_deberta(const parsed_args& a, const options& o) {
   pv::deberta_verify_request q;
-  q.config.position_buckets =
-      static_cast<int>(emit::required_integer(a, "bucket-size", emit::int_min, emit::int_max, o.ctx));
-  q.config.max_relative_positions = emit::required_integer(a, "max-position", -(1LL << 62), 1LL << 62, o.ctx);
-  emit::check_valid(deberta::checked_config{q.config}.check(), o.ctx, "DeBERTa");
+  q.config = emit::read_deberta_config(a, o.ctx);
   integers_only(a, o);
   q.range = emit::required_integer(a, "range", 0, static_cast<long long>(max_entries / 2) - 1, o.ctx);
   q.description = table_words(o) + "; relative positions -" + std::to_string(q.range) + " .. " +
@@ -267,9 +221,7 @@ inline pv::scheme_verify_report run_deberta(const parsed_args& a, const options&
 
 inline pv::scheme_verify_report run_shaw(const parsed_args& a, const options& o) {
   pv::shaw_verify_request q;
-  q.config.max_relative_position =
-      static_cast<int>(flag_integer(a, "max-relative-position", emit::int_min, emit::int_max, 20, o.ctx));
-  emit::check_valid(shaw::validate(q.config), o.ctx, "Shaw");
+  q.config = emit::read_shaw_config(a, o.ctx);
   integers_only(a, o);
   q.positions = static_cast<std::size_t>(emit::required_integer(a, "positions", 1, 2048, o.ctx));
   q.description = table_words(o) + "; queries and keys 0 .. " + std::to_string(q.positions - 1) +

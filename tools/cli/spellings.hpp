@@ -1,0 +1,46 @@
+// spellings.hpp: the two spellings of a name the CLI reads (issue 20: the CLI and Python agree).
+// Python's module spells names as C++ identifiers (half_split, hf_float32, float32); the CLI's
+// words are dashed and short (half-split, hf-float32, f32). Both are accepted wherever a name is
+// read; what the tool writes (file contents, headers' comments, metadata) keeps the CLI's word, so
+// the alternative spelling maps to the canonical one as soon as the command line is parsed.
+#pragma once
+
+#include <string_view>
+
+namespace posenc::cli {
+
+// Alternative spelling -> the CLI's canonical word. One table: a new name with two spellings is
+// one line here (the rope_type names stay in emit_config.hpp until the library's table replaces it).
+struct spelling {
+  std::string_view alternative, canonical;
+};
+inline constexpr spelling spellings[] = {
+    {"half_split", "half-split"},
+    {"hf_float32", "hf-float32"},
+    {"ggml_float32", "ggml-float32"},
+    {"transformer_xl", "transformer-xl"},
+    {"float64", "f64"},
+    {"float32", "f32"},
+    {"bfloat16", "bf16"},
+    {"float16", "f16"},
+};
+
+// The flags whose value is one name (dtype lists are split by their readers and each entry mapped).
+inline constexpr std::string_view named_value_flags[] = {"dtype", "layout", "policy", "model", "type"};
+
+// The canonical word of `name` (a view of static storage), or `name` itself when it has no other
+// spelling.
+constexpr std::string_view canonical_name(std::string_view name) {
+  for (const auto& s : spellings)
+    if (s.alternative == name) return s.canonical;
+  return name;
+}
+
+// The value stored for flag --flag: its canonical word when the flag takes a name.
+constexpr std::string_view canonical_value(std::string_view flag, std::string_view value) {
+  for (const std::string_view f : named_value_flags)
+    if (f == flag) return canonical_name(value);
+  return value;
+}
+
+}  // namespace posenc::cli
