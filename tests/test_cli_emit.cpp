@@ -132,7 +132,7 @@ template <class T>
 void check_freq(const named_config& nc) {
   const strings args = cat({"rope-freq", "--dtype", dtype<T>()}, nc.flags);
   const auto lines = ok_lines(args);
-  const int pairs = static_cast<int>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  const int pairs = static_cast<int>(posenc::rope::detail::rotary_dim(nc.cfg)) / 2;
   REQUIRE(lines.size() == static_cast<std::size_t>(pairs) + 2);
   CHECK(lines[0] == "pair,inv_freq");
   for (int j = 0; j < pairs; ++j) {
@@ -168,7 +168,7 @@ void check_rope_csv(const named_config& nc, std::uint64_t start, std::uint64_t n
       {"rope", "--dtype", dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)}, nc.flags);
   if (fold) args.push_back("--fold-attention");
   const auto lines = ok_lines(args);
-  const std::size_t pairs = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(nc.cfg)) / 2;
   REQUIRE(lines.size() == n * pairs + 1);
   CHECK(lines[0] == "position,pair,cos,sin");
   const posenc::verify::rope_table_oracle oracle(nc.cfg);
@@ -351,7 +351,7 @@ void check_bin(const named_config& nc, const char* layout, std::uint64_t start, 
   const cli_result r = emit(args);
   INFO(posenc_test::describe_cli(args) << "\n" << r.err);
   REQUIRE(r.status == 0);
-  const std::size_t dim = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg));
+  const std::size_t dim = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(nc.cfg));
   const std::size_t size = sizeof(typename posenc::detail::float_format<T>::storage);
   REQUIRE(r.out.size() == n * dim * 2 * size);
   const auto lay =
@@ -478,7 +478,7 @@ void check_header(const named_config& nc, const char* layout, std::uint64_t star
   char hexsum[32];
   std::snprintf(hexsum, sizeof hexsum, "0x%016llxu;", static_cast<unsigned long long>(sum));
   CHECK(h.find(std::string("tbl_checksum = ") + hexsum) != std::string::npos);
-  const std::size_t dim = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg));
+  const std::size_t dim = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(nc.cfg));
   const std::string D = std::to_string(dim), N = std::to_string(n);
   const std::string ctype = std::is_same_v<T, double> ? "double" : std::is_same_v<T, float> ? "float" : "uint16_t";
   const auto cos = array_literals(h, "_CONST " + ctype + " tbl_cos[" + N + "][" + D + "]");
@@ -549,7 +549,7 @@ void check_freq_formats(const named_config& nc) {
   const auto lines = split(csv.out, '\n');
   for (std::size_t i = 1; i < lines.size(); ++i)
     if (!lines[i].empty()) csv_value_bytes<T>(lines[i].substr(lines[i].find(',') + 1), from_csv);
-  const std::size_t pairs = static_cast<std::size_t>(posenc::detail::ropef::rotary_dim(nc.cfg)) / 2;
+  const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(nc.cfg)) / 2;
   CHECK(from_csv.size() == (pairs + 1) * sizeof(typename posenc::detail::float_format<T>::storage));
   CHECK(bin.out == from_csv);
   // c: the same bytes in fq_inv_freq[pairs] and fq_attention_factor, and their checksum.

@@ -141,11 +141,11 @@ TEST_CASE("kerple: the 1024-bit paths alone agree with the oracle", "[kerple][or
     const double p = g.uniform(0.01, 2.0), a = g.uniform(0.01, 1.0);
     const std::uint64_t k = 1 + g.below(std::uint64_t{1} << 24);
     const double lb = posenc::detail::mp::ziv_loop<double>(
-        [p, a, k](auto lv) { return posenc::detail::kerplef::log_bias_approx<decltype(lv)::value>(p, a, k); });
+        [p, a, k](auto lv) { return posenc::kerple::detail::log_bias_approx<decltype(lv)::value>(p, a, k); });
     auto ol = log_oracle(p, a, k);
     if (!same(lb, ol.round<double>())) ++wrong;
     const double pb = posenc::detail::mp::ziv_loop<double>(
-        [p, a, k](auto lv) { return posenc::detail::kerplef::power_bias_approx<decltype(lv)::value>(a, p, k); });
+        [p, a, k](auto lv) { return posenc::kerple::detail::power_bias_approx<decltype(lv)::value>(a, p, k); });
     auto op = power_oracle(a, p, k);
     if (!same(pb, op.round<double>())) ++wrong;
   }

@@ -284,7 +284,7 @@ TEST_CASE("frequency providers agree with the rounded frequency", "[rope]") {
       CHECK(f.rel_err <= 0x1p-60);
       CHECK(posenc::detail::round_dd<double>(f.value.hi, f.value.lo) ==
             posenc::verify::cr_rope_inv_freq<double>(m.cfg, j));
-      if (j < posenc::detail::ropef::rotating_pairs(m.cfg)) {
+      if (j < posenc::rope::detail::rotating_pairs(m.cfg)) {
         const auto a = rope::frequency_mp<4>(m.cfg, j);
         double out = 0;
         REQUIRE(posenc::detail::mp::round_checked<double>(a.v, a.err, out));

@@ -118,7 +118,7 @@ TEST_CASE("sandwich: the 1024-bit path alone agrees with the oracle", "[sandwich
   for (const std::int64_t k : {1, 2, 5, 77, 1000, 123456})
     for (const int d : {2, 16, 64}) {
       const double got = posenc::detail::mp::ziv_loop<double>([k, d](auto lv) {
-        return posenc::detail::sandwichf::sum_approx<decltype(lv)::value>(static_cast<std::uint64_t>(k), d, 8, 2);
+        return posenc::sandwich::detail::sum_approx<decltype(lv)::value>(static_cast<std::uint64_t>(k), d, 8, 2);
       });
       auto o = sandwich_oracle(d, 8, 2, k);
       if (!same(got, o.round<double>())) ++wrong;

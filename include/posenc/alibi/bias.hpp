@@ -45,7 +45,9 @@ enum class mask : unsigned char {
 
 }  // namespace posenc::alibi
 
-namespace posenc::detail::alibif {
+namespace posenc::alibi::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // k m as a bigfloat with its absolute error: m within 2^a.err, times k < 2^g scales it by < 2^g,
 // and the truncation of the product adds < 1 ulp.
@@ -57,7 +59,7 @@ constexpr mp::approx<L> scaled_slope(std::uint64_t k, std::uint64_t num, std::ui
   return {mp::negate(v), mp::max_int(m.err + g, v.top() + 1 - 64 * L) + 1};
 }
 
-}  // namespace posenc::detail::alibif
+}  // namespace posenc::alibi::detail
 
 namespace posenc::alibi {
 
@@ -70,24 +72,26 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
   const double kd = static_cast<double>(k);  // exact below 2^53
   T out{};
   if (k == 0) {
-    out = detail::round_dd<T>(0.0, 0.0);  // the real 0 has no sign: +0, as everywhere in posenc
-  } else if (num % den == 0) {            // m = 2^-q exactly: k 2^-q is a double (k < 2^53, q <= 960)
-    out = detail::round_dd<T>(-kd * detail::exp2i(-static_cast<int>(num / den)), 0.0);
+    out = posenc::detail::round_dd<T>(0.0, 0.0);  // the real 0 has no sign: +0, as everywhere in posenc
+  } else if (num % den == 0) {                    // m = 2^-q exactly: k 2^-q is a double (k < 2^53, q <= 960)
+    out = posenc::detail::round_dd<T>(-kd * posenc::detail::exp2i(-static_cast<int>(num / den)), 0.0);
   } else {
     const math::double_double m = math::geometric_frequency(2.0, num, den);
-    const math::double_double p = detail::dd_mul(m, kd);
+    const math::double_double p = posenc::detail::dd_mul(m, kd);
     const double err = (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100;  // 2^-100 + dd_mul's 2^-104, with margin
     const auto n = static_cast<std::uint64_t>(num);
     const auto d = static_cast<std::uint32_t>(den);
-    out = detail::round_once<T>(
-        {-p.hi, -p.lo, err}, [k, n, d](auto lv) { return detail::alibif::scaled_slope<decltype(lv)::value>(k, n, d); });
+    out = posenc::detail::round_once<T>(
+        {-p.hi, -p.lo, err}, [k, n, d](auto lv) { return alibi::detail::scaled_slope<decltype(lv)::value>(k, n, d); });
   }
-  return detail::rounded_result(out);
+  return posenc::detail::rounded_result(out);
 }
 
 }  // namespace posenc::alibi
 
-namespace posenc::detail::alibif {
+namespace posenc::alibi::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // One head's slope, formed once: m_h as a double-double (exact when it is a power of two).
 struct head_slope {
@@ -121,7 +125,7 @@ constexpr posenc::result<T> entry(const alibi::checked_config& cc, int h, const 
   return rounded_result(v);
 }
 
-}  // namespace posenc::detail::alibif
+}  // namespace posenc::alibi::detail
 
 namespace posenc::alibi {
 
@@ -132,10 +136,10 @@ constexpr posenc::status fill_bias_by_distance(const checked_config& cc, int h, 
   const auto e = slope_exponent_of(cc, h);
   if (!e.ok() || static_cast<std::uint64_t>(out.size()) >= (std::uint64_t{1} << 53))
     return posenc::status::domain_error;
-  const detail::alibif::head_slope s = detail::alibif::slope_of(e.value.num, e.value.den);
+  const alibi::detail::head_slope s = alibi::detail::slope_of(e.value.num, e.value.den);
   posenc::status st = posenc::status::ok;
   for (std::size_t k = 0; k < out.size(); ++k) {
-    const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, k);
+    const posenc::result<T> r = alibi::detail::entry<T>(cc, h, s, k);
     if (st == posenc::status::ok) st = r.error;
     out[k] = r.value;
   }
@@ -177,16 +181,16 @@ constexpr posenc::status fill_symmetric_bias_table(const checked_config& cc, std
   auto distance = [](std::uint64_t q, std::uint64_t k) { return q >= k ? q - k : k - q; };
   for (int h = 0; h < cc.get().heads; ++h) {
     const auto e = slope_exponent_of(cc, h);
-    const detail::alibif::head_slope s = detail::alibif::slope_of(e.value.num, e.value.den);
+    const alibi::detail::head_slope s = alibi::detail::slope_of(e.value.num, e.value.den);
     T* block = out.data() + static_cast<std::size_t>(h) * queries * keys;
     for (std::size_t j = 0; j < keys; ++j) {  // row 0
-      const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, distance(first_query, first_key + j));
+      const posenc::result<T> r = alibi::detail::entry<T>(cc, h, s, distance(first_query, first_key + j));
       if (st == posenc::status::ok) st = r.error;
       block[j] = r.value;
     }
     for (std::size_t i = 1; i < queries; ++i) {
       T* row = block + i * keys;
-      const posenc::result<T> r = detail::alibif::entry<T>(cc, h, s, distance(first_query + i, first_key));
+      const posenc::result<T> r = alibi::detail::entry<T>(cc, h, s, distance(first_query + i, first_key));
       if (st == posenc::status::ok) st = r.error;
       row[0] = r.value;
       std::copy(row - keys, row - 1, row + 1);  // (i, j) = (i - 1, j - 1)

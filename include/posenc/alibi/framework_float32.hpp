@@ -54,14 +54,16 @@ inline constexpr ggml_float32_policy ggml_float32{};
 
 }  // namespace posenc::alibi
 
-namespace posenc::detail::alibip {
+namespace posenc::alibi::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // Python: 2 ** (-(2 ** -(math.log2(g) - 3))) for a power of two g: the inner power is 8 / g
 // exactly (2.0 ** integer, exact in any pow), the outer one C's pow(double); torch.tensor(...,
 // float32) rounds it.
 inline float bloom_base(int g) { return static_cast<float>(std::pow(2.0, -8.0 / g)); }
 
-}  // namespace posenc::detail::alibip
+}  // namespace posenc::alibi::detail
 
 namespace posenc::alibi {
 
@@ -71,8 +73,8 @@ inline posenc::result<float> slope(bloom_float32_policy, const checked_config& c
   const config& c = cc.get();
   if (!cc.ok() || c.max_bias != 8.0 || h < 0 || h >= c.heads) return {0.0f, posenc::status::domain_error};
   const int g = power_group(c.heads);
-  if (h < g) return {std::pow(detail::alibip::bloom_base(g), static_cast<float>(h + 1)), posenc::status::ok};
-  return {std::pow(detail::alibip::bloom_base(2 * g), static_cast<float>(2 * (h - g) + 1)), posenc::status::ok};
+  if (h < g) return {std::pow(alibi::detail::bloom_base(g), static_cast<float>(h + 1)), posenc::status::ok};
+  return {std::pow(alibi::detail::bloom_base(2 * g), static_cast<float>(2 * (h - g) + 1)), posenc::status::ok};
 }
 
 // ggml's float32 slope of head h (max_bias as the float32 GGUF stores); domain_error for a head

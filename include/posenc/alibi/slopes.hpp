@@ -44,7 +44,7 @@ constexpr int power_group(int heads) noexcept {
 constexpr posenc::result<slope_exponent> slope_exponent_of(const checked_config& cc, int h) noexcept {
   const config& c = cc.get();
   if (!cc.ok() || h < 0 || h >= c.heads) return {{}, posenc::status::domain_error};
-  const std::int64_t units = detail::alibif::max_bias_units(c.max_bias);  // max_bias = units / 2^16
+  const std::int64_t units = alibi::detail::max_bias_units(c.max_bias);  // max_bias = units / 2^16
   const std::int64_t group = power_group(c.heads);
   std::int64_t num = 0, den = 0;
   if (h < group) {

@@ -26,7 +26,7 @@ inline void invalid_alibi_config(const char* precondition) noexcept { static_cas
 
 }  // namespace posenc::alibi
 
-namespace posenc::detail::alibif {
+namespace posenc::alibi::detail {
 
 constexpr alibi::validation bad(const char* m, bool report) noexcept {
   if (report) alibi::invalid_alibi_config(m);
@@ -50,19 +50,19 @@ constexpr alibi::validation validate_config(const alibi::config& c, bool report)
   return {};
 }
 
-}  // namespace posenc::detail::alibif
+}  // namespace posenc::alibi::detail
 
 namespace posenc::alibi {
 
 // Every precondition of the slopes and biases of this config, as a value (static_assert-able).
-constexpr validation validate(const config& c) noexcept { return detail::alibif::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return alibi::detail::validate_config(c, false); }
 
 // The same in report mode when constant-evaluated (a compile error naming the precondition).
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::alibif::validate_config(c, std::is_constant_evaluated());
+  return alibi::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::alibif::validate_config>;
+using checked_config = posenc::checked<config, &alibi::detail::validate_config>;
 
 }  // namespace posenc::alibi

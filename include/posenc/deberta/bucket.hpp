@@ -43,7 +43,9 @@ inline constexpr hf_float32_policy hf_float32{};
 
 }  // namespace posenc::deberta
 
-namespace posenc::detail::debertaf {
+namespace posenc::deberta::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The smallest c >= 0 with (mid - 1) log(a/mid) <= c log(top/mid); -1 when undecided or above 2^20.
 constexpr std::int64_t exact_ceiling(std::int64_t a, std::int64_t mid, std::int64_t top) noexcept {
@@ -72,7 +74,7 @@ constexpr std::int64_t exact_ceiling(std::int64_t a, std::int64_t mid, std::int6
   }
 }
 
-}  // namespace posenc::detail::debertaf
+}  // namespace posenc::deberta::detail
 
 namespace posenc::deberta {
 
@@ -82,7 +84,7 @@ constexpr posenc::result<std::int64_t> bucket(const checked_config& cc, std::int
   const std::int64_t mid = cc.get().position_buckets / 2, top = cc.get().max_relative_positions - 1;
   const std::int64_t a = relative_position < 0 ? -relative_position : relative_position;
   if (a <= mid) return {relative_position, posenc::status::ok};
-  const std::int64_t c = detail::debertaf::exact_ceiling(a, mid, top);
+  const std::int64_t c = deberta::detail::exact_ceiling(a, mid, top);
   if (c < 0) return {0, posenc::status::domain_error};
   return {relative_position < 0 ? -(mid + c) : mid + c, posenc::status::ok};
 }

@@ -18,7 +18,7 @@ inline void invalid_deberta_config(const char* precondition) noexcept { static_c
 
 }  // namespace posenc::deberta
 
-namespace posenc::detail::debertaf {
+namespace posenc::deberta::detail {
 
 constexpr deberta::validation bad(const char* m, bool report) noexcept {
   if (report) deberta::invalid_deberta_config(m);
@@ -35,17 +35,17 @@ constexpr deberta::validation validate_config(const deberta::config& c, bool rep
   return {};
 }
 
-}  // namespace posenc::detail::debertaf
+}  // namespace posenc::deberta::detail
 
 namespace posenc::deberta {
 
-constexpr validation validate(const config& c) noexcept { return detail::debertaf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return deberta::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::debertaf::validate_config(c, std::is_constant_evaluated());
+  return deberta::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::debertaf::validate_config>;
+using checked_config = posenc::checked<config, &deberta::detail::validate_config>;
 
 }  // namespace posenc::deberta

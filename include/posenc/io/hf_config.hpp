@@ -80,7 +80,7 @@ inline parse_result<std::string> read_text_file(const std::string& path) {
 
 }  // namespace posenc::io
 
-namespace posenc::detail::hfjson {
+namespace posenc::io::detail {
 
 // HF's rope_type names besides rope::scaling_names (rope/scaling_names.hpp): Phi-3's "su" for
 // longrope, and v5's "proportional" (default frequencies over head_dim, rope::config::proportional).
@@ -258,22 +258,22 @@ posenc::io::parse_result<T> guarded(std::string_view text, Read read) noexcept {
   }
 }
 
-}  // namespace posenc::detail::hfjson
+}  // namespace posenc::io::detail
 
 namespace posenc::io {
 
 // The RoPE part of a config.json's text. rope::validate is not applied: the caller may still
 // override fields (the CLI's flags) and validates the result.
 inline parse_result<rope_settings> rope_from_hf_config(std::string_view json_text) noexcept {
-  return posenc::detail::hfjson::guarded<rope_settings>(json_text, posenc::detail::hfjson::rope_of);
+  return posenc::io::detail::guarded<rope_settings>(json_text, posenc::io::detail::rope_of);
 }
 
 inline parse_result<alibi::config> alibi_from_hf_config(std::string_view json_text) noexcept {
-  return posenc::detail::hfjson::guarded<alibi::config>(json_text, posenc::detail::hfjson::alibi_of);
+  return posenc::io::detail::guarded<alibi::config>(json_text, posenc::io::detail::alibi_of);
 }
 
 inline parse_result<t5::config> t5_from_hf_config(std::string_view json_text) noexcept {
-  return posenc::detail::hfjson::guarded<t5::config>(json_text, posenc::detail::hfjson::t5_of);
+  return posenc::io::detail::guarded<t5::config>(json_text, posenc::io::detail::t5_of);
 }
 
 }  // namespace posenc::io

@@ -42,7 +42,9 @@
 #include "posenc/math/round.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::kerplef {
+namespace posenc::kerple::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
 
@@ -70,39 +72,39 @@ constexpr mp::approx<L> power_bias_approx(double a, double p, std::uint64_t k) n
   return {r, mp::max_int(e.err + ga, r.top() + 6 - 64 * L) + 1};
 }
 
-}  // namespace posenc::detail::kerplef
+}  // namespace posenc::kerple::detail
 
 namespace posenc::kerple {
 
 // RN_T(-p log(1 + a k)).
 template <class T = double>
 constexpr posenc::result<T> log_bias(const log_checked_config& cc, std::uint64_t k) noexcept {
-  using namespace detail::kerplef;
+  using namespace kerple::detail;
   if (!cc.ok()) return {T{}, cc.check().error};
   const double p = cc.get().p, a = cc.get().a;
   if (k >= (std::uint64_t{1} << 53) || a * static_cast<double>(k) >= 0x1p84) return {T{}, posenc::status::domain_error};
-  if (k == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
-  const math::double_double t = detail::two_prod(a, static_cast<double>(k));  // a k exactly
-  const math::double_double v = detail::dd_add({1.0, 0.0}, t);                // 1 + a k, within 3u^2
-  const math::double_double lh = detail::dd_log(v.hi);
-  const math::double_double lv = detail::dd_add(lh, {v.lo / v.hi, 0.0});  // log(hi + lo) = log hi + lo/hi - ...
-  const math::double_double r = detail::dd_mul(lv, -p);
+  if (k == 0) return {posenc::detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
+  const math::double_double t = posenc::detail::two_prod(a, static_cast<double>(k));  // a k exactly
+  const math::double_double v = posenc::detail::dd_add({1.0, 0.0}, t);                // 1 + a k, within 3u^2
+  const math::double_double lh = posenc::detail::dd_log(v.hi);
+  const math::double_double lv = posenc::detail::dd_add(lh, {v.lo / v.hi, 0.0});  // log(hi + lo) = log hi + lo/hi - ...
+  const math::double_double r = posenc::detail::dd_mul(lv, -p);
   // |log v - lv| <= 2^-101 |lh| (dd_log) + (lo/hi)^2 / 2 + the rounding of lo/hi (2^-106) + the
   // 3u^2 of 1 + a k (2^-104.4 absolute after the log): below |lv| 2^-100.9 + 2^-104; times p with
   // dd_mul's 2^-104 of |r|: err below |p| (|lv| 2^-100 + 2^-103).
   const double err = p * (dabs(lv.hi) * 0x1p-100 + 0x1p-103);
-  return detail::rounded_result(detail::round_once<T>(
+  return posenc::detail::rounded_result(posenc::detail::round_once<T>(
       {r.hi, r.lo, err}, [p, a, k](auto level) { return log_bias_approx<decltype(level)::value>(p, a, k); }));
 }
 
 // RN_T(-a k^p).
 template <class T = double>
 constexpr posenc::result<T> power_bias(const power_checked_config& cc, std::uint64_t k) noexcept {
-  using namespace detail::kerplef;
+  using namespace kerple::detail;
   if (!cc.ok()) return {T{}, cc.check().error};
   const double a = cc.get().a, p = cc.get().p;
   if (k >= (std::uint64_t{1} << 26)) return {T{}, posenc::status::domain_error};
-  if (k == 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
+  if (k == 0) return {posenc::detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   // Exact case: p = P 2^-q with P odd; k = t^(2^q) makes k^p = t^P, an integer below 2^52.
   const std::uint64_t pbits = std::bit_cast<std::uint64_t>(p);
   const int pexp = static_cast<int>((pbits >> 52) & 0x7FF) - 1075;  // p = (mantissa) 2^pexp
@@ -111,21 +113,21 @@ constexpr posenc::result<T> power_bias(const power_checked_config& cc, std::uint
   while (q > 0 && (pm & 1) == 0) pm >>= 1, --q;  // p = pm 2^-q, pm odd (q <= 0: p an integer times 2^-q)
   if (q <= 6) {
     const std::int64_t root = q <= 0 ? 1 : (std::int64_t{1} << q);
-    const std::uint64_t t = q <= 0 ? k : detail::exact_root(k, root);
+    const std::uint64_t t = q <= 0 ? k : posenc::detail::exact_root(k, root);
     const std::uint64_t P = q <= 0 ? (pm << (-q)) : pm;
-    const std::uint64_t power = t == 0 ? 0 : detail::power_below_2_54(t, static_cast<std::int64_t>(P));
+    const std::uint64_t power = t == 0 ? 0 : posenc::detail::power_below_2_54(t, static_cast<std::int64_t>(P));
     if (power != 0) {
-      const math::double_double prod = detail::two_prod(a, static_cast<double>(power));  // exact
-      return detail::rounded_result(detail::round_dd<T>(-prod.hi, -prod.lo));
+      const math::double_double prod = posenc::detail::two_prod(a, static_cast<double>(power));  // exact
+      return posenc::detail::rounded_result(posenc::detail::round_dd<T>(-prod.hi, -prod.lo));
     }
   }
-  const math::double_double x = detail::dd_mul(detail::dd_log(static_cast<double>(k)), p);
-  const math::double_double e = detail::dd_exp(x);
-  const math::double_double r = detail::dd_mul(e, -a);
+  const math::double_double x = posenc::detail::dd_mul(posenc::detail::dd_log(static_cast<double>(k)), p);
+  const math::double_double e = posenc::detail::dd_exp(x);
+  const math::double_double r = posenc::detail::dd_mul(e, -a);
   // x within 2^-101 |log k| |p| + 2^-104 |x| absolute (so e within that relative, plus dd_exp's
   // 2^-102), and the product 2^-104: below |r| (|x| 2^-100 + 2^-100).
   const double err = dabs(r.hi) * (dabs(x.hi) * 0x1p-100 + 0x1p-100);
-  return detail::rounded_result(detail::round_once<T>(
+  return posenc::detail::rounded_result(posenc::detail::round_once<T>(
       {r.hi, r.lo, err}, [a, p, k](auto lv) { return power_bias_approx<decltype(lv)::value>(a, p, k); }));
 }
 

@@ -21,7 +21,9 @@
 #include "posenc/kerple/bias.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::kerplef {
+namespace posenc::kerple::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 constexpr bool table_shape_ok(std::size_t queries, std::size_t keys, std::size_t size, std::uint64_t first_query,
                               std::uint64_t first_key) noexcept {
@@ -30,7 +32,7 @@ constexpr bool table_shape_ok(std::size_t queries, std::size_t keys, std::size_t
          (queries == 0 || keys <= size / queries) && size == queries * keys;
 }
 
-}  // namespace posenc::detail::kerplef
+}  // namespace posenc::kerple::detail
 
 namespace posenc::kerple {
 
@@ -39,10 +41,10 @@ constexpr posenc::status fill_log_bias_table(const log_checked_config& cc, std::
                                              std::span<T> out, std::uint64_t first_query = 0,
                                              std::uint64_t first_key = 0) noexcept {
   if (!cc.ok()) return cc.check().error;
-  if (!detail::kerplef::table_shape_ok(queries, keys, out.size(), first_query, first_key))
+  if (!kerple::detail::table_shape_ok(queries, keys, out.size(), first_query, first_key))
     return posenc::status::domain_error;
-  return detail::fill_distance_block(detail::distance_block{queries, keys, first_query, first_key}, out.data(),
-                                     [&cc](std::uint64_t k) { return log_bias<T>(cc, k); });
+  return posenc::detail::fill_distance_block(posenc::detail::distance_block{queries, keys, first_query, first_key},
+                                             out.data(), [&cc](std::uint64_t k) { return log_bias<T>(cc, k); });
 }
 
 template <class T = double>
@@ -50,10 +52,10 @@ constexpr posenc::status fill_power_bias_table(const power_checked_config& cc, s
                                                std::span<T> out, std::uint64_t first_query = 0,
                                                std::uint64_t first_key = 0) noexcept {
   if (!cc.ok()) return cc.check().error;
-  if (!detail::kerplef::table_shape_ok(queries, keys, out.size(), first_query, first_key))
+  if (!kerple::detail::table_shape_ok(queries, keys, out.size(), first_query, first_key))
     return posenc::status::domain_error;
-  return detail::fill_distance_block(detail::distance_block{queries, keys, first_query, first_key}, out.data(),
-                                     [&cc](std::uint64_t k) { return power_bias<T>(cc, k); });
+  return posenc::detail::fill_distance_block(posenc::detail::distance_block{queries, keys, first_query, first_key},
+                                             out.data(), [&cc](std::uint64_t k) { return power_bias<T>(cc, k); });
 }
 
 }  // namespace posenc::kerple

@@ -21,7 +21,7 @@ inline void invalid_kerple_config(const char* precondition) noexcept { static_ca
 
 }  // namespace posenc::kerple
 
-namespace posenc::detail::kerplef {
+namespace posenc::kerple::detail {
 
 constexpr bool finite_positive(double x) noexcept { return x > 0 && x <= 0x1.fffffffffffffp1023; }
 
@@ -42,22 +42,22 @@ constexpr kerple::validation validate_power(const kerple::power_config& c, bool 
   return {};
 }
 
-}  // namespace posenc::detail::kerplef
+}  // namespace posenc::kerple::detail
 
 namespace posenc::kerple {
 
-constexpr validation validate(const log_config& c) noexcept { return detail::kerplef::validate_log(c, false); }
-constexpr validation validate(const power_config& c) noexcept { return detail::kerplef::validate_power(c, false); }
+constexpr validation validate(const log_config& c) noexcept { return kerple::detail::validate_log(c, false); }
+constexpr validation validate(const power_config& c) noexcept { return kerple::detail::validate_power(c, false); }
 
 constexpr validation require_valid(const log_config& c) noexcept {
-  return detail::kerplef::validate_log(c, std::is_constant_evaluated());
+  return kerple::detail::validate_log(c, std::is_constant_evaluated());
 }
 constexpr validation require_valid(const power_config& c) noexcept {
-  return detail::kerplef::validate_power(c, std::is_constant_evaluated());
+  return kerple::detail::validate_power(c, std::is_constant_evaluated());
 }
 
 // A head validated once, where it is made (validation.hpp).
-using log_checked_config = posenc::checked<log_config, &detail::kerplef::validate_log>;
-using power_checked_config = posenc::checked<power_config, &detail::kerplef::validate_power>;
+using log_checked_config = posenc::checked<log_config, &kerple::detail::validate_log>;
+using power_checked_config = posenc::checked<power_config, &kerple::detail::validate_power>;
 
 }  // namespace posenc::kerple

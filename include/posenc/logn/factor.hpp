@@ -35,7 +35,7 @@ constexpr posenc::result<T> factor(const checked_config& cc, std::int64_t n) noe
   if (!cc.ok()) return {T{}, cc.check().error};
   const config& c = cc.get();
   if (n < 1 || n >= (std::int64_t{1} << 53)) return {T{}, posenc::status::domain_error};
-  if (c.at_least_one && n <= c.base) return {detail::round_dd<T>(1.0, 0.0), posenc::status::ok};
+  if (c.at_least_one && n <= c.base) return {posenc::detail::round_dd<T>(1.0, 0.0), posenc::status::ok};
   return math::log_ratio<T>(n, c.base);
 }
 

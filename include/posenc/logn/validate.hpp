@@ -20,7 +20,7 @@ inline void invalid_logn_config(const char* precondition) noexcept { static_cast
 
 }  // namespace posenc::logn
 
-namespace posenc::detail::lognf {
+namespace posenc::logn::detail {
 
 constexpr logn::validation bad(const char* m, bool report) noexcept {
   if (report) logn::invalid_logn_config(m);
@@ -33,17 +33,17 @@ constexpr logn::validation validate_config(const logn::config& c, bool report) n
   return {};
 }
 
-}  // namespace posenc::detail::lognf
+}  // namespace posenc::logn::detail
 
 namespace posenc::logn {
 
-constexpr validation validate(const config& c) noexcept { return detail::lognf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return logn::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::lognf::validate_config(c, std::is_constant_evaluated());
+  return logn::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::lognf::validate_config>;
+using checked_config = posenc::checked<config, &logn::detail::validate_config>;
 
 }  // namespace posenc::logn

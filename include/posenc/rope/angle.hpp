@@ -10,7 +10,7 @@
 //
 // Fast path (as math::sincos_geometric): the frequency as a double-double with relative
 // error rel_err (frequency_dd), the angle phi = m theta by TwoProduct (|error| <= 2^-103 |phi|,
-// detail::product_angle), plus |phi| rel_err for the frequency, then detail::trig_fast and Ziv's
+// posenc::detail::product_angle), plus |phi| rel_err for the frequency, then posenc::detail::trig_fast and Ziv's
 // rounding test. With af: the double-double kernel's value times af as a double-double (dd_mul,
 // 2^-102 relative, CRlibm Mul22), the errors propagated to first order with a 2^-50 margin.
 // Fallback: detail/angle_mp.hpp.
@@ -32,7 +32,9 @@
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The exact attention factor as a double-double with an absolute error bound (ok = false when the
 // double-double evaluation could not bound it; the callers then take the accurate path): the
@@ -42,7 +44,7 @@ using attention_value = math::amplitude;
 constexpr attention_value attention_dd(const rope::config& c) noexcept {
   const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value()) return {{*c.attention_factor, 0.0}, 0.0, true};
-  const eval::dd_val a = ropef::attention_eval<eval::dd_num>(c);
+  const eval::dd_val a = rope::detail::attention_eval<eval::dd_num>(c);
   if (eval::dd_num::failed(a) || !(a.v.hi > 0)) return {{}, 0, false};
   return {a.v, a.err == eval::exact_err ? 0.0 : pow2(eval::imax(a.err, -1074)), true};
 }
@@ -111,7 +113,7 @@ constexpr bool pair_ok(const rope::checked_config& c, int j) noexcept {
   return c.ok() && j >= 0 && j < rope::rotary_dim(c.get()) / 2;
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail
 
 namespace posenc::rope {
 
@@ -119,10 +121,10 @@ namespace posenc::rope {
 // Any m < 2^64. domain_error: invalid config, j outside [0, rotary_dim(c)/2).
 template <class T = double>
 constexpr posenc::result<math::sincos_result<T>> sincos(const checked_config& c, std::uint64_t m, int j) noexcept {
-  if (!detail::ropet::pair_ok(c, j)) return {{}, posenc::status::domain_error};
+  if (!rope::detail::pair_ok(c, j)) return {{}, posenc::status::domain_error};
   const frequency_value f = frequency_dd(c, j);
   if (!f.ok()) return {{}, f.error};
-  return detail::ropet::sincos_with<T>(c.get(), f, nullptr, m, j);
+  return rope::detail::sincos_with<T>(c.get(), f, nullptr, m, j);
 }
 
 // {RN_T(af sin(m theta_j)), RN_T(af cos(m theta_j))}, af = attention_factor(c) exact: HF's
@@ -131,11 +133,11 @@ constexpr posenc::result<math::sincos_result<T>> sincos(const checked_config& c,
 template <class T = double>
 constexpr posenc::result<math::sincos_result<T>> attention_sincos(const checked_config& c, std::uint64_t m,
                                                                   int j) noexcept {
-  if (!detail::ropet::pair_ok(c, j)) return {{}, posenc::status::domain_error};
+  if (!rope::detail::pair_ok(c, j)) return {{}, posenc::status::domain_error};
   const frequency_value f = frequency_dd(c, j);
   if (!f.ok()) return {{}, f.error};
-  const detail::ropet::attention_value af = detail::ropet::attention_dd(c.get());
-  return detail::ropet::sincos_with<T>(c.get(), f, &af, m, j);
+  const rope::detail::attention_value af = rope::detail::attention_dd(c.get());
+  return rope::detail::sincos_with<T>(c.get(), f, &af, m, j);
 }
 
 }  // namespace posenc::rope

@@ -265,7 +265,7 @@ constexpr posenc::status rotate_generated(const S* in, S* out, const rope::apply
 namespace posenc::rope {
 
 template <class S>
-using compute_t = typename detail::apply_traits<S>::compute;
+using compute_t = typename posenc::detail::apply_traits<S>::compute;
 
 // Out of place: out = R in for one position. row holds rotary_dim/2 entries {sin, cos} (pair j's
 // angle); TT must load exactly into compute_t<S> (e.g. float or bfloat16 rows for float storage).
@@ -274,7 +274,8 @@ template <class S, class TT>
 constexpr posenc::status rotate_copy(const S* in, S* out, const apply_shape& sh, const math::sincos_result<TT>* row,
                                      direction dir = direction::forward) noexcept {
   if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
-  return detail::rotate_generated<TT>(in, out, sh, dir == direction::inverse, [row](std::size_t j) { return row[j]; });
+  return posenc::detail::rotate_generated<TT>(in, out, sh, dir == direction::inverse,
+                                              [row](std::size_t j) { return row[j]; });
 }
 
 // In place: x = R x for one position.
@@ -325,7 +326,7 @@ constexpr posenc::status rotate_at_copy(const S* in, S* out, const apply_shape& 
   if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
   const auto d = static_cast<std::int64_t>(sh.rotary_dim);
   if (!math::geometric_frequency_args_valid(base, d - 2, d)) return posenc::status::domain_error;
-  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, base, d](std::size_t j) {
+  return posenc::detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, base, d](std::size_t j) {
     return math::sincos_geometric<T>(m, base, 2 * static_cast<std::int64_t>(j), d).value;  // ok: checked above
   });
 }
@@ -345,8 +346,9 @@ constexpr posenc::status rotate_at_theta_copy(const S* in, S* out, const apply_s
   using T = std::conditional_t<std::is_void_v<TT>, compute_t<S>, TT>;
   if (check_dims(sh.head_dim, sh.rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
   for (std::size_t j = 0; j < sh.rotary_dim / 2; ++j)
-    if (detail::trig_special(theta[j].hi) || detail::trig_special(theta[j].lo)) return posenc::status::invalid_input;
-  return detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, theta](std::size_t j) {
+    if (posenc::detail::trig_special(theta[j].hi) || posenc::detail::trig_special(theta[j].lo))
+      return posenc::status::invalid_input;
+  return posenc::detail::rotate_generated<T>(in, out, sh, dir == direction::inverse, [m, theta](std::size_t j) {
     return math::sincos_product<T>(m, theta[j]).value;  // ok: finite theta checked above
   });
 }

@@ -18,6 +18,6 @@
 
 namespace posenc::rope {
 
-using checked_config = posenc::checked<config, &detail::ropef::validate_config>;
+using checked_config = posenc::checked<config, &rope::detail::validate_config>;
 
 }  // namespace posenc::rope

@@ -93,7 +93,7 @@ inline constexpr std::size_t config_field_count = std::tuple_size_v<decltype(con
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropecf {
+namespace posenc::rope::detail {
 
 // The number of members of an aggregate A: the largest N for which A{x_1, ..., x_N} compiles, each
 // x_i converting to anything. Used only in unevaluated requires-expressions.
@@ -120,4 +120,4 @@ constexpr std::size_t member_count() noexcept {
 static_assert(member_count<rope::config>() == rope::config_field_count,
               "posenc: rope::config_fields must list every member of rope::config");
 
-}  // namespace posenc::detail::ropecf
+}  // namespace posenc::rope::detail

@@ -70,7 +70,9 @@ inline void folded_entry_overflows_table_type(const char* what) noexcept { stati
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // A broken table precondition: the validation naming it, and in constant evaluation the stop in
 // invalid_rope_table. Called with the sentence as a literal at each site, so that the compiler's
@@ -80,7 +82,7 @@ constexpr rope::validation table_failure(const char* precondition) noexcept {
   return {posenc::status::domain_error, precondition};
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail
 
 namespace posenc::rope {
 
@@ -97,18 +99,20 @@ struct table_options {
 constexpr validation check_table(const config& c, std::size_t positions, std::size_t rotary_dim_,
                                  std::uint64_t start = 0) noexcept {
   // In constant evaluation a broken config stops in invalid_rope_config, naming it (validate.hpp).
-  if (const validation v = detail::ropef::validate_config(c, std::is_constant_evaluated()); !v) return v;
+  if (const validation v = rope::detail::validate_config(c, std::is_constant_evaluated()); !v) return v;
   if (rotary_dim_ != static_cast<std::size_t>(rotary_dim(c)))
-    return detail::ropet::table_failure("table RotaryDim differs from rotary_dim(cfg)");
-  if (positions == 0) return detail::ropet::table_failure("a table needs at least one position");
+    return rope::detail::table_failure("table RotaryDim differs from rotary_dim(cfg)");
+  if (positions == 0) return rope::detail::table_failure("a table needs at least one position");
   if (start > max_table_position || positions - 1 > max_table_position - start)
-    return detail::ropet::table_failure("table positions past 2^21");
+    return rope::detail::table_failure("table positions past 2^21");
   return {};
 }
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // What a public fill was given, in one shape. rows and the destination's stride follow from the
 // config, so fill() works them out before anything is checked or written.
@@ -154,7 +158,7 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   // The rotating pairs through the table engine. Proportional's other pairs have frequency 0: their
   // entries are the same in every row, {RN(0), RN(1)} or folded {RN(0), RN(af)}, evaluated once by
   // the function that evaluates every other entry (the same bits, and the same overflow status).
-  const std::size_t rotating = static_cast<std::size_t>(ropef::rotating_pairs(c));
+  const std::size_t rotating = static_cast<std::size_t>(rope::detail::rotating_pairs(c));
   posenc::status st =
       fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
   if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows, rotating);  // the row kernel wrote first copies
@@ -171,7 +175,7 @@ constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept
   return st;
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail
 
 namespace posenc::rope {
 
@@ -179,11 +183,11 @@ namespace posenc::rope {
 template <storage_type T>
 constexpr posenc::status fill_table(const config& c, std::span<T> cos, std::span<T> sin, layout l = layout::half_split,
                                     table_options o = {}) noexcept {
-  return detail::ropet::fill<T>(c, {.start = o.start,
-                                    .size = cos.size(),
-                                    .sin_size = sin.size(),
-                                    .fold = o.fold_attention,
-                                    .dest = {cos.data(), sin.data(), nullptr, 0, l}});
+  return rope::detail::fill<T>(c, {.start = o.start,
+                                   .size = cos.size(),
+                                   .sin_size = sin.size(),
+                                   .fold = o.fold_attention,
+                                   .dest = {cos.data(), sin.data(), nullptr, 0, l}});
 }
 
 // Rows at the listed positions, expanded over the rotary dim.
@@ -191,37 +195,37 @@ template <storage_type T>
 constexpr posenc::status fill_table(const config& c, std::span<const std::uint64_t> positions, std::span<T> cos,
                                     std::span<T> sin, layout l = layout::half_split,
                                     bool fold_attention = false) noexcept {
-  return detail::ropet::fill<T>(c, {.list = positions.data(),
-                                    .list_size = positions.size(),
-                                    .by_list = true,
-                                    .size = cos.size(),
-                                    .sin_size = sin.size(),
-                                    .fold = fold_attention,
-                                    .dest = {cos.data(), sin.data(), nullptr, 0, l}});
+  return rope::detail::fill<T>(c, {.list = positions.data(),
+                                   .list_size = positions.size(),
+                                   .by_list = true,
+                                   .size = cos.size(),
+                                   .sin_size = sin.size(),
+                                   .fold = fold_attention,
+                                   .dest = {cos.data(), sin.data(), nullptr, 0, l}});
 }
 
 // Compact rows {sin, cos} per pair at positions o.start + i, i < out.size() / (rotary_dim(c) / 2).
 template <storage_type T>
 constexpr posenc::status fill_pair_table(const config& c, std::span<math::sincos_result<T>> out,
                                          table_options o = {}) noexcept {
-  return detail::ropet::fill<T>(c, {.start = o.start,
-                                    .size = out.size(),
-                                    .sin_size = out.size(),
-                                    .fold = o.fold_attention,
-                                    .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
+  return rope::detail::fill<T>(c, {.start = o.start,
+                                   .size = out.size(),
+                                   .sin_size = out.size(),
+                                   .fold = o.fold_attention,
+                                   .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
 }
 
 // Compact rows at the listed positions.
 template <storage_type T>
 constexpr posenc::status fill_pair_table(const config& c, std::span<const std::uint64_t> positions,
                                          std::span<math::sincos_result<T>> out, bool fold_attention = false) noexcept {
-  return detail::ropet::fill<T>(c, {.list = positions.data(),
-                                    .list_size = positions.size(),
-                                    .by_list = true,
-                                    .size = out.size(),
-                                    .sin_size = out.size(),
-                                    .fold = fold_attention,
-                                    .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
+  return rope::detail::fill<T>(c, {.list = positions.data(),
+                                   .list_size = positions.size(),
+                                   .by_list = true,
+                                   .size = out.size(),
+                                   .sin_size = out.size(),
+                                   .fold = fold_attention,
+                                   .dest = {nullptr, nullptr, out.data(), 0, layout::half_split}});
 }
 
 }  // namespace posenc::rope

@@ -29,15 +29,16 @@ namespace posenc::rope {
 
 // The rotary dimension: floor(head_dim * partial_rotary_factor) (HF), or rotary_dim when set
 // (GPT-J), or head_dim for proportional. 0 for an invalid config.
-constexpr int rotary_dim(const config& c) noexcept { return static_cast<int>(detail::ropef::rotary_dim(c)); }
+constexpr int rotary_dim(const config& c) noexcept { return static_cast<int>(rope::detail::rotary_dim(c)); }
 
 // inv_freq[j], 0 <= j < rotary_dim(c)/2. Zero for proportional's non-rotating pairs.
 template <class T = double>
 constexpr posenc::result<T> inv_freq(const checked_config& cc, int j) noexcept {
   const config& c = cc.get();
   if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {T{}, posenc::status::domain_error};
-  if (j >= detail::ropef::rotating_pairs(c)) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
-  return detail::eval::round_formula<T>([&c, j](auto p) { return detail::ropef::inv_freq_eval<decltype(p)>(c, j); });
+  if (j >= rope::detail::rotating_pairs(c)) return {posenc::detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
+  return posenc::detail::eval::round_formula<T>(
+      [&c, j](auto p) { return rope::detail::inv_freq_eval<decltype(p)>(c, j); });
 }
 
 // The factor HF multiplies cos and sin by (the second value of the rope init functions).
@@ -47,8 +48,8 @@ constexpr posenc::result<T> attention_factor(const checked_config& cc) noexcept 
   if (!cc.ok()) return {T{}, posenc::status::domain_error};
   const bool takes_explicit = c.rope_type == scaling::yarn || c.rope_type == scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value())
-    return detail::rounded_result(detail::round_dd<T>(*c.attention_factor, 0.0));
-  return detail::eval::round_formula<T>([&c](auto p) { return detail::ropef::attention_eval<decltype(p)>(c); });
+    return posenc::detail::rounded_result(posenc::detail::round_dd<T>(*c.attention_factor, 0.0));
+  return posenc::detail::eval::round_formula<T>([&c](auto p) { return rope::detail::attention_eval<decltype(p)>(c); });
 }
 
 // DeepSeek's softmax-scale multiplier mscale^2 (modeling_deepseek_v3 DeepseekV3Attention).
@@ -56,7 +57,7 @@ template <class T = double>
 constexpr posenc::result<T> softmax_scale_factor(const checked_config& cc) noexcept {
   const config& c = cc.get();
   if (!cc.ok()) return {T{}, posenc::status::domain_error};
-  return detail::eval::round_formula<T>([&c](auto p) { return detail::ropef::softmax_eval<decltype(p)>(c); });
+  return posenc::detail::eval::round_formula<T>([&c](auto p) { return rope::detail::softmax_eval<decltype(p)>(c); });
 }
 
 // YaRN's find_correction_range (_compute_yarn_parameters). With truncate, low and high are the
@@ -71,8 +72,8 @@ struct correction_range {
 };
 
 constexpr correction_range yarn_correction_range(const checked_config& cc) noexcept {
-  using namespace detail::ropef;
-  using namespace detail::eval;
+  using namespace rope::detail;
+  using namespace posenc::detail::eval;
   const config& c = cc.get();
   if (!cc.ok() || c.rope_type != scaling::yarn) return {0, 0, c.truncate, posenc::status::domain_error};
   const auto lo = round_formula<double>([&c](auto p) { return yarn_range<decltype(p)>(c).low; });
@@ -84,10 +85,10 @@ constexpr correction_range yarn_correction_range(const checked_config& cc) noexc
 enum class llama3_band : unsigned char { keep, smoothed, divided };
 
 constexpr posenc::result<llama3_band> llama3_band_of(const checked_config& cc, int j) noexcept {
-  using namespace detail::ropef;
-  using namespace detail::eval;
+  using namespace rope::detail;
+  using namespace posenc::detail::eval;
   const config& c = cc.get();
-  if (!cc.ok() || c.rope_type != scaling::llama3 || j < 0 || j >= rotary_dim(c) / 2)
+  if (!cc.ok() || c.rope_type != scaling::llama3 || j < 0 || j >= detail::rotary_dim(c) / 2)
     return {llama3_band::keep, posenc::status::domain_error};
   int b = llama3_band_eval<dd_num>(c, dd_num::exp(log_theta<dd_num>(c, j)));
   if (b == 3) b = llama3_band_eval<mp_num<4>>(c, mp_num<4>::exp(log_theta<mp_num<4>>(c, j)));
@@ -109,15 +110,16 @@ using frequency_value = math::frequency_value;  // math/sincos_source.hpp
 // Llama-3's smoothed band, enough for float tables, not for deciding a double entry's rounding
 // from a row kernel's anchors, sincos_table_rows_double.hpp), at a few microseconds a column.
 constexpr frequency_value frequency_dd_accurate(const checked_config& cc, int j) noexcept {
-  using namespace detail::ropef;
-  using namespace detail::eval;
+  using namespace rope::detail;
+  using namespace posenc::detail::eval;
   const config& c = cc.get();
-  if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
+  if (!cc.ok() || j < 0 || j >= detail::rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
   if (j >= rotating_pairs(c)) return {};
   const auto m = inv_freq_eval<mp_num<4>>(c, j);
   if (mp_num<4>::failed(m) || !mp_num<4>::separated(m)) return {{}, 0, posenc::status::domain_error};
-  const double hi = detail::mp::round_value<double>(m.v);
-  const double lo = detail::mp::round_value<double>(detail::mp::sub(m.v, detail::mp::from_double<4>(hi)));
+  const double hi = posenc::detail::mp::round_value<double>(m.v);
+  const double lo =
+      posenc::detail::mp::round_value<double>(posenc::detail::mp::sub(m.v, posenc::detail::mp::from_double<4>(hi)));
   return {{hi, lo}, 0x1p-104, posenc::status::ok};
 }
 
@@ -126,14 +128,14 @@ constexpr frequency_value frequency_dd_accurate(const checked_config& cc, int j)
 // exact frequency). From the double-double evaluation (bound typically 2^-80 or better), or, when
 // that cannot decide a branch, from the 256-bit one (frequency_dd_accurate, 2^-104).
 constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept {
-  using namespace detail::ropef;
-  using namespace detail::eval;
+  using namespace rope::detail;
+  using namespace posenc::detail::eval;
   const config& c = cc.get();
-  if (!cc.ok() || j < 0 || j >= rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
+  if (!cc.ok() || j < 0 || j >= detail::rotary_dim(c) / 2) return {{}, 0, posenc::status::domain_error};
   if (j >= rotating_pairs(c)) return {};
   const dd_val a = inv_freq_eval<dd_num>(c, j);
   if (!dd_num::failed(a) && a.v.hi != 0 && a.err <= dd_num::bot(a) - 60)
-    return {a.v, a.err == exact_err ? 0.0 : detail::pow2(a.err - dd_num::bot(a)), posenc::status::ok};
+    return {a.v, a.err == exact_err ? 0.0 : posenc::detail::pow2(a.err - dd_num::bot(a)), posenc::status::ok};
   return frequency_dd_accurate(cc, j);
 }
 
@@ -142,8 +144,8 @@ constexpr frequency_value frequency_dd(const checked_config& cc, int j) noexcept
 // branch at this precision (retry with more limbs). Precondition: validate(c).ok(),
 // 0 <= j < rotary_dim(c)/2 (zero past proportional's rotating pairs is not represented here).
 template <int Limbs>
-constexpr detail::mp::approx<Limbs> frequency_mp(const config& c, int j) noexcept {
-  return detail::ropef::inv_freq_eval<detail::eval::mp_num<Limbs>>(c, j);
+constexpr posenc::detail::mp::approx<Limbs> frequency_mp(const config& c, int j) noexcept {
+  return rope::detail::inv_freq_eval<posenc::detail::eval::mp_num<Limbs>>(c, j);
 }
 
 }  // namespace posenc::rope

@@ -145,7 +145,7 @@ constexpr posenc::status permute_rows_in_place(T* w, std::size_t n_heads, std::s
                                                std::size_t cols, bool to_half_split) noexcept {
   if (check_dims(head_dim, rotary_dim) != posenc::status::ok) return posenc::status::domain_error;
   for (std::size_t h = 0; h < n_heads; ++h)
-    detail::permute_head_in_place(w + h * head_dim * cols, head_dim, rotary_dim, cols, to_half_split);
+    posenc::detail::permute_head_in_place(w + h * head_dim * cols, head_dim, rotary_dim, cols, to_half_split);
   return posenc::status::ok;
 }
 

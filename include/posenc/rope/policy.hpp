@@ -75,17 +75,19 @@ inline constexpr ggml_float32_policy ggml_float32{};
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropep {
+namespace posenc::rope::detail::ggml_pipeline {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The configs ggml_float32 covers: valid, default or linear, not proportional, d < 2^24 (exact
-// as a float). hf_float32: ropehf::supported.
+// as a float). hf_float32: rope::detail::hf_pipeline::supported.
 constexpr bool supported(const rope::checked_config& cc) noexcept {
   const rope::config& c = cc.get();
   if (!cc.ok() || c.proportional) return false;
   if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
-  return ropef::rotary_dim(c) < (std::int64_t{1} << 24);
+  return rope::detail::rotary_dim(c) < (std::int64_t{1} << 24);
 }
-constexpr bool in_range(const rope::config& c, int j) noexcept { return j >= 0 && j < ropef::rotary_dim(c) / 2; }
+constexpr bool in_range(const rope::config& c, int j) noexcept { return j >= 0 && j < rope::detail::rotary_dim(c) / 2; }
 constexpr bool linear(const rope::config& c) noexcept { return c.rope_type == rope::scaling::linear; }
 
 // float(x) of a config double: the value torch / GGUF hold in float32 (RN, as the C++ conversion
@@ -95,7 +97,7 @@ constexpr float f32(double x) noexcept { return static_cast<float>(x); }
 // ggml's freq_scale (llama.cpp: rope_freq_scale_train = 1.0f / ropescale) and theta_scale.
 constexpr float ggml_freq_scale(const rope::config& c) noexcept { return linear(c) ? 1.0f / f32(c.factor) : 1.0f; }
 constexpr float ggml_theta_scale(const rope::config& c) noexcept {
-  return math::pow(f32(c.rope_theta), -2.0f / static_cast<float>(ropef::rotary_dim(c)));
+  return math::pow(f32(c.rope_theta), -2.0f / static_cast<float>(rope::detail::rotary_dim(c)));
 }
 
 template <class T>
@@ -103,23 +105,24 @@ constexpr math::sincos_result<T> widen(math::sincos_result<float> s) noexcept { 
   return {round_dd<T>(static_cast<double>(s.sin), 0.0), round_dd<T>(static_cast<double>(s.cos), 0.0)};
 }
 
-}  // namespace posenc::detail::ropep
+}  // namespace posenc::rope::detail::ggml_pipeline
 
 namespace posenc::rope {
 
 // HF's float32 inv_freq[j] (the returned tensor of the rope_type's _compute_*_parameters).
 constexpr posenc::result<float> inv_freq(hf_float32_policy, const checked_config& cc, int j) noexcept {
   const config& c = cc.get();
-  if (!detail::ropehf::supported(cc) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
-  return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j), posenc::status::ok};
+  if (!rope::detail::hf_pipeline::supported(cc) || !rope::detail::ggml_pipeline::in_range(c, j))
+    return {0.0f, posenc::status::domain_error};
+  return {rope::detail::hf_pipeline::inv_freq(rope::detail::hf_pipeline::make_params(c), j), posenc::status::ok};
 }
 
 // HF's attention_factor (the Python float that multiplies cos and sin): 1.0 except YaRN and
 // LongRoPE (explicit attention_factor, get_mscale ratio, or sqrt(1 + ln s / ln L0)).
 constexpr posenc::result<double> attention_scaling(hf_float32_policy, const checked_config& cc) noexcept {
   const config& c = cc.get();
-  if (!detail::ropehf::supported(cc)) return {0.0, posenc::status::domain_error};
-  return {detail::ropehf::make_params(c).attention, posenc::status::ok};
+  if (!rope::detail::hf_pipeline::supported(cc)) return {0.0, posenc::status::domain_error};
+  return {rope::detail::hf_pipeline::make_params(c).attention, posenc::status::ok};
 }
 
 // HF's whole float32 inv_freq tensor: out[j] for j < out.size() <= rotary_dim(c)/2. A constexpr
@@ -127,10 +130,12 @@ constexpr posenc::result<double> attention_scaling(hf_float32_policy, const chec
 // angle() does); angle_row recomputes the powf per pair, which dominates compile time.
 constexpr posenc::status inv_freq_row(hf_float32_policy, const checked_config& cc, std::span<float> out) noexcept {
   const config& c = cc.get();
-  if (!detail::ropehf::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+  if (!rope::detail::hf_pipeline::supported(cc) ||
+      out.size() > static_cast<std::size_t>(rope::detail::rotary_dim(c) / 2))
     return posenc::status::domain_error;
-  const detail::ropehf::params p = detail::ropehf::make_params(c);
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropehf::inv_freq(p, static_cast<std::int64_t>(j));
+  const rope::detail::hf_pipeline::params p = rope::detail::hf_pipeline::make_params(c);
+  for (std::size_t j = 0; j < out.size(); ++j)
+    out[j] = rope::detail::hf_pipeline::inv_freq(p, static_cast<std::int64_t>(j));
   return posenc::status::ok;
 }
 
@@ -138,18 +143,21 @@ constexpr posenc::status inv_freq_row(hf_float32_policy, const checked_config& c
 // 2^24 round, as position_ids.float() does). ggml: m < 2^31 (pos is int32); O(j) (the recurrence).
 constexpr posenc::result<float> angle(hf_float32_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
   const config& c = cc.get();
-  if (!detail::ropehf::supported(cc) || !detail::ropep::in_range(c, j)) return {0.0f, posenc::status::domain_error};
-  return {detail::ropehf::inv_freq(detail::ropehf::make_params(c), j) * static_cast<float>(m), posenc::status::ok};
+  if (!rope::detail::hf_pipeline::supported(cc) || !rope::detail::ggml_pipeline::in_range(c, j))
+    return {0.0f, posenc::status::domain_error};
+  return {rope::detail::hf_pipeline::inv_freq(rope::detail::hf_pipeline::make_params(c), j) * static_cast<float>(m),
+          posenc::status::ok};
 }
 
 constexpr posenc::result<float> angle(ggml_float32_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
   const config& c = cc.get();
-  if (!detail::ropep::supported(cc) || !detail::ropep::in_range(c, j) || m >= (std::uint64_t{1} << 31))
+  if (!rope::detail::ggml_pipeline::supported(cc) || !rope::detail::ggml_pipeline::in_range(c, j) ||
+      m >= (std::uint64_t{1} << 31))
     return {0.0f, posenc::status::domain_error};
-  const float scale = detail::ropep::ggml_theta_scale(c);
+  const float scale = rope::detail::ggml_pipeline::ggml_theta_scale(c);
   float theta = static_cast<float>(m);  // theta_base = (float)pos[i]
   for (int i = 0; i < j; ++i) theta *= scale;
-  return {detail::ropep::ggml_freq_scale(c) * theta, posenc::status::ok};
+  return {rope::detail::ggml_pipeline::ggml_freq_scale(c) * theta, posenc::status::ok};
 }
 
 // A whole row: out[j] = angle(policy, c, m, j) for j < out.size() <= rotary_dim(c)/2, in O(size)
@@ -157,21 +165,24 @@ constexpr posenc::result<float> angle(ggml_float32_policy, const checked_config&
 constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, std::uint64_t m,
                                    std::span<float> out) noexcept {
   const config& c = cc.get();
-  if (!detail::ropehf::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2))
+  if (!rope::detail::hf_pipeline::supported(cc) ||
+      out.size() > static_cast<std::size_t>(rope::detail::rotary_dim(c) / 2))
     return posenc::status::domain_error;
-  const detail::ropehf::params p = detail::ropehf::make_params(c);
+  const rope::detail::hf_pipeline::params p = rope::detail::hf_pipeline::make_params(c);
   const float mf = static_cast<float>(m);
-  for (std::size_t j = 0; j < out.size(); ++j) out[j] = detail::ropehf::inv_freq(p, static_cast<std::int64_t>(j)) * mf;
+  for (std::size_t j = 0; j < out.size(); ++j)
+    out[j] = rope::detail::hf_pipeline::inv_freq(p, static_cast<std::int64_t>(j)) * mf;
   return posenc::status::ok;
 }
 
 constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc, std::uint64_t m,
                                    std::span<float> out) noexcept {
   const config& c = cc.get();
-  if (!detail::ropep::supported(cc) || out.size() > static_cast<std::size_t>(detail::ropef::rotary_dim(c) / 2) ||
-      m >= (std::uint64_t{1} << 31))
+  if (!rope::detail::ggml_pipeline::supported(cc) ||
+      out.size() > static_cast<std::size_t>(rope::detail::rotary_dim(c) / 2) || m >= (std::uint64_t{1} << 31))
     return posenc::status::domain_error;
-  const float scale = detail::ropep::ggml_theta_scale(c), fs = detail::ropep::ggml_freq_scale(c);
+  const float scale = rope::detail::ggml_pipeline::ggml_theta_scale(c),
+              fs = rope::detail::ggml_pipeline::ggml_freq_scale(c);
   float theta = static_cast<float>(m);
   for (std::size_t j = 0; j < out.size(); ++j) {
     out[j] = fs * theta;
@@ -188,9 +199,10 @@ template <class T = float>
 constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const checked_config& cc, std::uint64_t m,
                                                         int j) noexcept {
   const config& c = cc.get();
-  if (!detail::ropep::supported(cc) || detail::ropep::linear(c) || !detail::ropep::in_range(c, j))
+  if (!rope::detail::ggml_pipeline::supported(cc) || rope::detail::ggml_pipeline::linear(c) ||
+      !rope::detail::ggml_pipeline::in_range(c, j))
     return {{}, posenc::status::domain_error};
-  return math::sincos_geometric<T>(m, c.rope_theta, 2 * std::int64_t{j}, detail::ropef::rotary_dim(c));
+  return math::sincos_geometric<T>(m, c.rope_theta, 2 * std::int64_t{j}, rope::detail::rotary_dim(c));
 }
 
 // hf_float32: cos = emb.cos() * attention_scaling, sin likewise (float32 products), then .to(T).
@@ -200,9 +212,9 @@ constexpr posenc::result<math::sincos_result<T>> sincos(hf_float32_policy p, con
   const config& c = cc.get();
   const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
-  const float att = static_cast<float>(detail::ropehf::make_params(c).attention);
+  const float att = static_cast<float>(rope::detail::hf_pipeline::make_params(c).attention);
   const math::sincos_result<float> s = math::sincos(a.value);
-  return {detail::ropep::widen<T>({s.sin * att, s.cos * att}), posenc::status::ok};
+  return {rope::detail::ggml_pipeline::widen<T>({s.sin * att, s.cos * att}), posenc::status::ok};
 }
 
 template <class T = float, class Policy>
@@ -210,7 +222,7 @@ constexpr posenc::result<math::sincos_result<T>> sincos(Policy p, const checked_
                                                         int j) noexcept {
   const posenc::result<float> a = angle(p, cc, m, j);
   if (!a.ok()) return {{}, a.error};
-  return {detail::ropep::widen<T>(math::sincos(a.value)), posenc::status::ok};
+  return {rope::detail::ggml_pipeline::widen<T>(math::sincos(a.value)), posenc::status::ok};
 }
 
 template <class T = float, class Policy>

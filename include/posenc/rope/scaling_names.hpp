@@ -19,8 +19,8 @@ struct scaling_name_entry {
 // In rope::scaling's order; the names of modeling_rope_utils.py's ROPE_INIT_FUNCTIONS (ntk: the
 // static NTK-aware base, which HF has no rope_type for).
 inline constexpr scaling_name_entry scaling_names[] = {
-    {"default", scaling::default_}, {"linear", scaling::linear},     {"ntk", scaling::ntk},
-    {"dynamic", scaling::dynamic},  {"yarn", scaling::yarn},         {"longrope", scaling::longrope},
+    {"default", scaling::default_}, {"linear", scaling::linear}, {"ntk", scaling::ntk},
+    {"dynamic", scaling::dynamic},  {"yarn", scaling::yarn},     {"longrope", scaling::longrope},
     {"llama3", scaling::llama3},
 };
 

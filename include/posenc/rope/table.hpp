@@ -80,7 +80,9 @@ struct pair_table {
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // A table of a fixed type through the public fill: the positions column, then the fill on the
 // table's arrays. The fill takes its rows from the spans' sizes, so the table's own width is
@@ -112,7 +114,7 @@ constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start
   return r;
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail
 
 namespace posenc::rope {
 
@@ -120,26 +122,26 @@ namespace posenc::rope {
 template <class T, std::size_t Positions, std::size_t RotaryDim, layout Layout = layout::half_split>
 constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(const config& c,
                                                                             table_options o = {}) noexcept {
-  return detail::ropet::build<table<T, Positions, RotaryDim, Layout>>(c, o.start, nullptr, o.fold_attention);
+  return rope::detail::build<table<T, Positions, RotaryDim, Layout>>(c, o.start, nullptr, o.fold_attention);
 }
 
 // Rows for the given positions (any order, repeats allowed), e.g. KV-cache slots.
 template <class T, std::size_t Positions, std::size_t RotaryDim, layout Layout = layout::half_split>
 constexpr posenc::result<table<T, Positions, RotaryDim, Layout>> make_table(
     const config& c, const std::array<std::uint64_t, Positions>& at, bool fold_attention = false) noexcept {
-  return detail::ropet::build<table<T, Positions, RotaryDim, Layout>>(c, 0, at.data(), fold_attention);
+  return rope::detail::build<table<T, Positions, RotaryDim, Layout>>(c, 0, at.data(), fold_attention);
 }
 
 template <class T, std::size_t Positions, std::size_t Pairs>
 constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(const config& c,
                                                                           table_options o = {}) noexcept {
-  return detail::ropet::build<pair_table<T, Positions, Pairs>>(c, o.start, nullptr, o.fold_attention);
+  return rope::detail::build<pair_table<T, Positions, Pairs>>(c, o.start, nullptr, o.fold_attention);
 }
 
 template <class T, std::size_t Positions, std::size_t Pairs>
 constexpr posenc::result<pair_table<T, Positions, Pairs>> make_pair_table(
     const config& c, const std::array<std::uint64_t, Positions>& at, bool fold_attention = false) noexcept {
-  return detail::ropet::build<pair_table<T, Positions, Pairs>>(c, 0, at.data(), fold_attention);
+  return rope::detail::build<pair_table<T, Positions, Pairs>>(c, 0, at.data(), fold_attention);
 }
 
 }  // namespace posenc::rope

@@ -11,7 +11,7 @@
 // and tables) check in "report" mode: in constant evaluation a broken precondition then stops the
 // compiler inside posenc::rope::invalid_rope_config, a function that is deliberately not constexpr
 // (the technique of {fmt}'s report_error), whose argument is the same sentence. GCC 12 prints
-//   in 'constexpr' expansion of 'posenc::detail::ropef::bad(((const char*)"rope_theta (the base)
+//   in 'constexpr' expansion of 'posenc::rope::detail::bad(((const char*)"rope_theta (the base)
 //   must be finite and > 1"), 1)'  ...  call to non-'constexpr' function
 //   'void posenc::rope::invalid_rope_config(const char*)'
 // and Clang 16 "in call to 'bad(&"rope_theta (the base) must be finite and > 1"[0], true)'".
@@ -37,7 +37,7 @@ inline void invalid_rope_config(const char* precondition) noexcept { static_cast
 
 }  // namespace posenc::rope
 
-namespace posenc::detail::ropef {
+namespace posenc::rope::detail {
 
 constexpr bool finite(double x) noexcept {
   return (std::bit_cast<std::uint64_t>(x) & 0x7FF0000000000000u) != 0x7FF0000000000000u;
@@ -134,18 +134,18 @@ constexpr rope::validation validate_config(const rope::config& c, bool report) n
   return validate_scaling(c, report);
 }
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::rope::detail
 
 namespace posenc::rope {
 
 // Every precondition of inv_freq / attention_factor (frequencies.hpp) for this config, as a value:
 // usable in static_assert(!validate(bad).ok()) and at run time alike.
-constexpr validation validate(const config& c) noexcept { return detail::ropef::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return rope::detail::validate_config(c, false); }
 
 // The same check in report mode when constant-evaluated: a broken precondition is a compile error
 // naming it; at run time it is returned, as validate() does.
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::ropef::validate_config(c, std::is_constant_evaluated());
+  return rope::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 }  // namespace posenc::rope

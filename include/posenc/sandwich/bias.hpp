@@ -36,7 +36,9 @@
 #include "posenc/sandwich/validate.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::sandwichf {
+namespace posenc::sandwich::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 constexpr double dabs(double x) noexcept { return x < 0 ? -x : x; }
 
@@ -59,9 +61,11 @@ constexpr mp::approx<L> sum_approx(std::uint64_t k, int d, int H, int h) noexcep
   return {r, mp::max_int(worst + terms + 13, r.top() + 4 - 64 * L) + 1};
 }
 
-}  // namespace posenc::detail::sandwichf
+}  // namespace posenc::sandwich::detail
 
-namespace posenc::detail::sandwichf {
+namespace posenc::sandwich::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The head-independent part of bias_h(k): sum sin^2(k theta_i / 2), i = 1 .. d/2, in
 // double-double with its absolute error bound; fast = false when a term left the fast path.
@@ -84,21 +88,21 @@ constexpr half_angle_sum sum_fast(int dim, std::uint64_t k, Half&& half_of) noex
   half_angle_sum out{};
   for (int i = 1; i <= dim / 2; ++i) {
     const math::double_double half = half_of(i);
-    detail::product_phase phi{};
-    detail::reduced rd{};
-    if (!detail::product_angle(k, half, phi) || !detail::reduce_pio2(phi.hi, phi.lo, rd)) {
+    posenc::detail::product_phase phi{};
+    posenc::detail::reduced rd{};
+    if (!posenc::detail::product_angle(k, half, phi) || !posenc::detail::reduce_pio2(phi.hi, phi.lo, rd)) {
       out.fast = false;
       return out;
     }
     const double xerr = phi.err + dabs(phi.hi) * (math::geometric_frequency_max_rel_error * 1.0000001);
-    const detail::trig_kernel_out ko = detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
+    const posenc::detail::trig_kernel_out ko = posenc::detail::trig_kernel_dd(rd.hi, rd.lo, true, true);
     const bool odd = (rd.quadrant & 1) != 0;
-    const detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
-    const double es = a.err + rd.err + xerr;                  // |s - sin(k theta/2)| (sign irrelevant)
-    const math::double_double s2 = detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
+    const posenc::detail::trig_approx a = odd ? ko.cos_r : ko.sin_r;  // |sin x| = |sin r| or |cos r|
+    const double es = a.err + rd.err + xerr;                          // |s - sin(k theta/2)| (sign irrelevant)
+    const math::double_double s2 = posenc::detail::dd_mul({a.hi, a.lo}, {a.hi, a.lo});
     const double as = dabs(a.hi) * (1 + 0x1p-50);
     out.err += 2 * as * es + es * es + s2.hi * 0x1p-102;  // the square's error, and dd_mul's
-    out.sum = detail::dd_add(out.sum, s2);
+    out.sum = posenc::detail::dd_add(out.sum, s2);
     out.err += dabs(out.sum.hi) * 0x1p-104;  // AccurateDWPlusDW: 3u^2 of the sum
   }
   return out;
@@ -108,21 +112,23 @@ constexpr half_angle_sum sum_fast(int dim, std::uint64_t k, Half&& half_of) noex
 // depend on h: a table forms it once per distance for all its heads).
 template <class T>
 constexpr T head_value(const sandwich::config& c, int h, std::uint64_t k, const half_angle_sum& s) noexcept {
-  if (k == 0) return detail::round_dd<T>(0.0, 0.0);  // the real 0: +0
-  detail::fast_value fast{};
+  if (k == 0) return posenc::detail::round_dd<T>(0.0, 0.0);  // the real 0: +0
+  posenc::detail::fast_value fast{};
   if (s.fast) {
     // bias = -2 sum H / (8 (h + 1)) = sum * (-H) / (4 (h + 1)): the product and quotient by small
     // integers (exact doubles) add 2^-104 each, relative.
-    const math::double_double r = detail::dd_div(detail::dd_mul(s.sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
+    const math::double_double r =
+        posenc::detail::dd_div(posenc::detail::dd_mul(s.sum, -static_cast<double>(c.heads)), 4.0 * (h + 1));
     const double scale = static_cast<double>(c.heads) / (4.0 * (h + 1));
     const double rerr = (s.err * scale) * (1 + 0x1p-50) + dabs(r.hi) * 0x1p-102;
     fast = {r.hi, r.lo, rerr};
   }
   const int d = c.dim, H = c.heads;
-  return detail::round_once<T>(fast, [k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
+  return posenc::detail::round_once<T>(fast,
+                                       [k, d, H, h](auto lv) { return sum_approx<decltype(lv)::value>(k, d, H, h); });
 }
 
-}  // namespace posenc::detail::sandwichf
+}  // namespace posenc::sandwich::detail
 
 namespace posenc::sandwich {
 
@@ -134,13 +140,13 @@ constexpr posenc::result<T> bias(const checked_config& cc, int h, std::int64_t d
   if (h < 0 || h >= c.heads || distance <= -(std::int64_t{1} << 53) || distance >= (std::int64_t{1} << 53))
     return {T{}, posenc::status::domain_error};
   const auto k = static_cast<std::uint64_t>(distance < 0 ? -distance : distance);
-  const detail::sandwichf::half_angle_sum s =
-      k == 0 ? detail::sandwichf::half_angle_sum{}
-             : detail::sandwichf::sum_fast(c.dim, k, [&c](int i) { return detail::sandwichf::half_theta(c.dim, i); });
-  const T v = detail::sandwichf::head_value<T>(c, h, k, s);
+  const sandwich::detail::half_angle_sum s =
+      k == 0 ? sandwich::detail::half_angle_sum{}
+             : sandwich::detail::sum_fast(c.dim, k, [&c](int i) { return sandwich::detail::half_theta(c.dim, i); });
+  const T v = sandwich::detail::head_value<T>(c, h, k, s);
   // |bias| reaches d H / 8: past float16's 65504 for d H above 2^19, status overflow, never a
   // silent infinity.
-  return detail::rounded_result(v);
+  return posenc::detail::rounded_result(v);
 }
 
 // The same from a plain config (a braced {.dim = d, .heads = H} binds here).

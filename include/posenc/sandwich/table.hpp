@@ -38,25 +38,25 @@ constexpr posenc::status fill_bias_table(const checked_config& cc, std::size_t q
       (queries != 0 && keys > out.size() / queries) || out.size() / heads < queries * keys ||
       out.size() != heads * queries * keys)
     return posenc::status::domain_error;
-  const detail::distance_block b{queries, keys, first_query, first_key};
+  const posenc::detail::distance_block b{queries, keys, first_query, first_key};
   const std::size_t block = queries * keys;
   // Edges in chunks: the sums of a chunk's distances, then every head's rounding of them.
   constexpr std::size_t chunk = 32;
-  detail::sandwichf::half_angle_sum sums[chunk] = {};
+  sandwich::detail::half_angle_sum sums[chunk] = {};
   // theta_i / 2, i = 1 .. d/2, formed once for every distance (bias forms them per call).
   math::double_double halves[max_dim / 2 + 1] = {};
-  for (int i = 1; i <= c.dim / 2; ++i) halves[i] = detail::sandwichf::half_theta(c.dim, i);
+  for (int i = 1; i <= c.dim / 2; ++i) halves[i] = sandwich::detail::half_theta(c.dim, i);
   auto half_of = [&halves](int i) { return halves[i]; };
   for (std::size_t e0 = 0; e0 < b.edges(); e0 += chunk) {
     const std::size_t n = std::min(chunk, b.edges() - e0);
     for (std::size_t t = 0; t < n; ++t) {
       const std::uint64_t k = b.distance(e0 + t);
-      sums[t] = k == 0 ? detail::sandwichf::half_angle_sum{} : detail::sandwichf::sum_fast(c.dim, k, half_of);
+      sums[t] = k == 0 ? sandwich::detail::half_angle_sum{} : sandwich::detail::sum_fast(c.dim, k, half_of);
     }
     for (std::size_t h = 0; h < heads; ++h)
       for (std::size_t t = 0; t < n; ++t) {
-        const T v = detail::sandwichf::head_value<T>(c, static_cast<int>(h), b.distance(e0 + t), sums[t]);
-        if (!detail::rounded_result(v).ok()) return posenc::status::overflow;  // as bias() says
+        const T v = sandwich::detail::head_value<T>(c, static_cast<int>(h), b.distance(e0 + t), sums[t]);
+        if (!posenc::detail::rounded_result(v).ok()) return posenc::status::overflow;  // as bias() says
         out[h * block + b.offset(e0 + t)] = v;
       }
   }

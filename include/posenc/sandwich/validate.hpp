@@ -24,7 +24,7 @@ inline void invalid_sandwich_config(const char* precondition) noexcept { static_
 
 }  // namespace posenc::sandwich
 
-namespace posenc::detail::sandwichf {
+namespace posenc::sandwich::detail {
 
 constexpr sandwich::validation bad(const char* m, bool report) noexcept {
   if (report) sandwich::invalid_sandwich_config(m);
@@ -38,17 +38,17 @@ constexpr sandwich::validation validate_config(const sandwich::config& c, bool r
   return {};
 }
 
-}  // namespace posenc::detail::sandwichf
+}  // namespace posenc::sandwich::detail
 
 namespace posenc::sandwich {
 
-constexpr validation validate(const config& c) noexcept { return detail::sandwichf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return sandwich::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::sandwichf::validate_config(c, std::is_constant_evaluated());
+  return sandwich::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::sandwichf::validate_config>;
+using checked_config = posenc::checked<config, &sandwich::detail::validate_config>;
 
 }  // namespace posenc::sandwich

@@ -22,7 +22,7 @@ inline void invalid_shaw_config(const char* precondition) noexcept { static_cast
 
 }  // namespace posenc::shaw
 
-namespace posenc::detail::shawf {
+namespace posenc::shaw::detail {
 
 constexpr shaw::validation bad(const char* m, bool report) noexcept {
   if (report) shaw::invalid_shaw_config(m);
@@ -35,17 +35,17 @@ constexpr shaw::validation validate_config(const shaw::config& c, bool report) n
   return {};
 }
 
-}  // namespace posenc::detail::shawf
+}  // namespace posenc::shaw::detail
 
 namespace posenc::shaw {
 
-constexpr validation validate(const config& c) noexcept { return detail::shawf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return shaw::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::shawf::validate_config(c, std::is_constant_evaluated());
+  return shaw::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::shawf::validate_config>;
+using checked_config = posenc::checked<config, &shaw::detail::validate_config>;
 
 }  // namespace posenc::shaw

@@ -69,7 +69,7 @@ constexpr posenc::result<T> element(const checked_config& cc, std::int64_t posit
   const config& c = cc.get();
   if (!cc.ok() || k < 0 || k >= c.dim || position == INT64_MIN) return {T{}, posenc::status::domain_error};
   const element_source src = source_of(c, k);
-  if (src.i < 0) return {detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
+  if (src.i < 0) return {posenc::detail::round_dd<T>(0.0, 0.0), posenc::status::ok};
   const auto e = frequency_exponent(cc, src.i);
   const std::uint64_t m = position < 0 ? static_cast<std::uint64_t>(-position) : static_cast<std::uint64_t>(position);
   const auto r = math::sincos_geometric<T>(m, c.base, e.value.num, e.value.den);
@@ -77,14 +77,16 @@ constexpr posenc::result<T> element(const checked_config& cc, std::int64_t posit
   if (!src.is_sin) return {r.value.cos, posenc::status::ok};
   if (position >= 0) return {r.value.sin, posenc::status::ok};
   // sin(-x) = -sin(x): flip the sign bit (RN is symmetric, so RN(-y) = -RN(y) bit for bit).
-  using F = detail::float_format<T>;
+  using F = posenc::detail::float_format<T>;
   using S = typename F::storage;
   return {F::from_bits(static_cast<S>(F::to_bits(r.value.sin) ^ (S{1} << (8 * sizeof(S) - 1)))), posenc::status::ok};
 }
 
 }  // namespace posenc::sinusoidal
 
-namespace posenc::detail::sinusoidal_table {
+namespace posenc::sinusoidal::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The frequency source of the table engine (math/sincos_source.hpp): column i is omega_i, its
 // scalar entry math::sincos_geometric at the same exact exponent as element().
@@ -107,7 +109,7 @@ struct source {
 
 template <class T>
 constexpr T negated(T x) noexcept {  // -x bit for bit (RN is symmetric: RN(-y) = -RN(y))
-  using F = float_format<T>;
+  using F = posenc::detail::float_format<T>;
   using S = typename F::storage;
   return F::from_bits(static_cast<S>(F::to_bits(x) ^ (S{1} << (8 * sizeof(S) - 1))));
 }
@@ -144,7 +146,7 @@ struct sink {
   }
 };
 
-}  // namespace posenc::detail::sinusoidal_table
+}  // namespace posenc::sinusoidal::detail
 
 namespace posenc::sinusoidal {
 
@@ -165,24 +167,24 @@ constexpr posenc::status fill_table(const checked_config& cc, std::int64_t first
   const bool fairseq = c.exponent == exponent::fairseq;
   const std::size_t sines = fairseq ? d / 2 : (d + 1) / 2;
   const bool interleaved = c.layout == layout::interleaved;
-  const detail::sinusoidal_table::source src{c.base, fairseq, c.dim};
+  const sinusoidal::detail::source src{c.base, fairseq, c.dim};
   if (fairseq && d % 2 != 0)  // the trailing zero column (interleaved: element d - 1 too)
-    for (std::size_t r = 0; r < rows; ++r) out[r * d + d - 1] = detail::round_dd<T>(0.0, 0.0);
+    for (std::size_t r = 0; r < rows; ++r) out[r * d + d - 1] = posenc::detail::round_dd<T>(0.0, 0.0);
   // Negative positions first..-1 (rows 0 .. neg - 1), as |p| = 1 .. -first.
   const std::size_t neg =
       first < 0 ? (static_cast<std::uint64_t>(-first) < rows ? static_cast<std::size_t>(-first) : rows) : 0;
   if (neg > 0) {
     // Engine row i is |p| = q0 + i, output row neg - 1 - i.
-    detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg - 1, true};
+    sinusoidal::detail::sink<T> k{out.data(), d, sines, interleaved, neg - 1, true};
     const std::uint64_t q0 = static_cast<std::uint64_t>(-first) - (neg - 1);  // smallest |p| written
-    if (const auto e = detail::sincos_table::fill_rows<T>(src, q0, neg, sines, nullptr, nullptr, k);
+    if (const auto e = posenc::detail::sincos_table::fill_rows<T>(src, q0, neg, sines, nullptr, nullptr, k);
         e != posenc::status::ok)
       return e;
   }
   if (neg < rows) {
-    detail::sinusoidal_table::sink<T> k{out.data(), d, sines, interleaved, neg, false};
+    sinusoidal::detail::sink<T> k{out.data(), d, sines, interleaved, neg, false};
     const std::uint64_t p0 = first < 0 ? 0 : static_cast<std::uint64_t>(first);
-    if (const auto e = detail::sincos_table::fill_rows<T>(src, p0, rows - neg, sines, nullptr, nullptr, k);
+    if (const auto e = posenc::detail::sincos_table::fill_rows<T>(src, p0, rows - neg, sines, nullptr, nullptr, k);
         e != posenc::status::ok)
       return e;
   }

@@ -17,7 +17,7 @@ inline void invalid_sinusoidal_config(const char* precondition) noexcept { stati
 
 }  // namespace posenc::sinusoidal
 
-namespace posenc::detail::sinusoidalf {
+namespace posenc::sinusoidal::detail {
 
 constexpr sinusoidal::validation bad(const char* m, bool report) noexcept {
   if (report) sinusoidal::invalid_sinusoidal_config(m);
@@ -32,17 +32,17 @@ constexpr sinusoidal::validation validate_config(const sinusoidal::config& c, bo
   return {};
 }
 
-}  // namespace posenc::detail::sinusoidalf
+}  // namespace posenc::sinusoidal::detail
 
 namespace posenc::sinusoidal {
 
-constexpr validation validate(const config& c) noexcept { return detail::sinusoidalf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return sinusoidal::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::sinusoidalf::validate_config(c, std::is_constant_evaluated());
+  return sinusoidal::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::sinusoidalf::validate_config>;
+using checked_config = posenc::checked<config, &sinusoidal::detail::validate_config>;
 
 }  // namespace posenc::sinusoidal

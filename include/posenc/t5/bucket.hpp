@@ -36,7 +36,9 @@
 #include "posenc/t5/config.hpp"
 #include "posenc/t5/validate.hpp"
 
-namespace posenc::detail::t5f {
+namespace posenc::t5::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 enum class decision : unsigned char { yes, no, undecided };
 
@@ -51,7 +53,7 @@ constexpr decision at_least(std::int64_t n, std::int64_t me, std::int64_t md, st
   return decision::undecided;
 }
 
-}  // namespace posenc::detail::t5f
+}  // namespace posenc::t5::detail
 
 namespace posenc::t5 {
 
@@ -59,7 +61,7 @@ namespace posenc::t5 {
 constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t relative_position) noexcept {
   if (!cc.ok() || relative_position < -(std::int64_t{1} << 62) || relative_position > (std::int64_t{1} << 62))
     return {0, posenc::status::domain_error};
-  using namespace detail::t5f;
+  using namespace t5::detail;
   const config& c = cc.get();
   const std::int64_t nb = side_buckets(c), me = max_exact(c), K = nb - me, md = c.relative_attention_max_distance;
   std::int64_t offset = 0, n = 0;
@@ -72,9 +74,10 @@ constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t rela
   if (n < me) return {static_cast<int>(offset + n), posenc::status::ok};
   if (n >= md) return {static_cast<int>(offset + nb - 1), posenc::status::ok};  // the term is >= K
   // Start from the double estimate, then step to the largest b with at_least (b = 0 always holds).
-  const double estimate = static_cast<double>(K) *
-                          (detail::dd_log(static_cast<double>(n)).hi - detail::dd_log(static_cast<double>(me)).hi) /
-                          (detail::dd_log(static_cast<double>(md)).hi - detail::dd_log(static_cast<double>(me)).hi);
+  const double estimate =
+      static_cast<double>(K) *
+      (posenc::detail::dd_log(static_cast<double>(n)).hi - posenc::detail::dd_log(static_cast<double>(me)).hi) /
+      (posenc::detail::dd_log(static_cast<double>(md)).hi - posenc::detail::dd_log(static_cast<double>(me)).hi);
   std::int64_t b = estimate < 0                            ? 0
                    : estimate > static_cast<double>(K - 1) ? K - 1
                                                            : static_cast<std::int64_t>(estimate);
@@ -96,7 +99,9 @@ constexpr posenc::result<int> bucket(const checked_config& cc, std::int64_t rela
 
 }  // namespace posenc::t5
 
-namespace posenc::detail::t5f {
+namespace posenc::t5::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 inline constexpr std::int64_t max_log_buckets = 2048;  // K = nb - nb/2 <= 4096 / 2
 
@@ -133,14 +138,14 @@ constexpr bool log_thresholds(std::int64_t me, std::int64_t md, std::int64_t K, 
   return true;
 }
 
-}  // namespace posenc::detail::t5f
+}  // namespace posenc::t5::detail
 
 namespace posenc::t5 {
 
 // out[i] = bucket(first + i); the first failing status, else ok. The log thresholds are found once
-// (detail::t5f::log_thresholds), so a table costs a binary search per entry, not a log comparison.
+// (t5::detail::log_thresholds), so a table costs a binary search per entry, not a log comparison.
 constexpr posenc::status fill_buckets(const checked_config& cc, std::int64_t first, std::span<int> out) noexcept {
-  using namespace detail::t5f;
+  using namespace t5::detail;
   if (!cc.ok()) return posenc::status::domain_error;
   const config& c = cc.get();
   const std::int64_t nb = side_buckets(c), me = max_exact(c), K = nb - me, md = c.relative_attention_max_distance;

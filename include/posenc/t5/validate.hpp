@@ -23,7 +23,7 @@ inline void invalid_t5_config(const char* precondition) noexcept { static_cast<v
 
 }  // namespace posenc::t5
 
-namespace posenc::detail::t5f {
+namespace posenc::t5::detail {
 
 constexpr t5::validation bad(const char* m, bool report) noexcept {
   if (report) t5::invalid_t5_config(m);
@@ -49,17 +49,17 @@ constexpr t5::validation validate_config(const t5::config& c, bool report) noexc
   return {};
 }
 
-}  // namespace posenc::detail::t5f
+}  // namespace posenc::t5::detail
 
 namespace posenc::t5 {
 
-constexpr validation validate(const config& c) noexcept { return detail::t5f::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return t5::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::t5f::validate_config(c, std::is_constant_evaluated());
+  return t5::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::t5f::validate_config>;
+using checked_config = posenc::checked<config, &t5::detail::validate_config>;
 
 }  // namespace posenc::t5

@@ -21,7 +21,7 @@ inline void invalid_transformer_xl_config(const char* precondition) noexcept { s
 
 }  // namespace posenc::transformer_xl
 
-namespace posenc::detail::transformer_xlf {
+namespace posenc::transformer_xl::detail {
 
 constexpr transformer_xl::validation bad(const char* m, bool report) noexcept {
   if (report) transformer_xl::invalid_transformer_xl_config(m);
@@ -38,17 +38,17 @@ constexpr transformer_xl::validation validate_config(const transformer_xl::confi
   return {};
 }
 
-}  // namespace posenc::detail::transformer_xlf
+}  // namespace posenc::transformer_xl::detail
 
 namespace posenc::transformer_xl {
 
-constexpr validation validate(const config& c) noexcept { return detail::transformer_xlf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return transformer_xl::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::transformer_xlf::validate_config(c, std::is_constant_evaluated());
+  return transformer_xl::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::transformer_xlf::validate_config>;
+using checked_config = posenc::checked<config, &transformer_xl::detail::validate_config>;
 
 }  // namespace posenc::transformer_xl

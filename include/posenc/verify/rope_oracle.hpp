@@ -50,7 +50,7 @@ struct ctx {
   void theta(M& out, long j) const {
     M e(prec);
     mpfr_set_si(e.get(), -2 * j, MPFR_RNDN);
-    mpfr_div_si(e.get(), e.get(), static_cast<long>(posenc::detail::ropef::exponent_dim(c)), MPFR_RNDN);
+    mpfr_div_si(e.get(), e.get(), static_cast<long>(posenc::rope::detail::exponent_dim(c)), MPFR_RNDN);
     set_d(out, c.rope_theta);
     mpfr_pow(out.get(), out.get(), e.get(), MPFR_RNDN);
   }
@@ -62,7 +62,7 @@ struct ctx {
     mpfr_set_si(out.get(), static_cast<long>(c.original_max_position_embeddings), MPFR_RNDN);
     mpfr_div(out.get(), out.get(), t.get(), MPFR_RNDN);
     mpfr_log(out.get(), out.get(), MPFR_RNDN);
-    mpfr_mul_si(out.get(), out.get(), static_cast<long>(posenc::detail::ropef::rotary_dim(c)), MPFR_RNDN);
+    mpfr_mul_si(out.get(), out.get(), static_cast<long>(posenc::rope::detail::rotary_dim(c)), MPFR_RNDN);
     set_d(lb, c.rope_theta);
     mpfr_log(lb.get(), lb.get(), MPFR_RNDN);
     mpfr_mul_2ui(lb.get(), lb.get(), 1, MPFR_RNDN);
@@ -77,7 +77,7 @@ struct ctx {
       mpfr_ceil(hi.get(), hi.get());
     }
     if (mpfr_sgn(lo.get()) < 0) mpfr_set_si(lo.get(), 0, MPFR_RNDN);
-    const long dm1 = static_cast<long>(posenc::detail::ropef::rotary_dim(c)) - 1;
+    const long dm1 = static_cast<long>(posenc::rope::detail::rotary_dim(c)) - 1;
     if (mpfr_cmp_si(hi.get(), dm1) > 0) mpfr_set_si(hi.get(), dm1, MPFR_RNDN);
   }
   void get_mscale(M& out, const M& ln_s, double m) const {
@@ -92,8 +92,8 @@ struct ctx {
 
 inline void ctx::inv_freq(M& out, long j) const {
   using rope::scaling;
-  const long d = static_cast<long>(posenc::detail::ropef::rotary_dim(c));
-  if (j >= posenc::detail::ropef::rotating_pairs(c)) {
+  const long d = static_cast<long>(posenc::rope::detail::rotary_dim(c));
+  if (j >= posenc::rope::detail::rotating_pairs(c)) {
     mpfr_set_zero(out.get(), 1);
     return;
   }

@@ -33,7 +33,7 @@ class rope_table_oracle {
   static constexpr long err_exp = -250;  // absolute error bound 2^-250 of every value
 
   explicit rope_table_oracle(const rope::config& c) : c_(c), af_(prec) {
-    const long pairs = static_cast<long>(posenc::detail::ropef::rotary_dim(c)) / 2;
+    const long pairs = static_cast<long>(posenc::rope::detail::rotary_dim(c)) / 2;
     rope_detail::ctx ctx{prec, c};
     for (long j = 0; j < pairs; ++j) {
       theta_.push_back(std::make_unique<rope_detail::M>(prec));

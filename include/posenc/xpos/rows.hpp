@@ -36,7 +36,9 @@
 #include "posenc/numeric/format.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::xposf {
+namespace posenc::xpos::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 constexpr double rabs(double x) noexcept { return x < 0 ? -x : x; }
 
@@ -338,4 +340,4 @@ inline posenc::status fill_rows(std::int64_t first, std::size_t rows, std::size_
   return fill_rows_baseline<T>(first, rows, pairs, j0, w, num, den, scale_base, inverse, out, scalar);
 }
 
-}  // namespace posenc::detail::xposf
+}  // namespace posenc::xpos::detail

@@ -73,7 +73,9 @@ constexpr posenc::result<T> inverse_scale(const checked_config& cc, std::int64_t
 
 }  // namespace posenc::xpos
 
-namespace posenc::detail::xposf {
+namespace posenc::xpos::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // fill_scales at run time (rows.hpp): pairs in groups of 16, each group's rows by products of
 // anchors; an entry the rounding test leaves, or a group out of dd_exp's range, by scale<T>.
@@ -98,12 +100,12 @@ posenc::status fill_scales_rows(const xpos::checked_config& cc, std::int64_t fir
   return st;
 }
 
-}  // namespace posenc::detail::xposf
+}  // namespace posenc::xpos::detail
 
 namespace posenc::xpos {
 
 // out[r * pairs + j] = scale (or inverse_scale) at position first + r; out.size() a multiple of d/2.
-// At run time a table of 4 rows or more takes detail::xposf::fill_scales_rows (rows.hpp): the
+// At run time a table of 4 rows or more takes xpos::detail::fill_scales_rows (rows.hpp): the
 // same bits, a product and a rounding test an entry.
 template <class T = double>
 constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t first, std::span<T> out,
@@ -114,7 +116,7 @@ constexpr posenc::status fill_scales(const checked_config& cc, std::int64_t firs
   if (!std::is_constant_evaluated() && pairs <= (std::size_t{1} << 20) && out.size() / pairs >= 4 &&
       first > -(std::int64_t{1} << 52) &&
       first + static_cast<std::int64_t>(out.size() / pairs) < (std::int64_t{1} << 52))
-    return detail::xposf::fill_scales_rows<T>(cc, first, out, inverse);
+    return xpos::detail::fill_scales_rows<T>(cc, first, out, inverse);
   posenc::status st = posenc::status::ok;
   for (std::size_t r = 0; r < out.size() / pairs; ++r)
     for (std::size_t j = 0; j < pairs; ++j) {

@@ -17,7 +17,7 @@ inline void invalid_xpos_config(const char* precondition) noexcept { static_cast
 
 }  // namespace posenc::xpos
 
-namespace posenc::detail::xposf {
+namespace posenc::xpos::detail {
 
 constexpr xpos::validation bad(const char* m, bool report) noexcept {
   if (report) xpos::invalid_xpos_config(m);
@@ -31,17 +31,17 @@ constexpr xpos::validation validate_config(const xpos::config& c, bool report) n
   return {};
 }
 
-}  // namespace posenc::detail::xposf
+}  // namespace posenc::xpos::detail
 
 namespace posenc::xpos {
 
-constexpr validation validate(const config& c) noexcept { return detail::xposf::validate_config(c, false); }
+constexpr validation validate(const config& c) noexcept { return xpos::detail::validate_config(c, false); }
 
 constexpr validation require_valid(const config& c) noexcept {
-  return detail::xposf::validate_config(c, std::is_constant_evaluated());
+  return xpos::detail::validate_config(c, std::is_constant_evaluated());
 }
 
 // A config validated once, where it is made (validation.hpp).
-using checked_config = posenc::checked<config, &detail::xposf::validate_config>;
+using checked_config = posenc::checked<config, &xpos::detail::validate_config>;
 
 }  // namespace posenc::xpos

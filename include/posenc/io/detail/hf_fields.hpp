@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace posenc::detail::hfjson {
+namespace posenc::io::detail {
 
 using json = nlohmann::json;
 
@@ -151,4 +151,4 @@ inline json parse(std::string_view text) {
   }
 }
 
-}  // namespace posenc::detail::hfjson
+}  // namespace posenc::io::detail

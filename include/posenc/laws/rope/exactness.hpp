@@ -202,9 +202,9 @@ constexpr bool compare_in_engine(law_result& r, const V& v, const rope::config& 
       n - 1 > rope::max_table_position - static_cast<std::uint64_t>(p0))
     return false;
   compare_sink<V> sink{&r, &v, &c, o, half, v.layout() == rope::layout::interleaved};
-  const posenc::detail::ropet::attention_value af =
-      o.fold_attention ? posenc::detail::ropet::attention_dd(c) : posenc::detail::ropet::attention_value{};
-  const posenc::detail::ropet::rope_source src{&c};
+  const posenc::rope::detail::attention_value af =
+      o.fold_attention ? posenc::rope::detail::attention_dd(c) : posenc::rope::detail::attention_value{};
+  const posenc::rope::detail::rope_source src{&c};
   return posenc::detail::sincos_table::fill_rows<T>(src, static_cast<std::uint64_t>(p0), n, half, nullptr,
                                                     o.fold_attention ? &af : nullptr, sink) == posenc::status::ok;
 }

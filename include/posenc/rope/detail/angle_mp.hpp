@@ -25,7 +25,9 @@
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // A failed level: an error bound that mp::ziv_pair never rounds.
 template <int L>
@@ -38,7 +40,7 @@ template <int L>
 constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
   const bool takes_explicit = c.rope_type == rope::scaling::yarn || c.rope_type == rope::scaling::longrope;
   if (takes_explicit && c.attention_factor.has_value()) return eval::mp_num<L>::of(*c.attention_factor);
-  return ropef::attention_eval<eval::mp_num<L>>(c);
+  return rope::detail::attention_eval<eval::mp_num<L>>(c);
 }
 
 // cos/sin(m theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
@@ -81,4 +83,4 @@ constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::co
   return {out, posenc::status::domain_error};
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail

@@ -11,7 +11,9 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/rope/config.hpp"
 
-namespace posenc::detail::ropef {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // floor(n * f) for 0 <= n < 2^31 and 0 < f <= 1 (so the product is below 2^31).
 constexpr std::int64_t floor_product(int n, double f) noexcept {
@@ -43,4 +45,4 @@ constexpr std::int64_t rotating_pairs(const rope::config& c) noexcept {
   return floor_product(c.head_dim, c.partial_rotary_factor) / 2;  // floor(floor(x)/2) = floor(x/2)
 }
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::rope::detail

@@ -10,7 +10,9 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/dims.hpp"
 
-namespace posenc::detail::ropef {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // floor(x) of a value whose floor is decidable at P's precision; false otherwise.
 template <class P>
@@ -122,4 +124,4 @@ constexpr typename P::value get_mscale(const typename P::value& ln_s, double m) 
   return P::add(P::div_int(P::mul(P::of(m), ln_s), 10), P::of(1.0));
 }
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::rope::detail

@@ -9,7 +9,9 @@
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/detail/formulas.hpp"
 
-namespace posenc::detail::ropef {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // _compute_yarn_parameters: inv = interp * ramp + extrap * (1 - ramp), extrap = b^(-2j/d),
 // interp = extrap / s (HF writes interp * (1 - w_ext) + extrap * w_ext, w_ext = 1 - ramp).
@@ -117,4 +119,4 @@ constexpr typename P::value softmax_eval(const rope::config& c) noexcept {
   return P::mul(g, g);
 }
 
-}  // namespace posenc::detail::ropef
+}  // namespace posenc::rope::detail

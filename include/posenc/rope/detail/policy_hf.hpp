@@ -22,7 +22,9 @@
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/validate.hpp"
 
-namespace posenc::detail::ropehf {
+namespace posenc::rope::detail::hf_pipeline {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 using rope::scaling;
 
@@ -91,10 +93,10 @@ constexpr float dynamic_base(const rope::config& c, std::int64_t dim) noexcept {
 constexpr params make_params(const rope::config& c) noexcept {
   params p;
   p.type = c.rope_type;
-  const std::int64_t dim = ropef::rotary_dim(c);  // proportional: head_dim
+  const std::int64_t dim = rope::detail::rotary_dim(c);  // proportional: head_dim
   p.d = static_cast<float>(dim);
   p.base = f32(c.rope_theta);
-  p.pairs = ropef::rotating_pairs(c);
+  p.pairs = rope::detail::rotating_pairs(c);
   if (c.rope_type == scaling::linear || c.rope_type == scaling::llama3) p.factor = f32(c.factor);
   if (c.proportional) p.factor = c.factor == 0.0 ? 1.0f : f32(c.factor);  // factor defaults to 1.0
   if (c.rope_type == scaling::ntk) {  // commit 0044e3b3: base * factor ** (dim / (dim - 2)), Python
@@ -181,7 +183,7 @@ constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
 
 // The configs the HF policy covers: valid, and dim < 2^24 (exact as a float).
 constexpr bool supported(const rope::checked_config& c) noexcept {
-  return c.ok() && ropef::rotary_dim(c.get()) < (std::int64_t{1} << 24);
+  return c.ok() && rope::detail::rotary_dim(c.get()) < (std::int64_t{1} << 24);
 }
 
-}  // namespace posenc::detail::ropehf
+}  // namespace posenc::rope::detail::hf_pipeline

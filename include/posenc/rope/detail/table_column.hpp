@@ -23,7 +23,9 @@
 #include "posenc/rope/layout.hpp"
 #include "posenc/status.hpp"
 
-namespace posenc::detail::ropet {
+namespace posenc::rope::detail {
+
+using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
 // The frequency source of every RoPE scaling.
 struct rope_source {
@@ -128,4 +130,4 @@ constexpr posenc::status fill_rows(const rope::config& c, std::uint64_t start, s
   return sincos_table::fill_rows<T>(src, start, rows, pairs, list, af, d);
 }
 
-}  // namespace posenc::detail::ropet
+}  // namespace posenc::rope::detail
