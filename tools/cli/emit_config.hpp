@@ -25,6 +25,7 @@
 
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/validate.hpp>
 
 #include "args.hpp"
@@ -32,21 +33,8 @@
 
 namespace posenc::cli::emit {
 
-struct rope_type_info {
-  std::string_view name;
-  rope::scaling type;
-};
-inline constexpr rope_type_info rope_types[] = {
-    {"default", rope::scaling::default_}, {"linear", rope::scaling::linear}, {"ntk", rope::scaling::ntk},
-    {"dynamic", rope::scaling::dynamic},  {"yarn", rope::scaling::yarn},     {"longrope", rope::scaling::longrope},
-    {"llama3", rope::scaling::llama3},
-};
-
-inline std::string_view rope_type_name(rope::scaling s) {
-  for (const auto& t : rope_types)
-    if (t.type == s) return t.name;
-  return "?";
-}
+// --rope-type's names are the library's (rope/scaling_names.hpp), as config.json and Python read them.
+inline std::string_view rope_type_name(rope::scaling s) { return rope::scaling_name(s); }
 
 // ---- the flag table, built at compile time from rope::config_fields ----
 
@@ -157,11 +145,9 @@ inline std::vector<double> parse_real_list(std::string_view text, std::string_vi
 }
 
 inline rope::scaling parse_rope_type(std::string_view t, std::string_view flag, std::string_view ctx) {
+  if (const std::optional<rope::scaling> s = rope::scaling_from_name(t)) return *s;
   std::string names;
-  for (const auto& r : rope_types) {
-    if (r.name == t) return r.type;
-    names += (names.empty() ? "" : ", ") + std::string(r.name);
-  }
+  for (const auto& r : rope::scaling_names) names += (names.empty() ? "" : ", ") + std::string(r.name);
   throw usage_error(std::string(ctx) + ": invalid value " + quote(t) + " for --" + std::string(flag) +
                     " (expected one of: " + names + ")");
 }
