@@ -37,6 +37,30 @@ inline strings cat(strings a, const strings& b) {
   return a;
 }
 
+// The flags of each table but RoPE's, transcribed from docs/cli.md (the output flags apart), for
+// the help tests of emit and verify; real: a real-valued table (--dtype and --decimal apply).
+struct table_flags {
+  std::string table;
+  strings own;
+  bool real;
+};
+
+inline std::vector<table_flags> scheme_table_flags() {
+  return {
+      {"sinusoidal", {"dim", "positions", "start", "base", "exponent", "layout"}, true},
+      {"transformer-xl", {"d-model", "klen", "qlen", "clamp-len", "model", "attn-type", "bi-data"}, true},
+      {"alibi", {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"}, true},
+      {"t5-bucket", {"num-buckets", "max-distance", "causal", "range", "hf-config"}, false},
+      {"deberta-bucket", {"bucket-size", "max-position", "range"}, false},
+      {"shaw", {"max-relative-position", "positions"}, false},
+      {"xpos", {"head-dim", "positions", "start", "scale-base", "inverse"}, true},
+      {"kerple-log", {"p", "a", "distances"}, true},
+      {"kerple-power", {"p", "a", "distances"}, true},
+      {"sandwich", {"dim", "heads", "distances"}, true},
+      {"logn", {"base", "at-least-one", "positions", "start"}, true},
+  };
+}
+
 inline std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
   std::size_t pos = 0;

@@ -14,6 +14,7 @@
 #include <string>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <posenc/alibi.hpp>
@@ -596,31 +597,18 @@ TEST_CASE("emit <scheme> --help prints that table's usage and flags", "[cli][sch
 
 namespace {
 
-// Each table's flags, transcribed from docs/cli.md (the output flags apart).
-struct table_flags {
-  std::string table;
-  strings own;
-  bool real;
-};
+using posenc_test::table_flags;
 
+// Each table's flags (RoPE's here, the others' in cli_test_util.hpp), the output flags apart.
 std::vector<table_flags> every_table() {
   const strings rope_freq = {"head-dim",    "rope-theta",   "rope-type", "factor",
                              "long-factor", "proportional", "policy",    "hf-config"};
-  return {
+  std::vector<table_flags> all = {
       {"rope-freq", rope_freq, true},
       {"rope", cat(rope_freq, {"positions", "start", "layout", "fold-attention"}), true},
-      {"sinusoidal", {"dim", "positions", "start", "base", "exponent", "layout"}, true},
-      {"transformer-xl", {"d-model", "klen", "qlen", "clamp-len", "model", "attn-type", "bi-data"}, true},
-      {"alibi", {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"}, true},
-      {"t5-bucket", {"num-buckets", "max-distance", "causal", "range", "hf-config"}, false},
-      {"deberta-bucket", {"bucket-size", "max-position", "range"}, false},
-      {"shaw", {"max-relative-position", "positions"}, false},
-      {"xpos", {"head-dim", "positions", "start", "scale-base", "inverse"}, true},
-      {"kerple-log", {"p", "a", "distances"}, true},
-      {"kerple-power", {"p", "a", "distances"}, true},
-      {"sandwich", {"dim", "heads", "distances"}, true},
-      {"logn", {"base", "at-least-one", "positions", "start"}, true},
   };
+  for (table_flags& t : posenc_test::scheme_table_flags()) all.push_back(std::move(t));
+  return all;
 }
 
 bool has(const strings& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }

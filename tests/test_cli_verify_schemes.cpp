@@ -185,23 +185,8 @@ std::vector<std::string> listed_flags(const std::string& help) {
 
 TEST_CASE("verify <table> --help lists the table's flags and none of another table's", "[cli][verify][help]") {
   const std::vector<std::string> report = {"table", "json", "output", "quiet", "help"};
-  const struct {
-    std::string table;
-    strings own;  // with the report's flags; real-valued tables add dtype and max-ulp
-    bool real;
-  } tables[] = {
-      {"sinusoidal", {"dim", "positions", "start", "base", "exponent", "layout"}, true},
-      {"transformer-xl", {"d-model", "klen", "qlen", "clamp-len", "model", "attn-type", "bi-data"}, true},
-      {"alibi", {"heads", "max-bias", "bias", "positions", "symmetric", "hf-config"}, true},
-      {"t5-bucket", {"num-buckets", "max-distance", "causal", "range", "hf-config"}, false},
-      {"deberta-bucket", {"bucket-size", "max-position", "range"}, false},
-      {"shaw", {"max-relative-position", "positions"}, false},
-      {"xpos", {"head-dim", "positions", "start", "scale-base", "inverse"}, true},
-      {"kerple-log", {"p", "a", "distances"}, true},
-      {"kerple-power", {"p", "a", "distances"}, true},
-      {"sandwich", {"dim", "heads", "distances"}, true},
-      {"logn", {"base", "at-least-one", "positions", "start"}, true},
-  };
+  // Each table's own flags, with the report's; real-valued tables add dtype and max-ulp.
+  const std::vector<posenc_test::table_flags> tables = posenc_test::scheme_table_flags();
   for (const auto& t : tables) {
     const cli_result r = verify({t.table, "--help"});
     INFO(t.table << "\n" << r.out);
