@@ -10,7 +10,7 @@
 namespace posenc::cli {
 
 // Alternative spelling -> the CLI's canonical word. One table: a new name with two spellings is
-// one line here (the rope_type names stay in emit_config.hpp until the library's table replaces it).
+// one line here (the rope_type names are the library's, rope/scaling_names.hpp, read by emit_config.hpp).
 struct spelling {
   std::string_view alternative, canonical;
 };
