@@ -184,7 +184,7 @@ std::vector<std::string> listed_flags(const std::string& help) {
 }  // namespace
 
 TEST_CASE("verify <table> --help lists the table's flags and none of another table's", "[cli][verify][help]") {
-  const std::vector<std::string> report = {"table", "json", "output", "quiet", "help"};
+  const std::vector<std::string> report = {"table", "shard", "threads", "json", "output", "quiet", "help"};
   // Each table's own flags, with the report's; real-valued tables add dtype and max-ulp.
   const std::vector<posenc_test::table_flags> tables = posenc_test::scheme_table_flags();
   for (const auto& t : tables) {
@@ -220,4 +220,39 @@ TEST_CASE("verify: Python's dtype spellings read as the CLI's", "[cli][verify][s
   for (const char* d : {"\"f32\"", "\"bf16\""}) CHECK(has(b.out, d));
   CHECK(!has(b.out, "\"f64\""));
   CHECK(!has(b.out, "float32"));
+}
+
+TEST_CASE("verify <scheme> --shard K/N: the shards' reports merge into the unsharded report", "[cli][verify]") {
+  temp_dir dir;
+  const auto without_time = [](nlohmann::json j) {
+    j.erase("seconds");
+    return j;
+  };
+  // ALiBi's causal biases of 4 heads x 100 queries (20200 entries, 5 blocks) and T5's buckets of
+  // -6000 .. 6000 (12001 entries, 3 blocks): real-valued and integer tables.
+  const std::vector<strings> tables = {
+      {"alibi", "--heads", "4", "--bias", "--positions", "100", "--dtype", "f32,bf16"},
+      {"t5-bucket", "--num-buckets", "32", "--max-distance", "128", "--range", "6000"}};
+  for (const strings& table : tables) {
+    INFO(table[0]);
+    const cli_result whole = verify(posenc_test::cat(table, {"--json", "--quiet"}));
+    REQUIRE(whole.status == 0);
+    strings reports;
+    for (int k = 2; k >= 0; --k) {  // any order
+      const std::string f = dir.file(table[0] + std::to_string(k) + ".json");
+      const cli_result s = verify(posenc_test::cat(
+          table, {"--json", "--quiet", "--shard", std::to_string(k) + "/3", "--threads", "2", "-o", f}));
+      INFO(s.err);
+      REQUIRE(s.status == 0);
+      reports.push_back(f);
+    }
+    const cli_result merged = verify(posenc_test::cat({"merge", "--json"}, reports));
+    INFO(merged.err);
+    REQUIRE(merged.status == 0);
+    CHECK(without_time(nlohmann::json::parse(merged.out)) == without_time(nlohmann::json::parse(whole.out)));
+    const auto cut = [](const std::string& s) { return s.substr(0, s.find("\ntime: ")); };
+    CHECK(cut(verify(posenc_test::cat({"merge"}, reports)).out) == cut(verify(table).out));
+    // A missing shard is named.
+    bad_input({"merge", reports[0], reports[2]}, "missing", dir);
+  }
 }

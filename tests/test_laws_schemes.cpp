@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
+#include <map>
 #include <span>
 #include <sstream>
 #include <string>
@@ -445,67 +446,72 @@ TEST_CASE("XPOS law: seeded defects fail exactly where expected, at compile time
 namespace reg = posenc::verify::registry;
 namespace hana = boost::hana;
 
-static_assert(decltype(hana::length(reg::every_scheme))::value == 19, "nineteen scheme configs");
-static_assert(decltype(hana::length(reg::every_scheme_law))::value == 11, "eleven scheme laws");
-static_assert(!reg::scheme_law::bucket_sign_partition::applies_to(reg::schemes::t5_small_causal::value));
-static_assert(reg::scheme_law::sinusoid_shift::applies_to(reg::schemes::xlnet_bi_data::value));
-static_assert(!reg::scheme_law::xpos_relative_scale::applies_to(reg::schemes::alibi_bloom::value));
-static_assert(reg::scheme_law::none_applies(reg::schemes::kerple_log_4::value) &&
-              reg::scheme_law::none_applies(reg::schemes::sandwich_nemo::value) &&
-              reg::scheme_law::none_applies(reg::schemes::logn_qwen::value));
+static_assert(decltype(hana::length(reg::every_scheme))::value == 11, "eleven scheme descriptors");
+static_assert(reg::law_count<reg::alibi_scheme> == 4 && reg::law_count<reg::t5_scheme> == 4 &&
+                  reg::law_count<reg::sinusoidal_scheme> == 2 && reg::law_count<reg::xpos_scheme> == 1,
+              "each descriptor lists its laws");
+static_assert(!reg::law::bucket_sign_partition::applies_to(reg::t5_scheme::examples[1].config), "T5 causal");
+static_assert(reg::law::bucket_sign_partition::applies_to(reg::deberta_scheme::examples[0].config));
+static_assert(reg::law_count<reg::kerple_log_scheme> == 0 && reg::law_count<reg::sandwich_scheme> == 0 &&
+                  reg::law_count<reg::logn_scheme> == 0,
+              "no law reads KERPLE's, Sandwich's or log-n's tables");
 
-// law -> schemes it ran on (the report's matrix).
+// law -> example configs it ran on (the report's matrix); every example of every descriptor.
 template <class T>
-void run_registry(const char* dtype, std::vector<std::vector<std::string>>& ran_on) {
-  hana::for_each(reg::every_scheme, [&](auto s) {
-    using S = typename decltype(s)::type;
-    const auto tables = reg::make_scheme_tables<T>(S::value);
-    REQUIRE(tables.status == posenc::status::ok);
-    const auto outcomes = reg::run_scheme_laws<T>(tables);
-    REQUIRE(outcomes.size() == ran_on.size());
-    std::string line = std::string(S::name) + " (" + dtype + "):";
-    bool any = false;
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-      const auto& o = outcomes[i];
-      if (!o.ran) continue;
-      any = true;
-      line += std::string(" ") + o.law + ",";
-      INFO(S::name << " " << dtype << ": " << laws::to_string(o.result));
-      CHECK(o.result.holds);
-      // Every law checks something on every scheme it applies to.
-      CHECK(o.result.checked > 0);
-      if (std::find(ran_on[i].begin(), ran_on[i].end(), S::name) == ran_on[i].end()) ran_on[i].emplace_back(S::name);
+void run_registry(const char* dtype, std::map<std::string, std::vector<std::string>>& ran_on, std::size_t& examples) {
+  hana::for_each(reg::every_scheme, [&](auto d) {
+    using D = typename decltype(d)::type;
+    for (const auto& e : D::examples) {
+      ++examples;
+      const auto tables = D::template make_tables<T>(e);
+      REQUIRE(tables.status == posenc::status::ok);
+      const auto outcomes = reg::run_scheme_laws<D>(tables);
+      REQUIRE(outcomes.size() == reg::law_count<D>);
+      std::string line = std::string(e.name) + " (" + dtype + "):";
+      bool any = false;
+      for (const auto& o : outcomes) {
+        if (!o.ran) continue;
+        any = true;
+        line += std::string(" ") + o.law + ",";
+        INFO(e.name << " " << dtype << ": " << laws::to_string(o.result));
+        CHECK(o.result.holds);
+        // Every law checks something on every config it applies to.
+        CHECK(o.result.checked > 0);
+        auto& names = ran_on[o.law];
+        if (std::find(names.begin(), names.end(), e.name) == names.end()) names.emplace_back(e.name);
+      }
+      // A scheme with no law is listed as such; every other ran some law.
+      CHECK(any == (reg::law_count<D> > 0));
+      if (!any) line += " no law applies";
+      std::printf("%s\n", line.c_str());
     }
-    // A scheme with no law is listed as such; every other ran some law.
-    CHECK(any == !reg::scheme_law::none_applies(S::value));
-    if (!any) line += " no law applies";
-    std::printf("%s\n", line.c_str());
   });
 }
 
 TEST_CASE("the scheme law runner: every applicable law on every registered scheme config, every dtype",
           "[laws][schemes][registry]") {
-  std::vector<std::vector<std::string>> ran_on(decltype(hana::length(reg::every_scheme_law))::value);
-  run_registry<double>("double", ran_on);
-  run_registry<float>("float", ran_on);
-  run_registry<bfloat16>("bfloat16", ran_on);
-  run_registry<float16>("float16", ran_on);
-  std::size_t i = 0;
-  hana::for_each(reg::every_scheme_law, [&](auto l) {
-    using L = typename decltype(l)::type;
-    std::string line = std::string(L::name) + " ran on:";
-    for (const auto& s : ran_on[i]) line += " [" + s + "]";
+  std::map<std::string, std::vector<std::string>> ran_on;
+  std::size_t examples = 0;
+  run_registry<double>("double", ran_on, examples);
+  run_registry<float>("float", ran_on, examples);
+  run_registry<bfloat16>("bfloat16", ran_on, examples);
+  run_registry<float16>("float16", ran_on, examples);
+  CHECK(examples == 4 * 19);  // nineteen configs, four dtypes
+  // The eleven laws, each run on some config.
+  CHECK(ran_on.size() == 11);
+  for (const auto& [law, names] : ran_on) {
+    std::string line = law + " ran on:";
+    for (const auto& s : names) line += " [" + s + "]";
     std::printf("%s\n", line.c_str());
-    CHECK(!ran_on[i].empty());  // each law ran on some scheme
-    ++i;
-  });
+    CHECK(!names.empty());
+  }
 }
 
 // The runner reports a defect: a registered config's table with one wrong bucket.
 TEST_CASE("the scheme law runner reports a corrupted table", "[laws][schemes][registry]") {
-  auto t = reg::make_scheme_tables<float>(reg::schemes::t5_small_bidirectional::value);
+  auto t = reg::t5_scheme::make_tables<float>(reg::t5_scheme::examples[0]);
   t.buckets[400 + 20] = 40;  // r = 20 past the last bucket (31)
-  const auto outcomes = reg::run_scheme_laws<float>(t);
+  const auto outcomes = reg::run_scheme_laws<reg::t5_scheme>(t);
   for (const auto& o : outcomes) {
     if (!o.ran) continue;
     INFO(laws::to_string(o.result));

@@ -39,7 +39,7 @@ table<T> own(const pr::config& c, std::uint64_t start, std::size_t rows, pr::lay
 }
 
 template <class T>
-pv::rope_verify_report check(const pv::rope_verify_request& q, const table<T>& t) {
+pv::verify_report check(const pv::rope_verify_request& q, const table<T>& t) {
   const pv::table_input in[] = {pv::given_table<T>(t.cos, t.sin)};
   return pv::verify_rope(q, in);
 }
@@ -54,7 +54,7 @@ T next_up(T x) {
   return pv::detail::from_bits64<T>(b);
 }
 
-void require_same_findings(const pv::rope_verify_report& a, const pv::rope_verify_report& b) {
+void require_same_findings(const pv::verify_report& a, const pv::verify_report& b) {
   REQUIRE(a.first_block == b.first_block);
   REQUIRE(a.end_block == b.end_block);
   REQUIRE(a.dtypes.size() == b.dtypes.size());
@@ -245,7 +245,7 @@ TEST_CASE("verify_rope: threads and shards do not change the findings", "[verify
   for (const std::uint64_t n : {std::uint64_t{2}, std::uint64_t{3}, std::uint64_t{5}}) {  // 5: one block each
     INFO("shards: " << n);
     q.shard = {0, n};
-    pv::rope_verify_report merged = check(q, t);
+    pv::verify_report merged = check(q, t);
     CHECK_FALSE(merged.complete());
     for (std::uint64_t k = 1; k < n; ++k) {
       q.shard = {k, n};
@@ -256,7 +256,7 @@ TEST_CASE("verify_rope: threads and shards do not change the findings", "[verify
   }
   // Reports that do not follow each other do not merge.
   q.shard = {0, 3};
-  pv::rope_verify_report first = check(q, t);
+  pv::verify_report first = check(q, t);
   q.shard = {2, 3};
   CHECK_THROWS_AS(first.merge(check(q, t)), std::invalid_argument);
 }

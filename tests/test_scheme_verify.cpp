@@ -66,12 +66,12 @@ std::vector<T> oracle_alibi(const posenc::alibi::config& c, std::size_t position
 }
 
 template <class T>
-pv::scheme_verify_report verify_given(const pv::alibi_verify_request& q, const std::vector<T>& v) {
+pv::verify_report verify_given(const pv::alibi_verify_request& q, const std::vector<T>& v) {
   const pv::values_input in[] = {pv::given_values<T>(std::span<const T>(v))};
   return pv::verify_alibi(q, in);
 }
 
-bool every_law_ran_and_held(const pv::scheme_verify_report& r) {
+bool every_law_ran_and_held(const pv::verify_report& r) {
   for (const auto& l : r.laws)
     if (l.ran && !l.holds) return false;
   return true;
@@ -87,9 +87,9 @@ void alibi_checks_of_one_dtype() {
   const auto good = verify_given<T>(slopes, s);
   REQUIRE(good.passed());
   REQUIRE(good.dtypes.size() == 1);
-  CHECK(good.dtypes[0].findings.entries == 16);
-  CHECK(good.dtypes[0].findings.not_correctly_rounded == 0);
-  CHECK(good.dtypes[0].findings.max_ulp <= 0.5);
+  CHECK(good.dtypes[0].entries == 16);
+  CHECK(good.dtypes[0].not_correctly_rounded == 0);
+  CHECK(good.dtypes[0].max_ulp <= 0.5);
   // Both slope laws apply to BLOOM's 16 heads (odd heads have integer exponents); the bias laws
   // need the bias table.
   std::size_t ran = 0, skipped = 0;
@@ -100,20 +100,20 @@ void alibi_checks_of_one_dtype() {
   s[5] = one_step(s[5]);
   const auto moved = verify_given<T>(slopes, s);
   CHECK_FALSE(moved.passed());
-  CHECK(moved.dtypes[0].findings.beyond_tolerance == 1);
+  CHECK(moved.dtypes[0].beyond_tolerance == 1);
   CHECK(moved.dtypes[0].first_failure_at == "head 5");
-  CHECK(moved.dtypes[0].findings.max_ulp > 0.5);
+  CHECK(moved.dtypes[0].max_ulp > 0.5);
   pv::alibi_verify_request tolerant = slopes;
   tolerant.max_ulp = 1;
   const auto within = verify_given<T>(tolerant, s);
-  CHECK(within.dtypes[0].findings.passed());
-  CHECK(within.dtypes[0].findings.not_correctly_rounded == 1);
+  CHECK(within.dtypes[0].passed());
+  CHECK(within.dtypes[0].not_correctly_rounded == 1);
 
   s[5] = quiet_nan<T>();
   const auto nan = verify_given<T>(tolerant, s);
   CHECK_FALSE(nan.passed());
   CHECK(nan.dtypes[0].first_failure_at == "head 5");
-  CHECK(nan.dtypes[0].findings.max_ulp == std::numeric_limits<double>::infinity());
+  CHECK(nan.dtypes[0].max_ulp == std::numeric_limits<double>::infinity());
 
   // The causal bias table of 12 heads (8 + 4 interleaved: irrational slopes) over 40 positions.
   const posenc::alibi::config twelve{.heads = 12};
@@ -121,7 +121,7 @@ void alibi_checks_of_one_dtype() {
   std::vector<T> b = oracle_alibi<T>(twelve, 40);
   const auto bias_ok = verify_given<T>(causal, b);
   CHECK(bias_ok.passed());
-  CHECK(bias_ok.dtypes[0].findings.entries == 12 * 40 * 41 / 2);
+  CHECK(bias_ok.dtypes[0].entries == 12 * 40 * 41 / 2);
   // Head 7, query 30, key 4: row 7 * 820 + 30 * 31 / 2 + 4.
   const std::size_t at = 7 * 820 + 465 + 4;
   b[at] = one_step(b[at]);
@@ -154,8 +154,8 @@ TEST_CASE("scheme verify: posenc's own ALiBi tables pass in every dtype, all law
     const auto r = pv::verify_alibi(q, own);
     CHECK(r.passed());
     REQUIRE(r.dtypes.size() == 4);
-    for (const auto& d : r.dtypes) CHECK(d.findings.not_correctly_rounded == 0);
-    CHECK(r.dtypes[0].findings.entries == 5u * (symmetric ? 33u * 33u : 33u * 34u / 2u));
+    for (const auto& d : r.dtypes) CHECK(d.not_correctly_rounded == 0);
+    CHECK(r.dtypes[0].entries == 5u * (symmetric ? 33u * 33u : 33u * 34u / 2u));
   }
   const pv::alibi_verify_request wrong{.config = {.heads = 16}};
   const std::vector<float> short_table(15);
@@ -196,17 +196,17 @@ void one_step_and_nan_fail(std::vector<T> table, std::size_t at, const std::stri
   const auto good = run(0);
   CHECK(good.passed());
   REQUIRE(good.dtypes.size() == 1);
-  CHECK(good.dtypes[0].findings.entries == table.size());
-  CHECK(good.dtypes[0].findings.not_correctly_rounded == 0);
+  CHECK(good.dtypes[0].entries == table.size());
+  CHECK(good.dtypes[0].not_correctly_rounded == 0);
   table[at] = one_step(table[at]);
   const auto moved = run(0);
   CHECK_FALSE(moved.passed());
-  CHECK(moved.dtypes[0].findings.beyond_tolerance == 1);
+  CHECK(moved.dtypes[0].beyond_tolerance == 1);
   CHECK(moved.dtypes[0].first_failure_at == name);
-  CHECK(run(1).dtypes[0].findings.passed());
+  CHECK(run(1).dtypes[0].passed());
   table[at] = quiet_nan<T>();
   const auto nan = run(1);
-  CHECK_FALSE(nan.dtypes[0].findings.passed());
+  CHECK_FALSE(nan.dtypes[0].passed());
   CHECK(nan.dtypes[0].first_failure_at == name);
 }
 
@@ -316,7 +316,7 @@ TEST_CASE("scheme verify: the float schemes' tables from the oracles pass; one s
 TEST_CASE("scheme verify: posenc's own float tables pass in every dtype; their laws run and hold", "[verify]") {
   const pv::values_input own[] = {pv::own_values(pv::table_dtype::f64), pv::own_values(pv::table_dtype::f32),
                                   pv::own_values(pv::table_dtype::bf16), pv::own_values(pv::table_dtype::f16)};
-  const auto all_pass = [](const pv::scheme_verify_report& r, std::size_t laws_ran) {
+  const auto all_pass = [](const pv::verify_report& r, std::size_t laws_ran) {
     INFO(r.scheme);
     CHECK(r.passed());
     CHECK(r.dtypes.size() == 4);
@@ -375,4 +375,109 @@ TEST_CASE("scheme verify: DeBERTa buckets and Shaw indices against the published
   bool law_failed = false;
   for (const auto& l : pv::verify_shaw(sq, sh, false).laws) law_failed = law_failed || (l.ran && !l.holds);
   CHECK(law_failed);
+}
+
+namespace {
+
+// Two reports say the same of the same table: every count, maximum, sum and named entry, and every
+// law's findings (their times aside).
+void same_findings(const pv::verify_report& a, const pv::verify_report& b) {
+  CHECK(a.scheme == b.scheme);
+  CHECK(a.first_block == b.first_block);
+  CHECK(a.end_block == b.end_block);
+  CHECK(a.passed() == b.passed());
+  REQUIRE(a.dtypes.size() == b.dtypes.size());
+  for (std::size_t i = 0; i < a.dtypes.size(); ++i) {
+    const pv::dtype_findings &x = a.dtypes[i], &y = b.dtypes[i];
+    CHECK(x.entries == y.entries);
+    CHECK(x.not_correctly_rounded == y.not_correctly_rounded);
+    CHECK(x.beyond_tolerance == y.beyond_tolerance);
+    CHECK(x.max_ulp == y.max_ulp);
+    CHECK(x.ulp_sum_q == y.ulp_sum_q);
+    CHECK(x.worst.position == y.worst.position);
+    CHECK(x.worst_at == y.worst_at);
+    CHECK(x.first_failure_at == y.first_failure_at);
+  }
+  CHECK(a.integers.entries == b.integers.entries);
+  CHECK(a.integers.wrong == b.integers.wrong);
+  CHECK(a.integers.worst_at == b.integers.worst_at);
+  CHECK(a.integers.first_failure_at == b.integers.first_failure_at);
+  REQUIRE(a.laws.size() == b.laws.size());
+  for (std::size_t i = 0; i < a.laws.size(); ++i) {
+    INFO(a.laws[i].law);
+    CHECK(a.laws[i].law == b.laws[i].law);
+    CHECK(a.laws[i].ran == b.laws[i].ran);
+    CHECK(a.laws[i].skipped == b.laws[i].skipped);
+    CHECK(a.laws[i].holds == b.laws[i].holds);
+    CHECK(a.laws[i].checked == b.laws[i].checked);
+    CHECK(a.laws[i].failures == b.laws[i].failures);
+    CHECK(a.laws[i].deviation == b.laws[i].deviation);
+  }
+}
+
+// The report of one run on one thread; of one run on 3 threads; and of `shards` runs merged (their
+// order given, their threads 2): all three the same, for a request verify(run) builds.
+template <class Verify>
+pv::verify_report same_whatever_the_split(Verify verify, std::uint64_t shards) {
+  const pv::verify_report one = verify(pv::run_options{.threads = 1});
+  INFO(one.scheme << ": " << one.total_blocks() << " blocks");
+  REQUIRE(one.complete());
+  REQUIRE(one.total_blocks() >= shards);
+  same_findings(verify(pv::run_options{.threads = 3}), one);
+  pv::verify_report merged = verify(pv::run_options{.shard = {0, shards}, .threads = 2});
+  CHECK_FALSE(merged.complete());
+  for (std::uint64_t k = 1; k < shards; ++k) {
+    const pv::verify_report part = verify(pv::run_options{.shard = {k, shards}, .threads = 2});
+    for (const auto& l : part.laws) CHECK(l.skipped == pv::detail::sv::laws_run_with_block_0);
+    merged.merge(part);
+  }
+  CHECK(merged.complete());
+  same_findings(merged, one);
+  return one;
+}
+
+}  // namespace
+
+TEST_CASE("scheme verify: threads and shards do not change the report; merged shards equal one run", "[verify]") {
+  // ALiBi's causal bias table, 5 heads x 120 queries: 36300 entries, 9 blocks; one entry (in the
+  // last shard) moved one step, so the worst entry and the first failure come from a slice.
+  const posenc::alibi::config five{.heads = 5, .max_bias = 1.0};
+  std::vector<float> alibi = oracle_alibi<float>(five, 120);
+  alibi[4 * 7260 + 100 * 101 / 2 + 3] = one_step(alibi[4 * 7260 + 100 * 101 / 2 + 3]);
+  const pv::values_input given[] = {pv::given_values<float>(alibi)};
+  const auto bias = same_whatever_the_split(
+      [&](const pv::run_options& run) {
+        return pv::verify_alibi({.config = five, .bias = true, .positions = 120, .run = run}, given);
+      },
+      4);
+  CHECK_FALSE(bias.passed());
+  CHECK(bias.dtypes[0].first_failure_at == "head 4, query 100, key 3");
+
+  // posenc's own sinusoidal table in two dtypes (its laws run in the slice of block 0).
+  const pv::values_input own[] = {pv::own_values(pv::table_dtype::f32), pv::own_values(pv::table_dtype::bf16)};
+  const auto sin = same_whatever_the_split(
+      [&](const pv::run_options& run) {
+        return pv::verify_sinusoidal({.config = {.dim = 64}, .start = -100, .positions = 300, .run = run}, own);
+      },
+      3);
+  CHECK(sin.passed());
+  CHECK_FALSE(sin.laws.empty());
+  CHECK(every_law_ran_and_held(sin));
+
+  // T5's buckets, one off in the middle slice.
+  std::vector<std::int32_t> t5;
+  for (std::int64_t r = -6000; r <= 6000; ++r)
+    t5.push_back(static_cast<std::int32_t>(pv::t5_oracle_bucket(posenc::t5::config{}, r)));
+  t5[6000 + 200] += 1;
+  const auto buckets = same_whatever_the_split(
+      [&](const pv::run_options& run) { return pv::verify_t5({.config = {}, .range = 6000, .run = run}, t5, false); },
+      3);
+  CHECK_FALSE(buckets.passed());
+  CHECK(buckets.integers.first_failure_at == "relative position 200");
+
+  // A shard past the blocks, and a shard index not below the count, are refused.
+  CHECK_THROWS_WITH(pv::verify_t5({.config = {}, .range = 6000, .run = {.shard = {0, 4}}}, t5, false),
+                    Catch::Contains("has no rows") || Catch::Contains("at most 3 shards"));
+  CHECK_THROWS_WITH(pv::verify_t5({.config = {}, .range = 6000, .run = {.shard = {3, 3}}}, t5, false),
+                    Catch::Contains("below the count"));
 }

@@ -29,7 +29,7 @@ namespace pv = posenc::verify;
 // The report as the dict of its JSON form (posenc::io::verify_report_to_json, the keys of `posenc
 // verify rope --json`), with the reals JSON writes as strings ("inf", "nan") as Python floats and
 // the exact ULP sum as a Python int.
-py::dict report_dict(const pv::rope_verify_report& r) {
+py::dict report_dict(const pv::verify_report& r) {
   const py::module_ builtins = py::module_::import("builtins");
   const py::object to_float = builtins.attr("float"), to_int = builtins.attr("int");
   py::dict j = py::module_::import("json").attr("loads")(io::verify_report_to_json(r).dump());
@@ -86,7 +86,7 @@ py::dict verify_rope(const std::string& json_text, const py::dict& overrides, co
     const T* cp = static_cast<const T*>(cos.data());
     const T* sp = static_cast<const T*>(sin.data());
     const pv::table_input in[] = {pv::given_table<T>(std::span<const T>(cp, n), std::span<const T>(sp, n))};
-    pv::rope_verify_report rep;
+    pv::verify_report rep;
     try {
       py::gil_scoped_release unlocked;
       rep = pv::verify_rope(q, in);

@@ -7,7 +7,8 @@
 //       entry, and every law of the registry (posenc/verify/rope_verify.hpp); the report as text
 //       or JSON. Exit 0 when everything holds, 1 when something fails, 2 on bad input.
 //   posenc verify merge REPORT.json... [--json] [-o FILE]
-//       the JSON reports of a table's shards, combined into the report of the whole table.
+//       the JSON reports of a table's shards (any table's), combined into the report of the whole
+//       table.
 // `posenc verify <scheme>` for the other schemes, the dispatch of `posenc verify` and the command's
 // table entry are in commands_verify_schemes.hpp. Progress goes to stderr: a bar on a terminal, a
 // line per tenth otherwise (--quiet: none).
@@ -227,7 +228,7 @@ inline std::string describe(const rope::config& c, const std::string& table, rop
 
 // ---- verify rope ----
 
-inline void finish(const pv::rope_verify_report& r, bool as_json, const std::string& output, std::string& out) {
+inline void finish(const pv::verify_report& r, bool as_json, const std::string& output, std::string& out) {
   const std::string text = as_json ? io::verify_report_to_json(r).dump(1) + "\n" : verify_format::text(r);
   if (output.empty())
     out += text;
@@ -320,21 +321,21 @@ inline tensor_table read_tensor_table(const std::string& path, table_file kind, 
 }
 
 template <class T>
-pv::rope_verify_report verify_arrays(pv::rope_verify_request& q, const std::vector<T>& cos, const std::vector<T>& sin) {
+pv::verify_report verify_arrays(pv::rope_verify_request& q, const std::vector<T>& cos, const std::vector<T>& sin) {
   const pv::table_input in[] = {pv::given_table<T>(cos, sin)};
   return pv::verify_rope(q, in);
 }
 
 template <class T>
-pv::rope_verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d,
-                                    const std::string& ctx) {
+pv::verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d,
+                               const std::string& ctx) {
   const loaded_table<T> t = load_bin_table<T>(read_file_bytes(path, ctx), q.rows, d, path, ctx);
   return verify_arrays<T>(q, t.cos, t.sin);
 }
 
 template <class T>
-pv::rope_verify_report verify_tensors(pv::rope_verify_request& q, const tensor_table& t, const std::string& path,
-                                      const std::string& ctx) {
+pv::verify_report verify_tensors(pv::rope_verify_request& q, const tensor_table& t, const std::string& path,
+                                 const std::string& ctx) {
   return verify_arrays<T>(q, file_value(io::tensor_values<T>(t.cos), path, ctx),
                           file_value(io::tensor_values<T>(t.sin), path, ctx));
 }
@@ -398,7 +399,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   progress_meter meter(a.has("quiet"));
   q.progress = [&meter](std::uint64_t done, std::uint64_t n) { meter(done, n); };
 
-  pv::rope_verify_report r;
+  pv::verify_report r;
   try {
     if (!given) {
       std::vector<pv::table_input> in;
@@ -434,7 +435,7 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
     if (f != "json" && f != "output")
       throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to '" + ctx + "'");
   if (files.empty()) throw usage_error(ctx + ": missing REPORT.json (the reports of a table's shards)");
-  std::vector<pv::rope_verify_report> reports;
+  std::vector<pv::verify_report> reports;
   for (const std::string_view f : files) {
     const std::string path(f);
     const std::string data = read_file_bytes(path, ctx);
@@ -458,7 +459,7 @@ inline void run_merge(const parsed_args& a, const std::vector<std::string_view>&
       throw usage_error(ctx + ": two reports cover " + blocks(r.first_block, std::min(p.end_block, r.end_block)) +
                         " (a shard given twice?)");
   }
-  pv::rope_verify_report m = reports[0];
+  pv::verify_report m = reports[0];
   try {
     for (std::size_t i = 1; i < reports.size(); ++i) m.merge(reports[i]);
   } catch (const std::invalid_argument& e) {

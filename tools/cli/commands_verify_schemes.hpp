@@ -4,14 +4,17 @@
 //   posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]
 //   posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]
 //   posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn|deberta-bucket|shaw
-//       [the flags of `posenc emit <scheme>`] [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]
+//       [the flags of `posenc emit <scheme>`] [--dtype T[,T...]] [--table FILE] [--max-ulp K]
+//       [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]
 // Each reads the scheme's config exactly as `posenc emit <scheme>` does (the same flags), builds
 // posenc's table in each dtype (or reads --table FILE: .npy, .safetensors or the --format bin
 // layout of `posenc emit <scheme>`) and checks every entry against its exact value and every law of
-// the registry that applies (posenc/verify/scheme_verify.hpp). Here: the flags, the table of
-// schemes and the command; each scheme's runner is in verify_scheme_runners.hpp, the --table
-// reading in verify_table_input.hpp, the text report in verify_scheme_format.hpp. Exit 0 when everything holds, 1 when
-// something fails, 2 on bad input. Docs: docs/verify.md, docs/cli.md.
+// the registry that applies (posenc/verify/scheme_verify.hpp), on every thread, a shard of the
+// table's blocks with --shard K/N (`verify merge` combines the shards' JSON reports, as RoPE's).
+// Here: the flags, the table of schemes and the command; each scheme's runner is in
+// verify_scheme_runners.hpp, the --table reading in verify_table_input.hpp, the text report (RoPE's
+// and every scheme's) in verify_report_format.hpp. Exit 0 when everything holds, 1 when something
+// fails, 2 on bad input. Docs: docs/verify.md, docs/cli.md.
 #pragma once
 
 #include <array>
@@ -24,14 +27,14 @@
 #include <type_traits>
 #include <vector>
 
-#include <posenc/io/scheme_verify_report_json.hpp>
+#include <posenc/io/verify_report_json.hpp>
 #include <posenc/verify/scheme_verify.hpp>
 
 #include "args.hpp"
 #include "commands_verify.hpp"
 #include "emit_output.hpp"
 #include "emit_schemes.hpp"
-#include "verify_scheme_format.hpp"
+#include "verify_report_format.hpp"
 #include "verify_scheme_runners.hpp"
 #include "verify_table_input.hpp"
 
@@ -47,6 +50,8 @@ inline constexpr flag_spec table_flags[] = {
      "f64|f32|bf16|f16 (or float64, ...), comma-separated (default all four; --table bin: f64)"},
     {"table", flag_kind::value, "FILE",
      "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit <scheme>'"},
+    {"shard", flag_kind::value, "K/N", "verify only slice K of N (K = 0 .. N-1) of the table's blocks"},
+    {"threads", flag_kind::value, "N", "worker threads (default: every hardware thread)"},
 };
 
 // Every flag of every verified table, each name once (the table's own check says which apply).
@@ -61,7 +66,7 @@ inline constexpr auto all_flags = [] {
 
 struct verify_scheme {
   std::string_view name;
-  pv::scheme_verify_report (*run)(const parsed_args&, const options&);
+  pv::verify_report (*run)(const parsed_args&, const options&);
   bool integer_valued;
 };
 
@@ -125,18 +130,17 @@ inline void run_scheme(const parsed_args& a, std::string_view name, std::span<co
                 : std::vector{pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16};
   if (o.table && o.dtypes.size() != 1) throw usage_error(o.ctx + ": --table FILE holds one dtype: give one --dtype");
   o.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, o.ctx));
-  pv::scheme_verify_report r;
+  if (const auto v = a.value("shard")) o.run.shard = parse_shard(*v, o.ctx);
+  o.run.threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, o.ctx));
+  progress_meter meter(a.has("quiet"));
+  o.run.progress = [&meter](std::uint64_t done, std::uint64_t n) { meter(done, n); };
+  pv::verify_report r;
   try {
     r = s->run(a, o);
   } catch (const std::invalid_argument& ex) {
     throw usage_error(o.ctx + ": " + ex.what());
   }
-  const std::string text = a.has("json") ? io::scheme_verify_report_to_json(r).dump(1) + "\n" : verify_format::text(r);
-  if (output.empty())
-    out += text;
-  else
-    emit::write_file_atomically(output, text);
-  command_status = r.passed() ? 0 : 1;
+  finish(r, a.has("json"), output, out);
 }
 
 // The `verify` command: -o FILE, then rope, merge or another scheme.
@@ -160,7 +164,8 @@ inline constexpr std::string_view full_usage =
     "       posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]\n"
     "       posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn [the emit flags]\n"
     "       posenc verify deberta-bucket|shaw [the emit flags]\n"
-    "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--json] [-o FILE]\n"
+    "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--shard K/N]\n"
+    "                                  [--threads N] [--json] [--quiet] [-o FILE]\n"
     "\n"
     "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
     "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
@@ -175,8 +180,10 @@ inline constexpr std::string_view full_usage =
     "<scheme>', builds the table in each dtype (default f64,f32,bf16,f16; buckets and indices are\n"
     "integers) or reads --table FILE (.npy, .safetensors or the --format bin layout of 'posenc emit\n"
     "<scheme>'; bin: one --dtype, default f64), and checks every entry against RN(exact value) from\n"
-    "MPFR (integers: the published formula, exact) and every law of the registry that applies. At\n"
-    "most 2^22 entries per run. t5-bucket's --range defaults to 2 x max_distance.\n"
+    "MPFR (integers: the published formula, exact) and every law of the registry that applies, on\n"
+    "all cores, in blocks of 4096 entries. --shard K/N verifies the K-th of N slices of the blocks (the\n"
+    "laws, which read the whole table, run in slice 0); verify merge combines the slices' JSON\n"
+    "reports. At most 2^24 entries. t5-bucket's --range defaults to 2 x max_distance.\n"
     "\n"
     "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
     "'posenc verify <table> --help' lists the flags of one table.\n";
@@ -194,8 +201,8 @@ inline std::string help(const parsed_args& a) {
   }
   if (what == "merge") {
     add(std::span(report_flags).first(merge_flag_count));
-    return "usage: posenc verify merge REPORT.json... [--json] [-o FILE]\n\nCombines the JSON reports of a RoPE "
-           "table's shards (verify rope --shard K/N --json)\ninto the report of the whole table.\n\nflags:\n" +
+    return "usage: posenc verify merge REPORT.json... [--json] [-o FILE]\n\nCombines the JSON reports of a "
+           "table's shards (verify <table> --shard K/N --json)\ninto the report of the whole table.\n\nflags:\n" +
            describe_flags(specs);
   }
   const verify_schemes::verify_scheme* v = verify_schemes::find(what);
@@ -208,7 +215,8 @@ inline std::string help(const parsed_args& a) {
     const std::string_view scheme_text = paragraphs.substr(paragraphs.find("verify <scheme>"));
     return "usage: posenc verify " + std::string(e->synopsis) + "\n         " +
            (v->integer_valued ? "" : "[--dtype T[,T...]] ") + "[--table FILE]" +
-           (v->integer_valued ? "" : " [--max-ulp K]") + " [--json] [--quiet] [-o FILE]\n\n" +
+           (v->integer_valued ? "" : " [--max-ulp K]") +
+           " [--shard K/N] [--threads N]\n         [--json] [--quiet] [-o FILE]\n\n" +
            std::string(scheme_text.substr(0, scheme_text.find("\n\n") + 1)) + "\nflags:\n" + describe_flags(specs);
   }
   return std::string(full_usage);

@@ -1,8 +1,9 @@
-// verify_report_format.hpp: a posenc::verify::rope_verify_report as the text `posenc verify` prints.
-// Its JSON form (--json, and what `verify merge` reads) is posenc::io's (io/verify_report_json.hpp),
-// shared with the Python module.
+// verify_report_format.hpp: a posenc::verify::verify_report, of any table, as the text `posenc
+// verify` and `posenc verify merge` print. Its JSON form (--json, and what `verify merge` reads) is
+// posenc::io's (io/verify_report_json.hpp), shared with the Python module.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -10,7 +11,7 @@
 #include <string_view>
 
 #include <posenc/laws/law_result.hpp>
-#include <posenc/verify/rope_verify_report.hpp>
+#include <posenc/verify/report.hpp>
 
 #include "args.hpp"
 #include "hexfloat.hpp"
@@ -52,7 +53,7 @@ inline std::string index_text(const posenc::laws::entry_index& i) {
 }
 
 // One law's line of the report: its dtype (label), name, and worst measured value against its bound
-// or why it was skipped (the RoPE report's and the other schemes', verify_scheme_format.hpp).
+// or why it was skipped (RoPE's lines and the other schemes').
 inline std::string law_line(const pv::law_findings& l, std::string_view label, std::size_t name_width = 22) {
   std::string s = "  " + pad(std::string(label), 5) + pad(l.law, name_width);
   if (!l.ran) return s + "skipped: " + l.skipped + "\n";
@@ -64,34 +65,81 @@ inline std::string law_line(const pv::law_findings& l, std::string_view label, s
   return s + "\n";
 }
 
-inline std::string text(const pv::rope_verify_report& r) {
-  std::string s = std::string("posenc verify rope: ") + (r.passed() ? "PASS" : "FAIL") + "\n";
-  s += "table:  " + r.description + "\n";
+inline std::string shape_line(const pv::verify_report& r) {
+  std::string dims, names;
+  for (std::size_t i = 0; i < r.shape.size(); ++i) dims += (i ? ", " : "") + std::to_string(r.shape[i]);
+  for (std::size_t i = 0; i < r.keys.size(); ++i) names += (i ? "; " : "") + r.keys[i];
+  return "[" + dims + "] (" + names + ")";
+}
+
+// The rows (RoPE: positions) or entries the report covers, and the shard's blocks.
+inline std::string covered_line(const pv::verify_report& r) {
   const std::uint64_t row0 = r.first_block * r.block_rows;
   const std::uint64_t row1 = std::min(r.rows, r.end_block * r.block_rows);
-  s += "rows:   positions " + std::to_string(r.start + row0) + " .. " + std::to_string(r.start + row1 - 1) + " (" +
-       std::to_string(row1 - row0) + " of " + std::to_string(r.rows) + " rows";
-  if (!r.complete())
-    s += "; blocks " + std::to_string(r.first_block) + " .. " + std::to_string(r.end_block - 1) + " of " +
-         std::to_string(r.total_blocks()) + ": a shard";
-  s += ")\n";
-  s += "oracle: MPFR, every entry against RN(exact value); allowed: " +
-       (r.max_ulp_allowed == 0 ? std::string("correctly rounded only")
-                               : "up to " + std::to_string(r.max_ulp_allowed) + " representable steps from it") +
-       "\n\n";
-  s += "dtype  entries      not CR       beyond   max ulp   mean ulp  worst entry\n";
-  for (const auto& d : r.dtypes) {
-    s += pad(std::string(pv::dtype_name(d.dtype)), 7) + pad(std::to_string(d.entries), 13) +
-         pad(std::to_string(d.not_correctly_rounded), 13) + pad(std::to_string(d.beyond_tolerance), 9) +
-         pad(fixed(d.max_ulp, 4), 10) + pad(fixed(d.mean_ulp(), 4), 10);
-    if (d.has_worst)
-      s += entry_text(d.worst) + ": " + format_hex(d.worst_got) + ", exact ~" + format_hex(d.worst_exact);
-    s += "\n";
-    if (d.has_first_failure) s += "       first entry beyond the allowed error: " + entry_text(d.first_failure) + "\n";
+  const bool cos_sin = r.naming == pv::entry_naming::cos_sin;
+  std::string s = cos_sin ? "rows:   positions " + std::to_string(r.start + row0) + " .. " +
+                                std::to_string(r.start + row1 - 1) + " (" + std::to_string(row1 - row0) + " of " +
+                                std::to_string(r.rows) + " rows"
+                          : "slice:  entries " + std::to_string(row0) + " .. " + std::to_string(row1 - 1) + " (" +
+                                std::to_string(row1 - row0) + " of " + std::to_string(r.rows);
+  s += "; blocks " + std::to_string(r.first_block) + " .. " + std::to_string(r.end_block - 1) + " of " +
+       std::to_string(r.total_blocks()) + ": a shard)\n";
+  return s;
+}
+
+inline std::string text(const pv::verify_report& r) {
+  const bool cos_sin = r.naming == pv::entry_naming::cos_sin;
+  std::string s = "posenc verify " + r.scheme + ": " + (r.passed() ? "PASS" : "FAIL") + "\n";
+  s += "table:  " + r.description + "\n";
+  if (cos_sin) {
+    const std::uint64_t row0 = r.first_block * r.block_rows;
+    const std::uint64_t row1 = std::min(r.rows, r.end_block * r.block_rows);
+    s += r.complete()
+             ? "rows:   positions " + std::to_string(r.start + row0) + " .. " + std::to_string(r.start + row1 - 1) +
+                   " (" + std::to_string(row1 - row0) + " of " + std::to_string(r.rows) + " rows)\n"
+             : covered_line(r);
+  } else {
+    s += "shape:  " + shape_line(r) + "\n";
+    if (!r.complete()) s += covered_line(r);
   }
-  s += "\nlaws (their constexpr definitions, on every block of " + std::to_string(r.block_rows) + " rows):\n";
-  for (const auto& l : r.laws) s += law_line(l, pv::dtype_name(l.dtype));
-  s += "\ntime: " + fixed(r.seconds, 1) + " s\n";
+  if (r.integer_valued) {
+    s += "oracle: the published formula evaluated exactly (logarithms in MPFR); every entry must equal it\n\n";
+    const auto& f = r.integers;
+    s += "dtype  entries      wrong        max error  worst entry\n";
+    s += pad("i32", 7) + pad(std::to_string(f.entries), 13) + pad(std::to_string(f.wrong), 13) +
+         pad(std::to_string(f.max_error), 11);
+    if (f.has_worst) s += f.worst_at + ": " + std::to_string(f.worst_got) + ", exact " + std::to_string(f.worst_exact);
+    s += "\n";
+    if (f.has_first_failure) s += "       first wrong entry: " + f.first_failure_at + "\n";
+  } else {
+    s += "oracle: MPFR, every entry against RN(exact value); allowed: " +
+         (r.max_ulp_allowed == 0 ? std::string("correctly rounded only")
+                                 : "up to " + std::to_string(r.max_ulp_allowed) + " representable steps from it") +
+         "\n\n";
+    s += "dtype  entries      not CR       beyond   max ulp   mean ulp  worst entry\n";
+    for (const auto& d : r.dtypes) {
+      s += pad(std::string(pv::dtype_name(d.dtype)), 7) + pad(std::to_string(d.entries), 13) +
+           pad(std::to_string(d.not_correctly_rounded), 13) + pad(std::to_string(d.beyond_tolerance), 9) +
+           pad(fixed(d.max_ulp, 4), 10) + pad(fixed(d.mean_ulp(), 4), 10);
+      if (d.has_worst)
+        s += (cos_sin ? entry_text(d.worst) : d.worst_at) + ": " + format_hex(d.worst_got) + ", exact ~" +
+             format_hex(d.worst_exact);
+      s += "\n";
+      if (d.has_first_failure)
+        s += "       first entry beyond the allowed error: " +
+             (cos_sin ? entry_text(d.first_failure) : d.first_failure_at) + "\n";
+    }
+  }
+  if (cos_sin) {
+    s += "\nlaws (their constexpr definitions, on every block of " + std::to_string(r.block_rows) + " rows):\n";
+    for (const auto& l : r.laws) s += law_line(l, pv::dtype_name(l.dtype));
+    s += "\ntime: " + fixed(r.seconds, 1) + " s\n";
+    return s;
+  }
+  s += "\nlaws (their constexpr definitions, on the table verified):\n";
+  if (r.laws.empty()) s += "  none of the registry's laws reads this scheme's tables\n";
+  for (const auto& l : r.laws) s += law_line(l, r.integer_valued ? "i32" : pv::dtype_name(l.dtype), 27);
+  s += "\ntime: " + fixed(r.seconds, 3) + " s\n";
   return s;
 }
 

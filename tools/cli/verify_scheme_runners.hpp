@@ -38,8 +38,9 @@ namespace posenc::cli::verify_schemes {
 
 // ---- ALiBi ----
 
-inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o) {
+inline pv::verify_report run_alibi(const parsed_args& a, const options& o) {
   pv::alibi_verify_request q;
+  q.run = o.run;
   const emit::alibi_choice ac = emit::read_alibi_config(a, o.ctx);
   q.config = ac.config;
   q.bias = ac.bias;
@@ -68,8 +69,9 @@ inline pv::scheme_verify_report run_alibi(const parsed_args& a, const options& o
 
 // ---- sinusoidal, Transformer-XL, XPOS ----
 
-inline pv::scheme_verify_report run_sinusoidal(const parsed_args& a, const options& o) {
+inline pv::verify_report run_sinusoidal(const parsed_args& a, const options& o) {
   pv::sinusoidal_verify_request q;
+  q.run = o.run;
   q.config = emit::read_sinusoidal_config(a, o.ctx);
   const emit::position_span ps =
       emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), -emit::max_abs_position, 0);
@@ -87,8 +89,9 @@ inline pv::scheme_verify_report run_sinusoidal(const parsed_args& a, const optio
                      [&q](std::span<const pv::values_input> in) { return pv::verify_sinusoidal(q, in); });
 }
 
-inline pv::scheme_verify_report run_transformer_xl(const parsed_args& a, const options& o) {
+inline pv::verify_report run_transformer_xl(const parsed_args& a, const options& o) {
   pv::transformer_xl_verify_request q;
+  q.run = o.run;
   q.config = emit::read_transformer_xl_config(a, o.ctx);
   const transformer_xl::config& c = q.config;
   const auto rows = static_cast<std::uint64_t>(transformer_xl::rows(c));
@@ -105,8 +108,9 @@ inline pv::scheme_verify_report run_transformer_xl(const parsed_args& a, const o
                      [&q](std::span<const pv::values_input> in) { return pv::verify_transformer_xl(q, in); });
 }
 
-inline pv::scheme_verify_report run_xpos(const parsed_args& a, const options& o) {
+inline pv::verify_report run_xpos(const parsed_args& a, const options& o) {
   pv::xpos_verify_request q;
+  q.run = o.run;
   q.config = emit::read_xpos_config(a, o.ctx);
   const emit::position_span ps =
       emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), -emit::max_abs_position, 0);
@@ -126,8 +130,9 @@ inline pv::scheme_verify_report run_xpos(const parsed_args& a, const options& o)
 
 // ---- KERPLE, Sandwich, log-n ----
 
-inline pv::scheme_verify_report run_kerple(const parsed_args& a, const options& o, bool log) {
+inline pv::verify_report run_kerple(const parsed_args& a, const options& o, bool log) {
   pv::kerple_verify_request q;
+  q.run = o.run;
   q.log = log;
   emit::kerple_heads heads = emit::read_kerple_config(a, o.ctx);
   q.p = std::move(heads.p);
@@ -142,26 +147,24 @@ inline pv::scheme_verify_report run_kerple(const parsed_args& a, const options& 
   return verify_real(o, {q.p.size(), q.distances}, "bias",
                      [&q](std::span<const pv::values_input> in) { return pv::verify_kerple(q, in); });
 }
-inline pv::scheme_verify_report run_kerple_log(const parsed_args& a, const options& o) {
-  return run_kerple(a, o, true);
-}
-inline pv::scheme_verify_report run_kerple_power(const parsed_args& a, const options& o) {
-  return run_kerple(a, o, false);
-}
+inline pv::verify_report run_kerple_log(const parsed_args& a, const options& o) { return run_kerple(a, o, true); }
+inline pv::verify_report run_kerple_power(const parsed_args& a, const options& o) { return run_kerple(a, o, false); }
 
-inline pv::scheme_verify_report run_sandwich(const parsed_args& a, const options& o) {
+inline pv::verify_report run_sandwich(const parsed_args& a, const options& o) {
   pv::sandwich_verify_request q;
+  q.run = o.run;
   q.config = emit::read_sandwich_config(a, o.ctx);
   q.distances =
       static_cast<std::size_t>(emit::required_integer(a, "distances", 1, static_cast<long long>(max_entries), o.ctx));
   const auto heads = static_cast<std::uint64_t>(q.config.heads);
   check_entries(heads * q.distances, o,
                 "--heads " + std::to_string(heads) + " x --distances " + std::to_string(q.distances));
-  // The oracle sums dim/2 cosines at about 450 bits per entry: cap the work (2^22 terms, about 20 s).
+  // The oracle sums dim/2 cosines at about 450 bits per entry: cap the work of a run (2^22 terms,
+  // about 20 s on one core); --shard K/N shares a table's terms among N runs.
   const std::uint64_t terms = heads * q.distances * static_cast<std::uint64_t>(q.config.dim / 2);
-  if (terms > (std::uint64_t{1} << 22))
+  if (terms / o.run.shard.count > (std::uint64_t{1} << 22))
     throw usage_error(o.ctx + ": table too costly to verify: --heads x --distances x dim/2 = " + std::to_string(terms) +
-                      " MPFR cosines (at most 2^22 = 4194304 per run)");
+                      " MPFR cosines (at most 2^22 = 4194304 per run: give --shard K/N)");
   q.max_ulp = o.max_ulp;
   q.description = table_words(o) + "; distances 0 .. " + std::to_string(q.distances - 1) + "; dim " +
                   std::to_string(q.config.dim) + ", heads " + std::to_string(q.config.heads);
@@ -169,8 +172,9 @@ inline pv::scheme_verify_report run_sandwich(const parsed_args& a, const options
                      [&q](std::span<const pv::values_input> in) { return pv::verify_sandwich(q, in); });
 }
 
-inline pv::scheme_verify_report run_logn(const parsed_args& a, const options& o) {
+inline pv::verify_report run_logn(const parsed_args& a, const options& o) {
   pv::logn_verify_request q;
+  q.run = o.run;
   q.config = emit::read_logn_config(a, o.ctx);
   const emit::position_span ps = emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), 1, 1);
   const long long n = ps.count;
@@ -185,8 +189,9 @@ inline pv::scheme_verify_report run_logn(const parsed_args& a, const options& o)
 
 // ---- T5 buckets ----
 
-inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
+inline pv::verify_report run_t5(const parsed_args& a, const options& o) {
   pv::t5_verify_request q;
+  q.run = o.run;
   q.config = emit::read_t5_config(a, o.ctx);
   integers_only(a, o);
   // Default: twice max_distance, so the table shows every bucket and the saturation past it.
@@ -205,8 +210,9 @@ inline pv::scheme_verify_report run_t5(const parsed_args& a, const options& o) {
 
 // ---- DeBERTa buckets, Shaw indices ----
 
-inline pv::scheme_verify_report run_deberta(const parsed_args& a, const options& o) {
+inline pv::verify_report run_deberta(const parsed_args& a, const options& o) {
   pv::deberta_verify_request q;
+  q.run = o.run;
   q.config = emit::read_deberta_config(a, o.ctx);
   integers_only(a, o);
   q.range = emit::required_integer(a, "range", 0, static_cast<long long>(max_entries / 2) - 1, o.ctx);
@@ -219,8 +225,9 @@ inline pv::scheme_verify_report run_deberta(const parsed_args& a, const options&
   return pv::verify_deberta(q, v, false);
 }
 
-inline pv::scheme_verify_report run_shaw(const parsed_args& a, const options& o) {
+inline pv::verify_report run_shaw(const parsed_args& a, const options& o) {
   pv::shaw_verify_request q;
+  q.run = o.run;
   q.config = emit::read_shaw_config(a, o.ctx);
   integers_only(a, o);
   q.positions = static_cast<std::size_t>(emit::required_integer(a, "positions", 1, 2048, o.ctx));

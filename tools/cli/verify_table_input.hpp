@@ -40,6 +40,7 @@ struct options {
   std::vector<pv::table_dtype> dtypes;  // --dtype, or the default
   bool dtype_given = false;
   std::uint64_t max_ulp = 0;
+  pv::run_options run{};  // --shard, --threads, the progress meter
 };
 
 inline std::optional<io::tensor_dtype> tensor_dtype_of(pv::table_dtype t) {
@@ -114,8 +115,8 @@ decltype(auto) with_table_dtype(pv::table_dtype t, F&& f) {
 // A real-valued scheme: posenc's own table in every dtype asked for, or the file's. engine(inputs)
 // is the library's verify_<scheme>.
 template <class Engine>
-pv::scheme_verify_report verify_real(const options& o, const std::vector<std::uint64_t>& shape, std::string_view column,
-                                     Engine engine) {
+pv::verify_report verify_real(const options& o, const std::vector<std::uint64_t>& shape, std::string_view column,
+                              Engine engine) {
   if (!o.table) {
     std::vector<pv::values_input> in;
     for (const auto t : o.dtypes) in.push_back(pv::own_values(t));
@@ -170,14 +171,15 @@ inline void integers_only(const parsed_args& a, const options& o) {
 
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }
 
-// The most entries one run verifies: 2^22 (each holds its exact value, about 56 bytes, and costs an
-// MPFR evaluation of a few microseconds; emit writes up to 2^24).
-inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 22;
+// The most entries a verified table has: 2^24, as many as emit writes. posenc's own table is built
+// whole in each dtype (at most 16 bytes an entry in all four); the exact values are computed block
+// by block (verify_block_entries), on every thread, and --shard K/N splits the work across runs.
+inline constexpr std::uint64_t max_entries = std::uint64_t{1} << 24;
 
 inline void check_entries(std::uint64_t entries, const options& o, const std::string& what) {
   if (entries > max_entries)
     throw usage_error(o.ctx + ": table too large to verify: " + what + " = " + std::to_string(entries) +
-                      " entries (at most 2^22 = 4194304 per run)");
+                      " entries (at most 2^24 = 16777216; emit writes no more)");
 }
 
 }  // namespace posenc::cli::verify_schemes

@@ -1,10 +1,12 @@
-// verify_report_json.hpp: a RoPE verification report (posenc/verify/rope_verify_report.hpp) as
-// JSON and back: what `posenc verify rope --json` prints, what `posenc verify merge` reads, and the
+// verify_report_json.hpp: a verification report of any table (posenc/verify/report.hpp) as JSON
+// and back: what `posenc verify <table> --json` prints, what `posenc verify merge` reads, and the
 // dict the Python module's posenc.verify returns. One definition of the keys for all three
-// (docs/verify.md lists them).
+// (docs/verify.md lists them). An entry is written as the report names it: RoPE's
+// {"position", "element", "array"}, any other table's {"index", "at"} (its index in row order and
+// the scheme's words for it); an integer-valued table has "integers" instead of "dtypes".
 //
 //   const std::string text = posenc::io::verify_report_to_json(report).dump(1);
-//   auto r = posenc::io::verify_report_from_json(text);   // parse_result<rope_verify_report>
+//   auto r = posenc::io::verify_report_from_json(text);   // parse_result<verify_report>
 //   if (!r) std::cerr << r.error() << '\n';                // "not valid JSON: ...", "dtypes[0].entries is missing"
 //
 // Every field of the report is kept, so that merging the JSON reports of a table's shards gives the
@@ -22,15 +24,16 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "posenc/io/parse_result.hpp"
 #include "posenc/laws/law_result.hpp"
-#include "posenc/verify/rope_verify_report.hpp"
+#include "posenc/verify/report.hpp"
 
 namespace posenc::io {
 
 // The version of the report's JSON form ("posenc_verify_report").
-inline constexpr int verify_report_json_version = 1;
+inline constexpr int verify_report_json_version = 2;
 
 }  // namespace posenc::io
 
@@ -68,8 +71,11 @@ inline ojson index_json(const posenc::laws::entry_index& i) {
   return j;
 }
 
-// One dtype's findings (a RoPE report's, and a scheme report's: scheme_verify_report_json.hpp).
-inline ojson dtype_json(const verify::dtype_findings& d) {
+inline ojson located(std::uint64_t index, const std::string& at) { return {{"index", index}, {"at", at}}; }
+
+// One dtype's findings, its entries named as the report names them.
+inline ojson dtype_json(const verify::dtype_findings& d, verify::entry_naming naming) {
+  const bool cos_sin = naming == verify::entry_naming::cos_sin;
   ojson o;
   o["dtype"] = std::string(verify::dtype_name(d.dtype));
   o["entries"] = d.entries;
@@ -80,13 +86,27 @@ inline ojson dtype_json(const verify::dtype_findings& d) {
   o["mean_ulp"] = real(d.mean_ulp());
   o["ulp_sum_q"] = u128(d.ulp_sum_q);
   if (d.has_worst) {
-    o["worst"] = entry_json(d.worst);
+    o["worst"] = cos_sin ? entry_json(d.worst) : located(d.worst.position, d.worst_at);
     o["worst"]["got"] = real(d.worst_got);
     o["worst"]["exact"] = real(d.worst_exact);
   } else {
     o["worst"] = nullptr;
   }
-  o["first_failure"] = d.has_first_failure ? entry_json(d.first_failure) : ojson(nullptr);
+  o["first_failure"] = !d.has_first_failure ? ojson(nullptr)
+                       : cos_sin            ? entry_json(d.first_failure)
+                                            : located(d.first_failure.position, d.first_failure_at);
+  return o;
+}
+
+inline ojson integers_json(const verify::integer_findings& f) {
+  ojson o{{"entries", f.entries}, {"wrong", f.wrong}, {"max_error", f.max_error}, {"passed", f.passed()}};
+  o["worst"] = ojson(nullptr);
+  if (f.has_worst) {
+    o["worst"] = located(f.worst, f.worst_at);
+    o["worst"]["got"] = f.worst_got;
+    o["worst"]["exact"] = f.worst_exact;
+  }
+  o["first_failure"] = f.has_first_failure ? located(f.first_failure, f.first_failure_at) : ojson(nullptr);
   return o;
 }
 
@@ -107,12 +127,16 @@ inline ojson law_json(const verify::law_findings& l) {
   return o;
 }
 
-inline ojson report_json(const verify::rope_verify_report& r) {
+inline ojson report_json(const verify::verify_report& r) {
   ojson j;
   j["posenc_verify_report"] = json_version;
-  j["scheme"] = "rope";
+  j["scheme"] = r.scheme;
   j["passed"] = r.passed();
   j["description"] = r.description;
+  j["keys"] = r.keys;
+  j["shape"] = r.shape;
+  j["entries_named"] = r.naming == verify::entry_naming::cos_sin ? "cos_sin" : "indexed";
+  j["integer_valued"] = r.integer_valued;
   j["start"] = r.start;
   j["rows"] = r.rows;
   j["block_rows"] = r.block_rows;
@@ -121,11 +145,19 @@ inline ojson report_json(const verify::rope_verify_report& r) {
   j["total_blocks"] = r.total_blocks();
   j["max_ulp_allowed"] = r.max_ulp_allowed;
   j["seconds"] = real(r.seconds);
-  ojson ds = ojson::array();
-  for (const auto& d : r.dtypes) ds.push_back(dtype_json(d));
-  j["dtypes"] = ds;
+  if (r.integer_valued) {
+    j["integers"] = integers_json(r.integers);
+  } else {
+    ojson ds = ojson::array();
+    for (const auto& d : r.dtypes) ds.push_back(dtype_json(d, r.naming));
+    j["dtypes"] = ds;
+  }
   ojson ls = ojson::array();
-  for (const auto& l : r.laws) ls.push_back(law_json(l));
+  for (const auto& l : r.laws) {
+    ojson o = law_json(l);
+    if (r.integer_valued) o["dtype"] = "i32";  // the bucket laws read the integers
+    ls.push_back(o);
+  }
   j["laws"] = ls;
   return j;
 }
@@ -182,8 +214,9 @@ inline ulp_sum_type u128_of(const ojson& j, std::string_view key, std::string_vi
   }
   return v;
 }
-inline verify::table_dtype dtype_of(const ojson& j, std::string_view where) {
+inline verify::table_dtype dtype_of(const ojson& j, std::string_view where, bool integer_valued = false) {
   const std::string s = str(j, "dtype", where);
+  if (integer_valued && s == "i32") return verify::table_dtype::f64;  // the laws of an integer table
   for (const auto t :
        {verify::table_dtype::f64, verify::table_dtype::f32, verify::table_dtype::bf16, verify::table_dtype::f16})
     if (verify::dtype_name(t) == s) return t;
@@ -196,6 +229,32 @@ inline verify::table_entry entry_of(const ojson& j, std::string_view where) {
   if (e > 0xFFFFFFFFu) throw bad_report(std::string(where) + "element is too large");
   return {u64(j, "position", where), static_cast<std::uint32_t>(e), a == "sin"};
 }
+// An entry of an indexed table: its index into position, its name into at.
+inline std::uint64_t located_of(const ojson& j, std::string_view where, std::string& at) {
+  at = str(j, "at", where);
+  return u64(j, "index", where);
+}
+inline std::vector<std::string> strings_of(const ojson& j, std::string_view key) {
+  const ojson& v = field(j, key, "");
+  if (!v.is_array()) throw bad_report(std::string(key) + " is not an array");
+  std::vector<std::string> out;
+  for (const ojson& x : v) {
+    if (!x.is_string()) throw bad_report(std::string(key) + " holds a value that is not a string");
+    out.push_back(x.get<std::string>());
+  }
+  return out;
+}
+inline std::vector<std::uint64_t> extents_of(const ojson& j, std::string_view key) {
+  const ojson& v = field(j, key, "");
+  if (!v.is_array()) throw bad_report(std::string(key) + " is not an array");
+  std::vector<std::uint64_t> out;
+  for (const ojson& x : v) {
+    if (!x.is_number_unsigned()) throw bad_report(std::string(key) + " holds a value that is not an unsigned integer");
+    out.push_back(x.get<std::uint64_t>());
+  }
+  return out;
+}
+
 inline posenc::laws::entry_index index_of(const ojson& j, std::string_view where) {
   posenc::laws::entry_index i{i64(j, "position", where), i64(j, "pair", where), i64(j, "element", where)};
   const ojson& p = field(j, "partner", where);
@@ -203,15 +262,22 @@ inline posenc::laws::entry_index index_of(const ojson& j, std::string_view where
   return i;
 }
 
-inline verify::rope_verify_report report_of(const ojson& j) {
+inline verify::verify_report report_of(const ojson& j) {
   if (!j.is_object()) throw bad_report("not a JSON object");
   if (!j.contains("posenc_verify_report")) throw bad_report("not a posenc verify report (no posenc_verify_report key)");
   if (u64(j, "posenc_verify_report") != json_version)
     throw bad_report("report format version " + field(j, "posenc_verify_report", "").dump() + ", this posenc reads " +
                      std::to_string(json_version));
-  if (str(j, "scheme") != "rope") throw bad_report("scheme " + quoted(str(j, "scheme")) + " is not rope");
-  verify::rope_verify_report r;
+  verify::verify_report r;
+  r.scheme = str(j, "scheme");
   r.description = str(j, "description");
+  r.keys = strings_of(j, "keys");
+  r.shape = extents_of(j, "shape");
+  const std::string naming = str(j, "entries_named");
+  if (naming != "cos_sin" && naming != "indexed") throw bad_report("entries_named must be cos_sin or indexed");
+  r.naming = naming == "cos_sin" ? verify::entry_naming::cos_sin : verify::entry_naming::indexed;
+  const bool cos_sin = r.naming == verify::entry_naming::cos_sin;
+  r.integer_valued = boolean(j, "integer_valued");
   r.start = u64(j, "start");
   r.rows = u64(j, "rows");
   r.block_rows = u64(j, "block_rows");
@@ -222,8 +288,27 @@ inline verify::rope_verify_report report_of(const ojson& j) {
   if (r.block_rows == 0 || r.first_block >= r.end_block || r.end_block > r.total_blocks())
     throw bad_report("its blocks " + std::to_string(r.first_block) + " .. " + std::to_string(r.end_block) +
                      " are not a range of the table's " + std::to_string(r.total_blocks()));
-  const ojson& ds = field(j, "dtypes", "");
   const ojson& ls = field(j, "laws", "");
+  if (r.integer_valued) {
+    const ojson& o = field(j, "integers", "");
+    const std::string w = "integers.";
+    verify::integer_findings& f = r.integers;
+    f.entries = u64(o, "entries", w);
+    f.wrong = u64(o, "wrong", w);
+    f.max_error = u64(o, "max_error", w);
+    if (const ojson& wst = field(o, "worst", w); !wst.is_null()) {
+      f.has_worst = true;
+      f.worst = located_of(wst, w + "worst.", f.worst_at);
+      f.worst_got = i64(wst, "got", w + "worst.");
+      f.worst_exact = i64(wst, "exact", w + "worst.");
+    }
+    if (const ojson& ff = field(o, "first_failure", w); !ff.is_null()) {
+      f.has_first_failure = true;
+      f.first_failure = located_of(ff, w + "first_failure.", f.first_failure_at);
+    }
+  }
+  const ojson no_dtypes = ojson::array();
+  const ojson& ds = r.integer_valued ? no_dtypes : field(j, "dtypes", "");
   if (!ds.is_array() || !ls.is_array()) throw bad_report("dtypes and laws must be arrays");
   for (std::size_t i = 0; i < ds.size(); ++i) {
     const ojson& o = ds[i];
@@ -237,13 +322,19 @@ inline verify::rope_verify_report report_of(const ojson& j) {
     d.ulp_sum_q = u128_of(o, "ulp_sum_q", w);
     if (const ojson& wst = field(o, "worst", w); !wst.is_null()) {
       d.has_worst = true;
-      d.worst = entry_of(wst, w + "worst.");
+      if (cos_sin)
+        d.worst = entry_of(wst, w + "worst.");
+      else
+        d.worst.position = located_of(wst, w + "worst.", d.worst_at);
       d.worst_got = real_of(wst, "got", w + "worst.");
       d.worst_exact = real_of(wst, "exact", w + "worst.");
     }
     if (const ojson& ff = field(o, "first_failure", w); !ff.is_null()) {
       d.has_first_failure = true;
-      d.first_failure = entry_of(ff, w + "first_failure.");
+      if (cos_sin)
+        d.first_failure = entry_of(ff, w + "first_failure.");
+      else
+        d.first_failure.position = located_of(ff, w + "first_failure.", d.first_failure_at);
     }
     r.dtypes.push_back(d);
   }
@@ -251,7 +342,7 @@ inline verify::rope_verify_report report_of(const ojson& j) {
     const ojson& o = ls[i];
     const std::string w = "laws[" + std::to_string(i) + "].";
     verify::law_findings l;
-    l.dtype = dtype_of(o, w);
+    l.dtype = dtype_of(o, w, r.integer_valued);
     l.law = str(o, "law", w);
     l.ran = boolean(o, "ran", w);
     l.skipped = str(o, "skipped", w);
@@ -278,13 +369,13 @@ inline verify::rope_verify_report report_of(const ojson& j) {
 namespace posenc::io {
 
 // The report as a JSON object (nlohmann::ordered_json: the keys in the order docs/verify.md lists).
-inline nlohmann::ordered_json verify_report_to_json(const verify::rope_verify_report& r) {
+inline nlohmann::ordered_json verify_report_to_json(const verify::verify_report& r) {
   return detail::vrj::report_json(r);
 }
 
 // A report from the JSON text verify_report_to_json wrote; one line naming the problem otherwise.
-inline parse_result<verify::rope_verify_report> verify_report_from_json(std::string_view text) noexcept {
-  using result = parse_result<verify::rope_verify_report>;
+inline parse_result<verify::verify_report> verify_report_from_json(std::string_view text) noexcept {
+  using result = parse_result<verify::verify_report>;
   try {
     return detail::vrj::report_of(detail::vrj::ojson::parse(text));
   } catch (const detail::vrj::ojson::exception& e) {

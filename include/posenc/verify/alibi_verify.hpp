@@ -5,7 +5,7 @@
 //
 //   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes
 //   const posenc::verify::values_input own[] = {posenc::verify::own_values(table_dtype::f32)};
-//   const auto report = posenc::verify::verify_alibi(q, own);             // scheme_verify_report.hpp
+//   const auto report = posenc::verify::verify_alibi(q, own);             // report.hpp
 //
 // The table is laid out as `posenc emit alibi [--bias [--symmetric]] --format bin` writes it. A
 // request that cannot be carried out throws std::invalid_argument with one line naming it. Not
@@ -16,15 +16,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "posenc/alibi.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/registry/alibi.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
 
 namespace posenc::verify {
@@ -41,6 +44,7 @@ struct alibi_verify_request {
   bool symmetric = false;
   std::uint64_t max_ulp = 0;  // representable steps an entry may be from RN_T(exact); 0: correctly rounded
   std::string description{};  // what the table is, for the report
+  run_options run{};          // the shard, the threads, the progress (blocks.hpp)
 };
 
 // Entries per head of the request's table (1: a slope).
@@ -106,12 +110,12 @@ std::vector<T> alibi_own(const alibi_verify_request& q, const alibi::checked_con
 // The registry's view of the table verified: the slopes, or the dense heads x n x n biases (a causal
 // table's masked entries filled with their mirror image, which a relative bias must equal).
 template <class T>
-registry::scheme_tables<T> alibi_law_tables(const alibi_verify_request& q, std::span<const T> v) {
-  registry::scheme_tables<T> t;
-  t.config.family = registry::scheme_family::alibi;
-  t.config.alibi = q.config;
+registry::alibi_scheme::tables<T> alibi_law_tables(const alibi_verify_request& q, std::span<const T> v) {
+  registry::alibi_scheme::tables<T> t;
+  t.config = q.config;
   const auto heads = static_cast<std::size_t>(q.config.heads), n = q.positions;
-  t.config.rows = q.bias ? n : 0;
+  t.positions = q.bias ? n : 0;
+  if (v.empty()) return t;  // no law runs here (laws_run_with_block_0): the config says which apply
   if (!q.bias) {
     t.slopes.assign(v.begin(), v.end());
     return t;
@@ -128,6 +132,18 @@ registry::scheme_tables<T> alibi_law_tables(const alibi_verify_request& q, std::
   return t;
 }
 
+// The distance |i - j| of entry m of a head's block (row order of the request's table).
+inline std::uint64_t alibi_distance(const alibi_verify_request& q, std::uint64_t m) {
+  std::uint64_t i = 0, j = 0;
+  if (q.symmetric) {
+    i = m / q.positions;
+    j = m % q.positions;
+  } else {
+    causal_query_key(m, i, j);
+  }
+  return i >= j ? i - j : j - i;
+}
+
 inline std::string alibi_missing(const alibi_verify_request& q, std::string_view law) {
   const bool reads_slopes = law.find("slopes") != std::string_view::npos;
   if (reads_slopes && q.bias) return "reads the slopes (verify without --bias)";
@@ -137,7 +153,7 @@ inline std::string alibi_missing(const alibi_verify_request& q, std::string_view
 
 }  // namespace detail::sv
 
-inline scheme_verify_report verify_alibi(const alibi_verify_request& q, std::span<const values_input> tables) {
+inline verify_report verify_alibi(const alibi_verify_request& q, std::span<const values_input> tables) {
   namespace sv = detail::sv;
   const auto t0 = std::chrono::steady_clock::now();
   sv::check_tables(tables);
@@ -147,58 +163,42 @@ inline scheme_verify_report verify_alibi(const alibi_verify_request& q, std::spa
   if (q.bias && q.positions == 0) throw std::invalid_argument("the bias table has no positions");
   const auto heads = static_cast<std::size_t>(q.config.heads);
   const std::size_t per = alibi_entries_per_head(q), n = q.positions;
-  for (const values_input& in : tables)
-    sv::check_size(in, heads * per,
-                   q.bias ? "a table of " + std::to_string(heads) + " heads x " + std::to_string(per) + " biases"
-                          : "a table of " + std::to_string(heads) + " slopes");
-  bool wanted[4] = {false, false, false, false};
-  sv::wanted_of(tables, wanted);
-
-  // The exact values: per head, the slope (negated bias at distance 1) or the biases by distance.
-  const std::size_t per_exact = q.bias ? n : 1;
-  std::vector<sv::exact_entry> exact(heads * per_exact);
-  for (std::size_t h = 0; h < heads; ++h) {
-    const auto e = alibi::slope_exponent_of(cc, static_cast<int>(h)).value;
-    for (std::size_t k = 0; k < per_exact; ++k) {
-      auto v = alibi_bias_value(e.num, e.den, q.bias ? k : 1);
-      exact[h * per_exact + k] = sv::exact_of(v, wanted, !q.bias);
-    }
-  }
-  // Distance |i - j| of each entry of a head's block, in row order.
-  std::vector<std::uint32_t> distance;
+  std::vector<std::string> keys{"head"};
+  std::vector<std::uint64_t> shape{heads};
   if (q.bias) {
-    distance.reserve(per);
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < (q.symmetric ? n : i + 1); ++j)
-        distance.push_back(static_cast<std::uint32_t>(i >= j ? i - j : j - i));
+    keys = q.symmetric ? std::vector<std::string>{"head", "query", "key"}
+                       : std::vector<std::string>{"head", "query i, key j <= i: i (i + 1) / 2 + j"};
+    shape = q.symmetric ? std::vector<std::uint64_t>{heads, n, n} : std::vector<std::uint64_t>{heads, per};
   }
-  const auto exact_at = [&](std::size_t index) -> const sv::exact_entry& {
-    return q.bias ? exact[(index / per) * n + distance[index % per]] : exact[index];
+  verify_report rep = sv::indexed_report("alibi", q.description, keys, shape, heads * per, q.max_ulp);
+  // The exact values of a block: the slope (the negated bias at distance 1) of a head, or the bias
+  // of a head at a distance, each evaluated once per block.
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+                               std::vector<sv::exact_entry>& out) {
+    std::map<std::pair<std::uint64_t, std::uint64_t>, sv::exact_entry> seen;  // (head, distance)
+    for (std::uint64_t index = first; index < first + count; ++index) {
+      const std::uint64_t h = index / per, k = q.bias ? sv::alibi_distance(q, index % per) : 1;
+      auto it = seen.find({h, k});
+      if (it == seen.end()) {
+        const auto e = alibi::slope_exponent_of(cc, static_cast<int>(h)).value;
+        auto v = alibi_bias_value(e.num, e.den, k);
+        it = seen.emplace(std::pair{h, k}, sv::exact_of(v, wanted, !q.bias)).first;
+      }
+      out.push_back(it->second);
+    }
   };
-
-  scheme_verify_report rep;
-  rep.scheme = "alibi";
-  rep.description = q.description;
-  rep.max_ulp_allowed = q.max_ulp;
-  if (!q.bias) {
-    rep.keys = {"head"};
-    rep.shape = {heads};
-  } else {
-    rep.keys = q.symmetric ? std::vector<std::string>{"head", "query", "key"}
-                           : std::vector<std::string>{"head", "query i, key j <= i: i (i + 1) / 2 + j"};
-    rep.shape = q.symmetric ? std::vector<std::uint64_t>{heads, n, n} : std::vector<std::uint64_t>{heads, per};
-  }
-  const std::function<std::string(std::uint64_t)> locate = [&q](std::uint64_t i) { return sv::alibi_where(q, i); };
-  for (const values_input& in : tables)
-    detail::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
-      std::vector<T> own;
-      if (in.data == nullptr) own = sv::alibi_own<T>(q, cc);
-      const std::span<const T> v = in.data == nullptr ? std::span<const T>(own) : sv::given_span<T>(in);
-      rep.dtypes.push_back(sv::named(sv::check_values<T>(v, exact_at, q.max_ulp), locate));
-      sv::run_laws<T>(
-          sv::alibi_law_tables<T>(q, v), in.dtype, [&q](std::string_view law) { return sv::alibi_missing(q, law); },
-          rep.laws);
-    });
+  const auto own = [&]<class T>(std::type_identity<T>) { return sv::alibi_own<T>(q, cc); };
+  const auto laws = [&]<class T>(std::span<const T> v, table_dtype dt, std::string_view skip,
+                                 std::vector<law_findings>& out) {
+    sv::run_laws<registry::alibi_scheme>(
+        sv::alibi_law_tables<T>(q, skip.empty() ? v : std::span<const T>()), dt, skip,
+        [&q](std::string_view law) { return sv::alibi_missing(q, law); }, out);
+  };
+  sv::verify_real_tables(
+      rep, tables, q.run,
+      q.bias ? "a table of " + std::to_string(heads) + " heads x " + std::to_string(per) + " biases"
+             : "a table of " + std::to_string(heads) + " slopes",
+      exact_block, [&q](std::uint64_t i) { return sv::alibi_where(q, i); }, own, laws);
   rep.seconds = sv::seconds_since(t0);
   return rep;
 }

@@ -21,11 +21,11 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/verify/mpfr.hpp"
-#include "posenc/verify/rope_verify_report.hpp"
+#include "posenc/verify/report.hpp"
 
 namespace posenc::verify {
 
-// The dtype of a table of T (table_dtype is in rope_verify_report.hpp, which the JSON reader of
+// The dtype of a table of T (table_dtype is in report.hpp, which the JSON reader of
 // posenc::io shares without MPFR).
 template <class T>
 constexpr table_dtype dtype_of() noexcept {

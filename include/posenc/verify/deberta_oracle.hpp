@@ -1,7 +1,7 @@
 // deberta_oracle.hpp: DeBERTa's log-bucket position (He et al. 2021; HF transformers'
 // make_log_bucket_position, DeBERTa-v2/v3) from its published definition, with the log term
 // evaluated exactly in MPFR instead of float32. Used by tests/test_deberta.cpp and the verify engine
-// (bucket_verify.hpp). Not constexpr; links MPFR (posenc::verify).
+// (deberta_verify.hpp). Not constexpr; links MPFR (posenc::verify).
 #pragma once
 
 #include <mpfr.h>

@@ -4,7 +4,7 @@
 //
 //   posenc::verify::rope_verify_request q{.config = llama31, .rows = 131072};
 //   const posenc::verify::table_input own[] = {posenc::verify::own_table(posenc::verify::table_dtype::f32)};
-//   const auto report = posenc::verify::verify_rope(q, own);         // rope_verify_report.hpp
+//   const auto report = posenc::verify::verify_rope(q, own);         // report.hpp
 //   std::vector<float> cos(rows * d), sin(rows * d);                   // a framework's cache
 //   const posenc::verify::table_input theirs[] = {posenc::verify::given_table<float>(cos, sin)};
 //   if (!posenc::verify::verify_rope(q, theirs).passed()) ...
@@ -19,7 +19,7 @@
 //    layout equivalence when the table is posenc's own.
 // The MPFR value of a (position, pair) is computed once and serves every dtype's table. Blocks are
 // the unit of work: threads take them in any order, and a shard (request.shard) takes a fixed
-// range of them, so the findings do not depend on either (rope_verify_report.hpp). Cost: one
+// range of them, so the findings do not depend on either (blocks.hpp runs them; report.hpp). Cost: one
 // mpfr_sin_cos per pair and position, about 4 us: a 131072 x 64-pair table in two dtypes takes
 // about 17 s on two cores.
 //
@@ -31,17 +31,14 @@
 #include <mpfr.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <functional>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "posenc/laws/rotary/table_view.hpp"
@@ -51,11 +48,12 @@
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/verify/blocks.hpp"
 #include "posenc/verify/compare.hpp"
 #include "posenc/verify/law_measures/table_laws.hpp"
 #include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/report.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
-#include "posenc/verify/rope_verify_report.hpp"
 
 namespace posenc::verify {
 
@@ -195,22 +193,14 @@ void verify_block_of(const rope_verify_request& q, const table_input& in, const 
   check_block<T>(q, e, first_position, n, d, c.data(), s.data(), oc.data(), os.data(), f, laws);
 }
 
-struct block_findings {
-  std::vector<dtype_findings> dtypes;
-  std::vector<law_findings> laws;
-};
-
 }  // namespace detail::rv
 
 // Verifies the tables (one per dtype, each given or posenc's own) of the request's positions.
-inline rope_verify_report verify_rope(const rope_verify_request& q, std::span<const table_input> tables) {
+inline verify_report verify_rope(const rope_verify_request& q, std::span<const table_input> tables) {
   namespace rv = detail::rv;
   const auto t0 = std::chrono::steady_clock::now();
   if (tables.empty()) throw std::invalid_argument("no table to verify");
   if (q.rows == 0) throw std::invalid_argument("the table has no rows");
-  if (q.shard.count == 0 || q.shard.index >= q.shard.count)
-    throw std::invalid_argument("shard " + std::to_string(q.shard.index) + "/" + std::to_string(q.shard.count) +
-                                ": the index must be below the count (shards are numbered from 0)");
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(q.config));
   if (const rope::validation v = rope::check_table(q.config, static_cast<std::size_t>(q.rows), d, q.start); !v)
     throw std::invalid_argument(v.message);
@@ -226,89 +216,30 @@ inline rope_verify_report verify_rope(const rope_verify_request& q, std::span<co
                                   std::to_string(d) + " = " + std::to_string(q.rows * d));
   }
 
-  rope_verify_report rep;
+  verify_report rep;
+  rep.scheme = "rope";
   rep.description = q.description;
+  rep.keys = {"position - start", "element"};
+  rep.shape = {q.rows, d};
+  rep.naming = entry_naming::cos_sin;
   rep.start = q.start;
   rep.rows = q.rows;
+  rep.block_rows = verify_block_rows;
   rep.max_ulp_allowed = q.max_ulp;
-  const std::uint64_t total = rep.total_blocks();
-  rep.first_block = shard_first_block(total, q.shard);
-  rep.end_block = shard_first_block(total, {q.shard.index + 1, q.shard.count});
-  if (rep.end_block == rep.first_block)
-    throw std::invalid_argument("shard " + std::to_string(q.shard.index) + "/" + std::to_string(q.shard.count) +
-                                " has no rows: the table has " + std::to_string(total) + " blocks of " +
-                                std::to_string(verify_block_rows) + " rows; use at most " + std::to_string(total) +
-                                " shards");
-
   const rope_table_oracle oracle(q.config);
-  const std::uint64_t nblocks = rep.end_block - rep.first_block;
-  std::vector<rv::block_findings> found(nblocks);
-  std::atomic<std::uint64_t> next{0}, done{0};
-  std::mutex progress_lock;
-  std::exception_ptr error;
-  std::mutex error_lock;
-  auto work = [&] {
-    // MPFR keeps caches per thread (the constants of mpfr_sin_cos): free this thread's when it is
-    // done, or a worker's exit leaves them unreachable (LeakSanitizer reports them).
-    struct free_thread_cache {
-      ~free_thread_cache() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-    } const cache_guard;
+  run_blocks(rep, {q.shard, q.threads, q.progress}, [&](std::uint64_t block, block_findings& out) {
     rv::exact_block e;
     e.pairs = d / 2;
-    for (;;) {
-      const std::uint64_t b = next.fetch_add(1);
-      if (b >= nblocks) return;
-      try {
-        const std::uint64_t row0 = (rep.first_block + b) * verify_block_rows;
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(verify_block_rows, q.rows - row0));
-        rv::compute_exact(oracle, q.start + row0, n, q.fold_attention, wanted, e);
-        rv::block_findings& out = found[b];
-        for (const table_input& in : tables) {
-          out.dtypes.emplace_back();
-          switch (in.dtype) {
-            case table_dtype::f64:
-              rv::verify_block_of<double>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
-              break;
-            case table_dtype::f32: rv::verify_block_of<float>(q, in, e, row0, n, d, out.dtypes.back(), out.laws); break;
-            case table_dtype::bf16:
-              rv::verify_block_of<posenc::bfloat16>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
-              break;
-            case table_dtype::f16:
-              rv::verify_block_of<posenc::float16>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
-              break;
-          }
-        }
-      } catch (...) {
-        const std::lock_guard<std::mutex> g(error_lock);
-        if (!error) error = std::current_exception();
-        next.store(nblocks);  // the others stop after their block
-        return;
-      }
-      const std::uint64_t k = done.fetch_add(1) + 1;
-      if (q.progress) {
-        const std::lock_guard<std::mutex> g(progress_lock);
-        q.progress(k, nblocks);
-      }
+    const std::uint64_t row0 = block * verify_block_rows;
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(verify_block_rows, q.rows - row0));
+    rv::compute_exact(oracle, q.start + row0, n, q.fold_attention, wanted, e);
+    for (const table_input& in : tables) {
+      out.dtypes.emplace_back();
+      detail::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
+        rv::verify_block_of<T>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
+      });
     }
-  };
-  unsigned threads = q.threads != 0 ? q.threads : std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<std::uint64_t>(threads, std::max<std::uint64_t>(nblocks, 1)));
-  std::vector<std::thread> pool;
-  for (unsigned i = 1; i < threads; ++i) pool.emplace_back(work);
-  work();
-  for (std::thread& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
-
-  // Blocks in order: the first one sets the lists, the others merge into them.
-  for (std::uint64_t b = 0; b < nblocks; ++b) {
-    if (b == 0) {
-      rep.dtypes = std::move(found[0].dtypes);
-      rep.laws = std::move(found[0].laws);
-      continue;
-    }
-    for (std::size_t i = 0; i < rep.dtypes.size(); ++i) rep.dtypes[i].merge(found[b].dtypes[i]);
-    for (std::size_t i = 0; i < rep.laws.size(); ++i) rep.laws[i].merge(found[b].laws[i]);
-  }
+  });
   rep.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return rep;
 }

@@ -1,11 +1,9 @@
 // scheme_verify.hpp: verify the table of any scheme other than RoPE, posenc's own or one someone
 // else built, against its exact values and every law of the registry that applies (`posenc verify
 // <scheme>`; RoPE is rope_verify.hpp). The engines, one per family:
-//   alibi_verify.hpp      verify_alibi
-//   bias_verify.hpp       verify_kerple, verify_sandwich, verify_logn
-//   sinusoid_verify.hpp   verify_sinusoidal, verify_transformer_xl, verify_xpos
-//   bucket_verify.hpp     verify_t5, verify_deberta, verify_shaw (integers)
-// and what they share: scheme_verify_core.hpp; the report: scheme_verify_report.hpp.
+//   <scheme>_verify.hpp   verify_<scheme>: alibi, sinusoidal, transformer_xl, xpos, kerple (log and
+//                         power), sandwich, logn; t5, deberta, shaw (integers)
+// and what they share: scheme_verify_core.hpp; the report (RoPE's type): report.hpp.
 //
 //   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes
 //   const posenc::verify::values_input own[] = {posenc::verify::own_values(table_dtype::f32)};
@@ -24,13 +22,22 @@
 //  - every law of registry::every_scheme_law that applies to the config, by its core (constexpr)
 //    definition, on the table verified; a law that reads a table the request does not hold (the
 //    ALiBi bias laws on the slopes) is listed as skipped, with the reason.
-// Each exact value is computed once and serves every dtype. One thread: the tables are small (the
-// CLI's limit is 2^24 entries); BLOOM's 16 slopes take about a millisecond.
+// Each exact value is computed once per block and serves every dtype. The blocks (verify_block_entries
+// entries) run on request.run's threads, and request.run.shard takes a slice of them, as for RoPE
+// (blocks.hpp): the merged reports of the slices equal the report of one run. The laws read the
+// whole table: they run once, in the slice that holds block 0. BLOOM's 16 slopes take about a
+// millisecond.
 #pragma once
 
 #include "posenc/verify/alibi_verify.hpp"
-#include "posenc/verify/bias_verify.hpp"
-#include "posenc/verify/bucket_verify.hpp"
+#include "posenc/verify/deberta_verify.hpp"
+#include "posenc/verify/kerple_verify.hpp"
+#include "posenc/verify/logn_verify.hpp"
+#include "posenc/verify/report.hpp"
+#include "posenc/verify/sandwich_verify.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
-#include "posenc/verify/scheme_verify_report.hpp"
-#include "posenc/verify/sinusoid_verify.hpp"
+#include "posenc/verify/shaw_verify.hpp"
+#include "posenc/verify/sinusoidal_verify.hpp"
+#include "posenc/verify/t5_verify.hpp"
+#include "posenc/verify/transformer_xl_verify.hpp"
+#include "posenc/verify/xpos_verify.hpp"

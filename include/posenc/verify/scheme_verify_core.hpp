@@ -1,15 +1,18 @@
 // scheme_verify_core.hpp: what verifying any scheme's table other than RoPE's shares (the schemes'
-// engines: bias_verify.hpp, sinusoid_verify.hpp, bucket_verify.hpp; scheme_verify.hpp has them all):
-// a table given or posenc's own (values_input), the exact value of an entry in every dtype from an
-// MPFR oracle value (exact_entry), the comparison of every entry with it (the counts and ULP figures
-// of a RoPE report, compare.hpp's definitions), the integer comparison, and the registry's laws
-// run by their core definitions. Not constexpr; links MPFR (posenc::verify).
+// engines: <scheme>_verify.hpp;
+// scheme_verify.hpp has them all): a table given or posenc's own (values_input), the exact value of
+// an entry in every dtype from an MPFR oracle value (exact_entry), the run of a real-valued or an
+// integer table in blocks of verify_block_entries entries on the threads and shards of blocks.hpp
+// (verify_real_tables, verify_integer_table: the counts and ULP figures of a RoPE report,
+// compare.hpp's definitions), and the registry's laws run by their core definitions on the whole
+// table, once, by the run that holds block 0. Not constexpr; links MPFR (posenc::verify).
 #pragma once
 
 #include <mpfr.h>
 
 #include <boost/hana/for_each.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -25,11 +28,11 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/status.hpp"
+#include "posenc/verify/blocks.hpp"
 #include "posenc/verify/compare.hpp"
 #include "posenc/verify/mpfr.hpp"
-#include "posenc/verify/registry/schemes.hpp"
-#include "posenc/verify/rope_verify_report.hpp"
-#include "posenc/verify/scheme_verify_report.hpp"
+#include "posenc/verify/registry/scheme.hpp"
+#include "posenc/verify/report.hpp"
 
 namespace posenc::verify {
 
@@ -79,31 +82,27 @@ exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::si
   return e;
 }
 
-// Compares got[i] with the exact value exact_at(i) (an index into the exact values) for every i:
-// the counts, the ULP errors, the worst entry and the first beyond the tolerance.
-template <class T, class ExactAt>
-dtype_findings check_values(std::span<const T> got, ExactAt exact_at, std::uint64_t max_ulp) {
+// Compares the block's entries got[i] (entry first + i of the table) with their exact values
+// exact[i]: the counts, the ULP errors, the worst entry and the first beyond the tolerance, named by
+// locate(index).
+template <class T>
+dtype_findings check_values(std::span<const T> got, std::uint64_t first, std::span<const exact_entry> exact,
+                            std::uint64_t max_ulp, const std::function<std::string(std::uint64_t)>& locate) {
   constexpr int t = dtype_index<T>();
   dtype_findings f;
   f.dtype = dtype_of<T>();
   for (std::size_t i = 0; i < got.size(); ++i) {
-    const exact_entry& e = exact_at(i);
-    compare_entry<T>(f, got[i], e.rn[t], e.hi, e.lo, e.binade, table_entry{i, 0, false}, max_ulp);
+    const exact_entry& e = exact[i];
+    compare_entry<T>(f, got[i], e.rn[t], e.hi, e.lo, e.binade, table_entry{first + i, 0, false}, max_ulp);
   }
+  if (f.has_worst) f.worst_at = locate(f.worst.position);
+  if (f.has_first_failure) f.first_failure_at = locate(f.first_failure.position);
   return f;
 }
 
-// The findings of one dtype, the entries named by locate(index).
-inline scheme_dtype_findings named(dtype_findings f, const std::function<std::string(std::uint64_t)>& locate) {
-  scheme_dtype_findings n{f, "", ""};
-  if (f.has_worst) n.worst_at = locate(f.worst.position);
-  if (f.has_first_failure) n.first_failure_at = locate(f.first_failure.position);
-  return n;
-}
-
-// The integer table got against the exact integers want.
+// The block's integers got[i] (entry first + i) against the exact integers want[i].
 template <class I>
-integer_findings check_integers(std::span<const I> got, const std::vector<std::int64_t>& want,
+integer_findings check_integers(std::span<const I> got, std::uint64_t first, std::span<const std::int64_t> want,
                                 const std::function<std::string(std::uint64_t)>& locate) {
   integer_findings f;
   for (std::size_t i = 0; i < got.size(); ++i) {
@@ -113,12 +112,12 @@ integer_findings check_integers(std::span<const I> got, const std::vector<std::i
     if (err == 0) continue;
     if (f.wrong++ == 0) {
       f.has_first_failure = true;
-      f.first_failure = i;
+      f.first_failure = first + i;
     }
     if (!f.has_worst || err > f.max_error) {
       f.has_worst = true;
       f.max_error = err;
-      f.worst = i;
+      f.worst = first + i;
       f.worst_got = g;
       f.worst_exact = w;
     }
@@ -128,21 +127,26 @@ integer_findings check_integers(std::span<const I> got, const std::vector<std::i
   return f;
 }
 
-// Every law of the registry that applies to t.config, by its core definition on the tables in t;
-// missing(law) says why the law cannot run on what is verified (a table it reads is not there), or
-// returns "" when it can.
-template <class T>
-void run_laws(const registry::scheme_tables<T>& t, table_dtype dtype,
+// Why the laws did not run in a slice of the table that does not hold block 0: they read the whole
+// table, and run once, where block 0 is (so that merging the slices' reports counts them once).
+inline constexpr const char* laws_run_with_block_0 = "reads the whole table: run by the shard that holds block 0";
+
+// Every law of descriptor D that applies to t.config, by its core definition on the tables t (D's
+// tables, registry/<scheme>.hpp); skip, when not empty, is why none runs here
+// (laws_run_with_block_0); missing(law) says why the law cannot run on what is verified (a table it
+// reads is not there), or returns "" when it can.
+template <class D, class Tables>
+void run_laws(const Tables& t, table_dtype dtype, std::string_view skip,
               const std::function<std::string(std::string_view)>& missing, std::vector<law_findings>& out) {
-  boost::hana::for_each(registry::every_scheme_law, [&](auto l) {
+  boost::hana::for_each(D::laws(), [&](auto l) {
     using L = typename decltype(l)::type;
     if (!L::applies_to(t.config)) return;
-    const std::string why = missing(L::name);
+    const std::string why = skip.empty() ? missing(L::name) : std::string(skip);
     if (!why.empty()) {
       out.push_back(law_findings::from(dtype, L::name, nullptr, why.c_str()));
       return;
     }
-    const posenc::laws::law_result r = L::template core<T>(t);
+    const posenc::laws::law_result r = L::core(t);
     out.push_back(law_findings::from(dtype, L::name, &r, ""));
   });
 }
@@ -177,29 +181,101 @@ std::span<const T> given_span(const values_input& in) {
 // An exact value that is 0 (a fairseq zero column, a bias at distance 0): +0, the real 0 has no sign.
 inline exact_entry exact_zero() noexcept { return {}; }
 
-// The shared run of a real-valued table of `entries` entries: each input (given, or posenc's own,
-// built by own(std::type_identity<T>)) against exact_at(i), named by locate(i), then the laws:
-// laws(std::span<const T>, table_dtype, std::vector<law_findings>&) runs those that apply to it.
-template <class ExactAt, class Own, class Laws>
-void verify_real_tables(scheme_verify_report& rep, std::span<const values_input> tables, std::size_t entries,
-                        const std::string& what, ExactAt exact_at,
-                        const std::function<std::string(std::uint64_t)>& locate, std::uint64_t max_ulp, Own own,
-                        Laws laws) {
+// A report of the table `scheme` of `entries` entries in row order, in blocks of
+// verify_block_entries, its entries named by index.
+inline verify_report indexed_report(std::string scheme, std::string description, std::vector<std::string> keys,
+                                    std::vector<std::uint64_t> shape, std::uint64_t entries, std::uint64_t max_ulp,
+                                    bool integer_valued = false) {
+  verify_report rep;
+  rep.scheme = std::move(scheme);
+  rep.description = std::move(description);
+  rep.keys = std::move(keys);
+  rep.shape = std::move(shape);
+  rep.naming = entry_naming::indexed;
+  rep.integer_valued = integer_valued;
+  rep.rows = entries;
+  rep.block_rows = verify_block_entries;
+  rep.max_ulp_allowed = max_ulp;
+  return rep;
+}
+
+// posenc's own tables, one per dtype, built whole before the blocks run (posenc's generators are
+// fast: the MPFR values are the cost).
+struct own_tables {
+  std::vector<double> f64;
+  std::vector<float> f32;
+  std::vector<posenc::bfloat16> bf16;
+  std::vector<posenc::float16> f16;
+
+  template <class T>
+  std::vector<T>& of() noexcept {
+    if constexpr (std::is_same_v<T, double>) return f64;
+    if constexpr (std::is_same_v<T, float>) return f32;
+    if constexpr (std::is_same_v<T, posenc::bfloat16>) return bf16;
+    if constexpr (std::is_same_v<T, posenc::float16>) return f16;
+  }
+};
+
+// The run of a real-valued table of rep.rows entries (rep from indexed_report): each input (given,
+// or posenc's own, built by own(std::type_identity<T>)) against the exact values, block by block
+// on run's threads and shard: exact_block(first, n, wanted, out) appends the exact values of entries
+// first .. first + n - 1 to out. Then the laws, on the whole table of each input:
+// laws(std::span<const T>, table_dtype, std::string_view skip, std::vector<law_findings>&) runs
+// those that apply (skip: laws_run_with_block_0 in a slice without block 0, the span then empty).
+template <class ExactBlock, class Own, class Laws>
+void verify_real_tables(verify_report& rep, std::span<const values_input> tables, const run_options& run,
+                        const std::string& what, ExactBlock exact_block,
+                        const std::function<std::string(std::uint64_t)>& locate, Own own, Laws laws) {
+  const std::uint64_t entries = rep.rows;
   for (const values_input& in : tables) check_size(in, entries, what);
+  bool wanted[4] = {false, false, false, false};
+  wanted_of(tables, wanted);
+  own_tables mine;
+  for (const values_input& in : tables)
+    if (in.data == nullptr) with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) { mine.of<T>() = own(tag); });
+  const auto table_of = [&]<class T>(const values_input& in, std::type_identity<T>) {
+    return in.data == nullptr ? std::span<const T>(mine.of<T>()) : given_span<T>(in);
+  };
+  run_blocks(rep, run, [&](std::uint64_t block, block_findings& out) {
+    const std::uint64_t first = block * rep.block_rows;
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(rep.block_rows, entries - first));
+    std::vector<exact_entry> exact;
+    exact.reserve(n);
+    exact_block(first, n, wanted, exact);
+    for (const values_input& in : tables)
+      with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) {
+        const std::span<const T> v = table_of(in, tag).subspan(first, n);
+        out.dtypes.push_back(check_values<T>(v, first, exact, rep.max_ulp_allowed, locate));
+      });
+  });
+  const std::string_view skip = rep.first_block == 0 ? std::string_view() : laws_run_with_block_0;
   for (const values_input& in : tables)
     with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) {
-      std::vector<T> mine;
-      if (in.data == nullptr) mine = own(tag);
-      const std::span<const T> v = in.data == nullptr ? std::span<const T>(mine) : given_span<T>(in);
-      rep.dtypes.push_back(named(check_values<T>(v, exact_at, max_ulp), locate));
-      laws(v, in.dtype, rep.laws);
+      laws(skip.empty() ? table_of(in, tag) : std::span<const T>(), in.dtype, skip, rep.laws);
     });
 }
 
-// No law of the registry reads this table (KERPLE, Sandwich, log-n: registry/schemes.hpp).
+// The run of an integer table `got` of rep.rows entries (rep from indexed_report, integer_valued)
+// against want(first, n, out), which appends the exact integers of entries first .. first + n - 1;
+// then laws(std::string_view skip, std::vector<law_findings>&) (skip as for verify_real_tables).
+template <class Want, class Laws>
+void verify_integer_table(verify_report& rep, std::span<const std::int32_t> got, const run_options& run, Want want,
+                          const std::function<std::string(std::uint64_t)>& locate, Laws laws) {
+  run_blocks(rep, run, [&](std::uint64_t block, block_findings& out) {
+    const std::uint64_t first = block * rep.block_rows;
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(rep.block_rows, rep.rows - first));
+    std::vector<std::int64_t> exact;
+    exact.reserve(n);
+    want(first, n, exact);
+    out.integers = check_integers<std::int32_t>(got.subspan(first, n), first, exact, locate);
+  });
+  laws(rep.first_block == 0 ? std::string_view() : laws_run_with_block_0, rep.laws);
+}
+
+// No law of the registry reads this table (KERPLE, Sandwich, log-n: their descriptors list none).
 struct no_laws {
   template <class T>
-  void operator()(std::span<const T>, table_dtype, std::vector<law_findings>&) const noexcept {}
+  void operator()(std::span<const T>, table_dtype, std::string_view, std::vector<law_findings>&) const noexcept {}
 };
 
 // posenc's generator's status as the reason its own table cannot be built (overflow in a narrow dtype).

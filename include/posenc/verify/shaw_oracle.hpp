@@ -1,7 +1,7 @@
 // shaw_oracle.hpp: Shaw et al.'s clipped relative index (Shaw, Uszkoreit, Vaswani 2018; tensor2tensor
 // _generate_relative_positions_matrix: distance = key - query, clipped to [-k, k], plus k) written
 // out in 64-bit integers, independently of posenc::shaw. Used by tests/test_relative_positions.cpp
-// and the verify engine (bucket_verify.hpp).
+// and the verify engine (shaw_verify.hpp).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,18 @@
-// rope_verify_report.hpp: what verifying a RoPE cos/sin table found (verify/rope_verify.hpp), and
-// how the reports of a table's slices combine into the report of the whole table.
+// report.hpp: what verifying a table found, for every scheme (verify/rope_verify.hpp for RoPE's
+// cos/sin tables, verify/scheme_verify.hpp for the others), and how the reports of a table's
+// slices combine into the report of the whole table. One type, one text form (the CLI's), one JSON
+// form (io/verify_report_json.hpp).
 //
-// A report covers a range of the table's blocks of verify_block_rows rows: the whole table, or the
-// slice a shard (--shard K/N) took. Everything in it is a count, a maximum (the first in row order
+// Per dtype, the comparison of every entry with RN_T of its exact value (dtype_findings), or, for
+// an integer-valued table (buckets, indices), with the exact integers (integer_findings); and every
+// law of the registry that applies (law_findings). An entry is named either as RoPE's are (position,
+// element, cos or sin: table_entry) or, for the other schemes, by its index in the table's row
+// order (table_entry::position) and the words the scheme uses for it ("head 3, query 10, key 7",
+// kept beside it: worst_at, first_failure_at).
+//
+// A report covers a range of the table's blocks: the whole table, or the slice a shard (--shard
+// K/N) took. A block is verify_block_rows rows of a RoPE table, or verify_block_entries entries (in
+// row order) of any other table; `rows` and `block_rows` count the one or the other. Everything in it is a count, a maximum (the first in row order
 // on ties) or an exact sum, so combining the reports of consecutive slices (merge) is associative:
 // the merged report of any split equals the report of one run over the whole table, bit for bit,
 // except the time taken. In particular the mean ULP error is kept as an exact sum of fixed-point
@@ -10,6 +20,7 @@
 // Not constexpr (the verify layer is test- and tool-side).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -18,7 +29,6 @@
 #include <vector>
 
 #include "posenc/laws/law_result.hpp"
-#include "posenc/rope/layout.hpp"
 
 namespace posenc::verify {
 
@@ -44,6 +54,10 @@ constexpr std::string_view dtype_name(table_dtype t) noexcept {
 // dot, composition) compare rows within one block.
 inline constexpr std::uint64_t verify_block_rows = 1024;
 
+// Entries per block of the tables other than RoPE's (their laws read the whole table: they run
+// once, in the slice that holds block 0, so the block size only sets the unit of work).
+inline constexpr std::uint64_t verify_block_entries = 4096;
+
 // One entry of the table: the row's position, the element k of the row (0 .. rotary_dim - 1, in
 // the table's layout) and which array.
 struct table_entry {
@@ -68,6 +82,8 @@ struct dtype_findings {
   double worst_exact = 0;  // the exact value rounded to double
   bool has_first_failure = false;
   table_entry first_failure{};  // the first entry beyond the tolerance, in row order
+  // The worst entry and the first failure in the scheme's words (indexed tables; "" for RoPE's).
+  std::string worst_at{}, first_failure_at{};
 
   static constexpr double ulp_quantum = 0x1p-32;
   static constexpr double ulp_cap = 0x1p40;
@@ -102,16 +118,53 @@ struct dtype_findings {
       worst = o.worst;
       worst_got = o.worst_got;
       worst_exact = o.worst_exact;
+      worst_at = o.worst_at;
     }
     if (!has_first_failure && o.has_first_failure) {
       has_first_failure = true;
       first_failure = o.first_failure;
+      first_failure_at = o.first_failure_at;
     }
   }
 };
 
-// One law of the registry (verify/registry/laws.hpp) on the table of one dtype: the law's core
-// definition (posenc/laws/) run on each block.
+// An integer table (T5, DeBERTa buckets, Shaw indices) against the exact integers.
+struct integer_findings {
+  std::uint64_t entries = 0;
+  std::uint64_t wrong = 0;      // entries other than the exact integer
+  std::uint64_t max_error = 0;  // max |entry - exact|
+  bool has_worst = false;
+  std::uint64_t worst = 0;  // index of the entry with the largest error (the first on ties)
+  std::int64_t worst_got = 0, worst_exact = 0;
+  std::string worst_at{};
+  bool has_first_failure = false;
+  std::uint64_t first_failure = 0;
+  std::string first_failure_at{};
+
+  bool passed() const noexcept { return wrong == 0; }
+
+  // The findings of the entries after this one's.
+  void merge(const integer_findings& o) {
+    entries += o.entries;
+    wrong += o.wrong;
+    if (o.has_worst && (!has_worst || o.max_error > max_error)) {
+      has_worst = true;
+      max_error = o.max_error;
+      worst = o.worst;
+      worst_got = o.worst_got;
+      worst_exact = o.worst_exact;
+      worst_at = o.worst_at;
+    }
+    if (!has_first_failure && o.has_first_failure) {
+      has_first_failure = true;
+      first_failure = o.first_failure;
+      first_failure_at = o.first_failure_at;
+    }
+  }
+};
+
+// One law of the registry (verify/registry/) on the table of one dtype: the law's core definition
+// (posenc/laws/), run on each block of a RoPE table, once on any other table.
 struct law_findings {
   table_dtype dtype = table_dtype::f32;
   std::string law{};
@@ -174,21 +227,32 @@ struct law_findings {
   }
 };
 
-// The report of verifying rows [first_block, end_block) x verify_block_rows of a table.
-struct rope_verify_report {
-  std::string description{};  // the table verified: config, positions, layout (set by the caller; merge compares it)
-  std::uint64_t start = 0;    // the table's first position
-  std::uint64_t rows = 0;     // the whole table's rows
+// How an entry of the report is named: RoPE's (position, element, cos or sin), or an index in the
+// table's row order with the scheme's words for it.
+enum class entry_naming : unsigned char { cos_sin, indexed };
+
+// The report of verifying rows [first_block, end_block) x block_rows of a table.
+struct verify_report {
+  std::string scheme = "rope";  // the CLI's name of the table: "rope", "alibi", "t5-bucket", ...
+  std::string description{};    // the table verified: config, positions, layout (set by the caller; merge compares it)
+  std::vector<std::string> keys{};  // what each index of the table is ("head", "distance")
+  std::vector<std::uint64_t> shape{};
+  entry_naming naming = entry_naming::cos_sin;
+  bool integer_valued = false;  // integers (buckets) instead of dtypes
+  std::uint64_t start = 0;      // a RoPE table's first position (0 for the others)
+  std::uint64_t rows = 0;       // the whole table's rows (RoPE: positions; others: entries)
   std::uint64_t block_rows = verify_block_rows;
   std::uint64_t first_block = 0, end_block = 0;  // the blocks this report covers
   std::uint64_t max_ulp_allowed = 0;
-  std::vector<dtype_findings> dtypes{};
+  std::vector<dtype_findings> dtypes{};  // real-valued tables
+  integer_findings integers{};           // integer-valued tables
   std::vector<law_findings> laws{};
   double seconds = 0;  // wall time (summed over merged reports)
 
   std::uint64_t total_blocks() const noexcept { return (rows + block_rows - 1) / block_rows; }
   bool complete() const noexcept { return first_block == 0 && end_block == total_blocks(); }
   bool passed() const noexcept {
+    if (integer_valued && !integers.passed()) return false;
     for (const dtype_findings& d : dtypes)
       if (!d.passed()) return false;
     for (const law_findings& l : laws)
@@ -197,9 +261,10 @@ struct rope_verify_report {
   }
 
   // Appends the report of the blocks that follow this one's (same table, same checks).
-  void merge(const rope_verify_report& o) {
-    if (o.description != description || o.start != start || o.rows != rows || o.block_rows != block_rows ||
-        o.max_ulp_allowed != max_ulp_allowed)
+  void merge(const verify_report& o) {
+    if (o.scheme != scheme || o.description != description || o.keys != keys || o.shape != shape ||
+        o.naming != naming || o.integer_valued != integer_valued || o.start != start || o.rows != rows ||
+        o.block_rows != block_rows || o.max_ulp_allowed != max_ulp_allowed)
       throw std::invalid_argument("the reports are of different tables or checks");
     if (o.first_block != end_block)
       throw std::invalid_argument("the reports' blocks do not follow each other: blocks [" +
@@ -208,6 +273,7 @@ struct rope_verify_report {
     if (o.dtypes.size() != dtypes.size() || o.laws.size() != laws.size())
       throw std::invalid_argument("the reports checked different dtypes or laws");
     for (std::size_t i = 0; i < dtypes.size(); ++i) dtypes[i].merge(o.dtypes[i]);
+    integers.merge(o.integers);
     for (std::size_t i = 0; i < laws.size(); ++i) laws[i].merge(o.laws[i]);
     end_block = o.end_block;
     seconds += o.seconds;
