@@ -51,12 +51,12 @@
 #include "emit_config.hpp"
 #include "emit_output.hpp"
 #include "emit_output_flags.hpp"
-#include "emit_schemes.hpp"
 #include "emit_table.hpp"
 #include "emit_tensors.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
+#include "schemes.hpp"
 
 namespace posenc::cli::emit {
 

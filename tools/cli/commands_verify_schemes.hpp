@@ -11,9 +11,9 @@
 // layout of `posenc emit <scheme>`) and checks every entry against its exact value and every law of
 // the registry that applies (posenc/verify/scheme_verify.hpp), on every thread, a shard of the
 // table's blocks with --shard K/N (`verify merge` combines the shards' JSON reports, as RoPE's).
-// Here: the flags, the table of schemes and the command; each scheme's runner is in
-// verify_scheme_runners.hpp, the --table reading in verify_table_input.hpp, the text report (RoPE's
-// and every scheme's) in verify_report_format.hpp. Exit 0 when everything holds, 1 when something
+// Here: the flags and the command; each scheme's runner is in schemes/<scheme>.hpp (listed in
+// schemes.hpp), the --table reading in verify_table_input.hpp, the text report (RoPE's and every
+// scheme's) in verify_report_format.hpp. Exit 0 when everything holds, 1 when something
 // fails, 2 on bad input. Docs: docs/verify.md, docs/cli.md.
 #pragma once
 
@@ -33,16 +33,15 @@
 #include "args.hpp"
 #include "commands_verify.hpp"
 #include "emit_output.hpp"
-#include "emit_schemes.hpp"
+#include "schemes.hpp"
 #include "verify_report_format.hpp"
-#include "verify_scheme_runners.hpp"
 #include "verify_table_input.hpp"
 
 namespace posenc::cli::verify_schemes {
 
 namespace pv = posenc::verify;
 
-// ---- the flags: each scheme's config flags (scheme_configs.hpp), these, the report's ----
+// ---- the flags: each scheme's config flags (schemes/<scheme>.hpp), these, the report's ----
 
 // What `verify <scheme>` reads besides the config (with `verify rope`'s words, other defaults).
 inline constexpr flag_spec table_flags[] = {
@@ -61,40 +60,6 @@ inline constexpr auto all_flags = [] {
   for (const auto& s : emit::schemes) u.add(s.flags);
   return u;
 }();
-
-// ---- the table of schemes ----
-
-struct verify_scheme {
-  std::string_view name;
-  pv::verify_report (*run)(const parsed_args&, const options&);
-  bool integer_valued;
-};
-
-inline constexpr verify_scheme schemes[] = {
-    {"sinusoidal", run_sinusoidal, false},
-    {"transformer-xl", run_transformer_xl, false},
-    {"alibi", run_alibi, false},
-    {"t5-bucket", run_t5, true},
-    {"xpos", run_xpos, false},
-    {"kerple-log", run_kerple_log, false},
-    {"kerple-power", run_kerple_power, false},
-    {"sandwich", run_sandwich, false},
-    {"logn", run_logn, false},
-    {"deberta-bucket", run_deberta, true},
-    {"shaw", run_shaw, true},
-};
-
-inline const verify_scheme* find(std::string_view name) {
-  for (const auto& s : schemes)
-    if (s.name == name) return &s;
-  return nullptr;
-}
-
-inline std::string scheme_names() {
-  std::string s;
-  for (const auto& v : schemes) s += (s.empty() ? "" : ", ") + std::string(v.name);
-  return s;
-}
 
 }  // namespace posenc::cli::verify_schemes
 

@@ -1,6 +1,7 @@
-// emit_scheme_util.hpp: what every `posenc emit <scheme>` table shares (emit_schemes.hpp): required
-// and ranged integer flags, the row limit, the config check that turns validate's sentence into the
-// error, --dtype dispatch, comma lists of reals, and the heads x distances table shape.
+// emit_scheme_util.hpp: what every `posenc emit <scheme>` table shares (schemes/<scheme>.hpp):
+// required and ranged integer flags, the row limit, --positions and --start, the config check that
+// turns validate's sentence into the error, --dtype dispatch, comma lists of reals, and the heads x
+// distances table shape.
 #pragma once
 
 #include <cstddef>
@@ -115,6 +116,22 @@ table<T> distance_table(std::string scheme, std::size_t heads, std::size_t n) {
   };
   t.shape = {heads, n};
   return t;
+}
+
+// --positions N and --start P, shared by the tables of positions.
+struct position_span {
+  long long start = 0, count = 0;
+};
+
+// --positions N (1 .. max_count) and --start P (min_start .. 2^40, default fallback); the last
+// position must stay within 2^40.
+inline position_span read_positions(const parsed_args& a, const std::string& ctx, long long max_count,
+                                    long long min_start, long long fallback) {
+  position_span p;
+  p.count = required_integer(a, "positions", 1, max_count, ctx);
+  p.start = flag_integer(a, "start", min_start, max_abs_position, fallback, ctx);
+  check_position_range(p.start, p.count, ctx);
+  return p;
 }
 
 }  // namespace posenc::cli::emit

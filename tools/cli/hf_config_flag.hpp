@@ -11,11 +11,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
-#include <posenc/alibi/config.hpp>
 #include <posenc/rope/config.hpp>
-#include <posenc/t5/config.hpp>
 
 #if defined(POSENC_CLI_HAVE_IO)
 #include <posenc/io/hf_config.hpp>
@@ -52,16 +51,14 @@ inline std::optional<io::rope_settings> hf_rope_settings(const parsed_args& a, s
   return hf_value(io::rope_from_hf_config(*text), a, ctx);
 }
 
-inline std::optional<alibi::config> hf_alibi_config(const parsed_args& a, std::string_view ctx) {
+// A scheme's config from --hf-config FILE, read by read(text) (posenc::io's <scheme>_from_hf_config),
+// or nothing without the flag (schemes/alibi.hpp, schemes/t5.hpp).
+template <class Read>
+auto hf_config_value(const parsed_args& a, std::string_view ctx, Read read)
+    -> std::optional<std::remove_cvref_t<decltype(read(std::string_view()).value())>> {
   const auto text = hf_config_text(a, ctx);
   if (!text) return std::nullopt;
-  return hf_value(io::alibi_from_hf_config(*text), a, ctx);
-}
-
-inline std::optional<t5::config> hf_t5_config(const parsed_args& a, std::string_view ctx) {
-  const auto text = hf_config_text(a, ctx);
-  if (!text) return std::nullopt;
-  return hf_value(io::t5_from_hf_config(*text), a, ctx);
+  return hf_value(read(std::string_view(*text)), a, ctx);
 }
 
 #else
@@ -79,11 +76,9 @@ inline std::optional<no_rope_settings> hf_rope_settings(const parsed_args& a, st
   no_hf_config(a, ctx);
   return std::nullopt;
 }
-inline std::optional<alibi::config> hf_alibi_config(const parsed_args& a, std::string_view ctx) {
-  no_hf_config(a, ctx);
-  return std::nullopt;
-}
-inline std::optional<t5::config> hf_t5_config(const parsed_args& a, std::string_view ctx) {
+// A scheme's config without posenc::io: nothing, or the error if --hf-config was given.
+template <class Config>
+std::optional<Config> no_hf_config(const parsed_args& a, std::string_view ctx) {
   no_hf_config(a, ctx);
   return std::nullopt;
 }

@@ -169,6 +169,14 @@ inline void integers_only(const parsed_args& a, const options& o) {
     throw usage_error(o.ctx + ": the table holds integers: --dtype and --max-ulp do not apply");
 }
 
+// What a table of `posenc verify` other than RoPE's declares (schemes/<scheme>.hpp; schemes.hpp
+// lists them): its name, its runner, whether it holds integers.
+struct verify_scheme {
+  std::string_view name;
+  pv::verify_report (*run)(const parsed_args&, const options&);
+  bool integer_valued;
+};
+
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }
 
 // The most entries a verified table has: 2^24, as many as emit writes. posenc's own table is built

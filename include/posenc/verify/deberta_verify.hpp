@@ -57,8 +57,7 @@ inline verify_report verify_deberta(const deberta_verify_request& q, std::span<c
                                 std::to_string(rows));
   }
   const auto want = [&q](std::int64_t r) { return deberta_oracle_bucket(q.config, r); };
-  return sv::relative_bucket_report<registry::deberta_scheme>(q.description, q.range, given, q.config, q.run, want,
-                                                              t0);
+  return sv::relative_bucket_report<registry::deberta_scheme>(q.description, q.range, given, q.config, q.run, want, t0);
 }
 
 }  // namespace posenc::verify

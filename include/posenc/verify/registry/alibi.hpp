@@ -76,9 +76,9 @@ struct alibi_scheme {
   using config_type = alibi::config;
 
   static constexpr std::array<example<config_type>, 4> examples{{
-      {"ALiBi 16 heads (BLOOM)", {.heads = 16}, 0, 64},            // BLOOM-176B/7B1 (build_alibi_tensor)
-      {"ALiBi 12 heads", {.heads = 12}, 0, 64},                    // not a power of two: 8 + 4 interleaved
-      {"ALiBi 32 heads (MPT-7B)", {.heads = 32}, 0, 48},           // MPT-7B: alibi_bias_max 8
+      {"ALiBi 16 heads (BLOOM)", {.heads = 16}, 0, 64},                    // BLOOM-176B/7B1 (build_alibi_tensor)
+      {"ALiBi 12 heads", {.heads = 12}, 0, 64},                            // not a power of two: 8 + 4 interleaved
+      {"ALiBi 32 heads (MPT-7B)", {.heads = 32}, 0, 48},                   // MPT-7B: alibi_bias_max 8
       {"ALiBi 5 heads max_bias 1", {.heads = 5, .max_bias = 1.0}, 0, 48},  // irrational slopes but the last
   }};
 

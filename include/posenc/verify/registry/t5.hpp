@@ -25,15 +25,15 @@ struct t5_scheme {
   using config_type = t5::config;
 
   static constexpr std::array<example<config_type>, 2> examples{{
-      {"T5 32/128 bidirectional", {}, -400, 801},                      // T5-small encoder: 32 buckets, 128
-      {"T5 32/128 causal", {.bidirectional = false}, -400, 801},       // T5-small decoder self-attention
+      {"T5 32/128 bidirectional", {}, -400, 801},                 // T5-small encoder: 32 buckets, 128
+      {"T5 32/128 causal", {.bidirectional = false}, -400, 801},  // T5-small decoder self-attention
   }};
 
   template <class T>
   struct tables : table_status {
     config_type config{};
-    std::int64_t first = 0;              // the relative position of buckets[0]
-    std::vector<std::int64_t> buckets;   // one per relative position first, first + 1, ...
+    std::int64_t first = 0;             // the relative position of buckets[0]
+    std::vector<std::int64_t> buckets;  // one per relative position first, first + 1, ...
 
     laws::bucket_table<std::int64_t> bucket_view() const noexcept { return {buckets, first}; }
     laws::bucket_spec spec() const noexcept { return laws::t5_bucket_spec(config); }

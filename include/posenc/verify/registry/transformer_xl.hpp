@@ -32,7 +32,12 @@ struct transformer_xl_scheme {
       {"Transformer-XL d=512 klen=384", {.d_model = 512, .klen = 384, .qlen = 128}, 0, 0},
       // XLNet: forward and backward halves, clamp_len 100
       {"XLNet d=64 bi_data clamp 100",
-       {.d_model = 64, .klen = 192, .qlen = 64, .clamp_len = 100, .model = transformer_xl::model::xlnet, .bi_data = true},
+       {.d_model = 64,
+        .klen = 192,
+        .qlen = 64,
+        .clamp_len = 100,
+        .model = transformer_xl::model::xlnet,
+        .bi_data = true},
        0,
        0},
   }};

@@ -1,0 +1,125 @@
+// schemes/xpos.hpp: XPOS's scales on the command line, one place: its flags and the one reader of
+// its config (which `emit` and `verify` both call), `posenc emit xpos` (xpos::fill_scales; columns
+// position,pair,scale) and, with the verify layer (POSENC_CLI_HAVE_VERIFY), `posenc verify` of the
+// same table. schemes.hpp lists it.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <posenc/status.hpp>
+#include <posenc/xpos.hpp>
+
+#include "args.hpp"
+#include "emit_scheme_util.hpp"
+#include "emit_table.hpp"
+#include "emit_values.hpp"
+#include "hexfloat.hpp"
+#include "hf_config_flag.hpp"
+#include "scheme_command.hpp"
+
+#if POSENC_CLI_HAVE_VERIFY
+#include <posenc/verify/scheme_verify.hpp>
+
+#include "verify_table_input.hpp"
+#endif
+
+namespace posenc::cli::emit {
+
+inline constexpr flag_spec xpos_flags[] = {
+    {"head-dim", flag_kind::value, "D", "head dimension (even)"},
+    {"positions", flag_kind::value, "N", "number of positions"},
+    {"start", flag_kind::value, "P", "first position (default 0, |P| <= 2^40)"},
+    {"scale-base", flag_kind::value, "N", "scale_base (default 512)"},
+    {"inverse", flag_kind::boolean, "", "the keys' factor zeta^(-n/scale_base)"},
+};
+
+inline xpos::config read_xpos_config(const parsed_args& a, const std::string& ctx) {
+  xpos::config c{};
+  c.head_dim = static_cast<int>(required_integer(a, "head-dim", int_min, int_max, ctx));
+  c.scale_base = static_cast<int>(flag_integer(a, "scale-base", int_min, int_max, 512, ctx));
+  check_valid(xpos::checked_config{c}.check(), ctx, "XPOS");
+  return c;
+}
+
+inline std::string emit_xpos(const parsed_args& a, const table_options& o) {
+  const xpos::config c = read_xpos_config(a, o.ctx);
+  const xpos::checked_config cc{c};
+  const position_span ps = read_positions(a, o.ctx, static_cast<long long>(max_table_rows), -max_abs_position, 0);
+  const long long first = ps.start, n = ps.count;
+  const bool inverse = a.has("inverse");
+  const auto pairs = static_cast<std::size_t>(c.head_dim / 2);
+  const std::size_t rows = table_rows(static_cast<std::uint64_t>(n), pairs, o.ctx,
+                                      "--positions " + std::to_string(n) + " x " + std::to_string(pairs) + " pairs");
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
+    table<T> t;
+    t.scheme = "xpos";
+    t.keys = {"position", "pair"};
+    t.value = "scale";
+    t.values.resize(rows);
+    const posenc::status st = xpos::fill_scales<T>(cc, first, std::span<T>(t.values), inverse);
+    if (st == posenc::status::overflow) {
+      const std::size_t k = first_infinite(t.values);
+      throw usage_error(o.ctx + ": the scale overflows " + std::string(dtype_name<T>()) + " at position " +
+                        std::to_string(first + static_cast<long long>(k / pairs)) + ", pair " +
+                        std::to_string(k % pairs));
+    }
+    check_status(st, "XPOS scales");
+    t.key_of = [first, pairs](std::size_t r, std::int64_t* k) {
+      k[0] = first + static_cast<std::int64_t>(r / pairs);
+      k[1] = static_cast<std::int64_t>(r % pairs);
+    };
+    t.shape = {static_cast<std::size_t>(n), pairs};
+    t.index_notes = {std::string("[i][j]: position n = start + i, pair j: zeta_j^(") + (inverse ? "-" : "") +
+                     "n / scale_base), zeta_j = (2j + 0.4 d) / (1.4 d)"};
+    t.params = {{"head_dim", std::to_string(c.head_dim)},
+                {"scale_base", std::to_string(c.scale_base)},
+                {"factor", inverse ? "inverse (the keys')" : "scale (the queries')"},
+                {"start", std::to_string(first)},
+                {"positions", std::to_string(n)},
+                {"dtype", std::string(dtype_name<T>())}};
+    return write_table(t, o);
+  });
+}
+
+inline constexpr scheme_command xpos_command{
+    "xpos", "xpos --head-dim D --positions N [--start P] [--scale-base 512] [--inverse]", xpos_flags, true, emit_xpos};
+
+}  // namespace posenc::cli::emit
+
+#if POSENC_CLI_HAVE_VERIFY
+namespace posenc::cli::verify_schemes {
+
+inline pv::verify_report run_xpos(const parsed_args& a, const options& o) {
+  pv::xpos_verify_request q;
+  q.run = o.run;
+  q.config = emit::read_xpos_config(a, o.ctx);
+  const emit::position_span ps =
+      emit::read_positions(a, o.ctx, static_cast<long long>(max_entries), -emit::max_abs_position, 0);
+  const long long n = ps.count;
+  q.start = ps.start;
+  q.positions = static_cast<std::size_t>(n);
+  q.inverse = a.has("inverse");
+  const auto pairs = static_cast<std::uint64_t>(q.config.head_dim / 2);
+  check_entries(q.positions * pairs, o, "--positions " + std::to_string(n) + " x " + std::to_string(pairs) + " pairs");
+  q.max_ulp = o.max_ulp;
+  q.description = table_words(o) + "; " + (q.inverse ? "inverse scales" : "scales") + " of positions " +
+                  std::to_string(q.start) + " .. " + std::to_string(q.start + n - 1) + "; head_dim " +
+                  std::to_string(q.config.head_dim) + ", scale_base " + std::to_string(q.config.scale_base);
+  return verify_real(o, {q.positions, pairs}, "scale",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_xpos(q, in); });
+}
+
+inline constexpr verify_scheme xpos_verify{"xpos", run_xpos, false};
+
+}  // namespace posenc::cli::verify_schemes
+#endif
