@@ -15,7 +15,7 @@
 // rope type) and --policy ggml-float32 rope::ggml_float32 (ggml's float32 recurrence, default and
 // linear only), each converted to the dtype.
 // Each table takes its own flags: rope_freq_flags and rope_table_flags here, RoPE's config flags
-// (emit_config.hpp), the other schemes' (scheme_configs.hpp) and the output flags
+// (emit_config.hpp), the other schemes' (schemes/<scheme>.hpp) and the output flags
 // (emit_output_flags.hpp); the parser reads the union, each table's check refuses the rest.
 // Docs: docs/cli.md, section `posenc emit`.
 #pragma once

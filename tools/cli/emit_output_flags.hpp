@@ -1,7 +1,7 @@
 // emit_output_flags.hpp: what every table of `posenc emit` writes through, read once for all of
 // them: -o FILE / --output FILE (also `posenc verify`'s report file), --format, --name, --dtype and
 // --decimal. Integer-valued tables take the first three only. The tables' own flags are in
-// emit_config.hpp (RoPE), commands_emit.hpp (rope's table flags) and scheme_configs.hpp (the rest).
+// emit_config.hpp (RoPE), commands_emit.hpp (rope's table flags) and schemes/<scheme>.hpp (the rest).
 #pragma once
 
 #include <cstddef>

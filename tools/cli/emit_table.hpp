@@ -12,7 +12,7 @@
 //   npy, safetensors: the value column as one tensor of the C array's shape, named after the
 //        column in safetensors, with the parameters as metadata (emit_tensors.hpp).
 //
-// The values come from the scheme's own run-time generator (emit_schemes.hpp); this header only
+// The values come from the scheme's own run-time generator (schemes/<scheme>.hpp); this header only
 // lays them out. Docs: docs/cli.md, section `posenc emit` for the other schemes.
 #pragma once
 
