@@ -12,8 +12,9 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "posenc's compiled core (low level; use the posenc package's functions)";
   m.attr("__version__") = POSENC_VERSION_STRING;
   posenc::python::bind_rope(m);
-  posenc::python::bind_schemes(m);
-  posenc::python::bind_relative(m);
+#define POSENC_PYTHON_CALL_BIND(scheme) posenc::python::bind_##scheme(m);
+  POSENC_PYTHON_SCHEMES(POSENC_PYTHON_CALL_BIND)
+#undef POSENC_PYTHON_CALL_BIND
 #if defined(POSENC_PYTHON_HAVE_VERIFY)
   posenc::python::bind_verify(m);
   m.attr("have_verify") = true;
