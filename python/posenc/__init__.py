@@ -196,10 +196,13 @@ def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
     ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config
     (every ``rope_type``; 0 for proportional's non-rotating pairs), each the exact value rounded once
     into ``dtype`` (policy ``"exact"``), or HF's float32 tensor converted to ``dtype``
-    (``"hf_float32"``; ``"ggml_float32"`` has no such tensor and is a ValueError).
-    ``attention_factor`` is a Python float: the exact value of the factor as
-    rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE). ``config``
-    and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
+    (``"hf_float32"``), or, for ``"ggml_float32"`` (rope_type default and linear), ggml's angle of
+    each pair at position 1, ``freq_scale * theta_scale^j`` by its float32 recurrence, converted to
+    ``dtype``: ggml keeps no inv_freq tensor, and its angle at position m is the recurrence from
+    ``float(m)``, not ``inv_freq * m``. ``attention_factor`` is a Python float: the exact value of
+    the factor as rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE;
+    1.0 for ggml_float32). ``dtype`` defaults to ``"float64"``, as ``posenc emit rope-freq``'s.
+    ``config`` and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
     """
     code = dtype_code(dtype)
     inv, att = _core.rope_inv_freq(config_text(config), overrides, code, _choice("policy", policy, _POLICIES))

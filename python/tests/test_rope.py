@@ -250,6 +250,30 @@ def test_ggml_float32_policy_matches_numpy_float32_recurrence(cfg, factor):
     assert not np.array_equal(cos, hf) and not np.array_equal(cos, exact)
 
 
+@pytest.mark.parametrize("cfg,factor", [
+    ({"head_dim": 128, "rope_theta": 10000.0}, None),
+    ({"head_dim": 64, "rope_theta": 500000.0, "rope_scaling": {"rope_type": "linear", "factor": 3.0}}, 3.0),
+    ({"head_dim": 96, "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+      "rope_scaling": {"type": "linear", "factor": 4.0}}, 4.0),
+])
+def test_ggml_float32_inv_freq_is_the_recurrence_at_position_1(cfg, factor):
+    """ggml keeps no inv_freq tensor; policy ggml_float32's inv_freq is its angle at position 1,
+    freq_scale * theta_scale^j by the float32 recurrence (ggml_angles_numpy at m = 1), attention factor
+    1.0, converted to the dtype as .to(dtype) does: what `posenc emit rope-freq --policy ggml-float32`
+    writes (test_cli.py compares the two)."""
+    d = posenc.rope_config(cfg)["effective_rotary_dim"]
+    want = ggml_angles_numpy([1], d, cfg["rope_theta"], factor)[0]
+    inv, att = posenc.rope_inv_freq(cfg, "float32", policy="ggml_float32")
+    assert inv.dtype == np.float32 and inv.shape == (d // 2,) and att == 1.0
+    assert np.array_equal(inv.astype(np.float64), want)
+    moved = perturbed(inv, "f32", (5,))
+    assert not np.array_equal(moved.astype(np.float64), want)  # the check sees one pair moved by one ulp
+    inv64, att64 = posenc.rope_inv_freq(cfg, "float64", policy="ggml_float32")
+    assert np.array_equal(inv64, want) and att64 == 1.0
+    bf, _ = posenc.rope_inv_freq(cfg, "bfloat16", policy="ggml_float32")
+    assert np.array_equal(np.asarray(bf).view(np.uint16), posenc.float32_to_bfloat16_bits(want.astype(np.float32)))
+
+
 def test_ggml_float32_in_other_dtypes_is_the_float32_table_converted():
     """Like HF's .to(dtype): float64 holds the float32 values exactly; float16 and bfloat16 round them
     (a second rounding, which the exact policy does not have)."""
