@@ -6,7 +6,7 @@ in and out; the work runs in C++ without the GIL.
 
 RoPE::
 
-    cos, sin = posenc.rope_table("config.json", 4096)              # float32, rows 0 .. 4095
+    cos, sin = posenc.rope_table("config.json", 4096)              # float64, rows 0 .. 4095
     cos, sin = posenc.rope_table(cfg_dict, [0, 7, 4095], "bfloat16")
     inv_freq, attention_factor = posenc.rope_inv_freq(cfg_dict)
 
@@ -21,8 +21,8 @@ Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_di
 :func:`transformer_xl_positions`.
 
 Configs (``config``) are a dict holding a HuggingFace config.json's contents, a path to one, or None;
-keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"``, ``"float32"``,
-``"float16"`` (numpy's own) and ``"bfloat16"`` (uint16 bit patterns, or ``ml_dtypes.bfloat16`` when
+keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"`` (every
+function's default, as the CLI's ``--dtype``), ``"float32"``, ``"float16"`` (numpy's own) and ``"bfloat16"`` (uint16 bit patterns, or ``ml_dtypes.bfloat16`` when
 that package is importable). Invalid input raises ValueError (TypeError for a wrong type) with the
 one-line message posenc's C++ gives; no function returns NaN or a partial table.
 
@@ -109,7 +109,7 @@ def _positions_array(positions):
 # ---- RoPE ---------------------------------------------------------------------------------------
 
 
-def rope_table(config, positions, dtype="float32", *, start=0, layout="half_split", fold_attention=False,
+def rope_table(config, positions, dtype="float64", *, start=0, layout="half_split", fold_attention=False,
                policy="exact", **overrides):
     """RoPE cos and sin tables, shape ``[rows, rotary_dim]``.
 
@@ -124,16 +124,17 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
         An int N: rows are positions ``start .. start + N - 1``. A sequence or integer array: row i is
         position ``positions[i]`` (any order, repeats allowed: KV-cache slots). Positions <= 2^21.
     dtype : str or dtype
-        ``"float32"`` (default), ``"float64"``, ``"float16"`` or ``"bfloat16"`` (see the module doc).
+        ``"float64"`` (default, as ``posenc emit rope``'s ``--dtype``), ``"float32"``, ``"float16"`` or
+        ``"bfloat16"`` (see the module doc; ``"f64"``, ``"f32"``, ``"f16"``, ``"bf16"`` too).
     start : int
         First position when ``positions`` is a count.
-    layout : ``"half_split"`` or ``"interleaved"``
+    layout : ``"half_split"`` (also ``"half-split"``) or ``"interleaved"``
         Where pair j's two elements go: ``(j, j + D/2)`` (HF's ``cat(freqs, freqs)``, GPT-NeoX) or
         ``(2j, 2j + 1)`` (GPT-J, Meta).
     fold_attention : bool
         Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
         rounded once (exact policy) or multiplied in float32 (hf_float32). ggml_float32's factor is 1.
-    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"``
+    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"`` (also ``"hf-float32"``, ``"ggml-float32"``)
         ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
         ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
         float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
@@ -190,7 +191,7 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
     return present(cos, code), present(sin, code)
 
 
-def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
+def rope_inv_freq(config=None, dtype="float64", *, policy="exact", **overrides):
     """RoPE's inverse frequencies and attention factor: ``(inv_freq, attention_factor)``.
 
     ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config

@@ -161,6 +161,43 @@ def test_overrides_apply_over_the_config(configs):
     assert cfg["rope_type"] == "yarn" and cfg["factor"] == 4.0 and cfg["effective_rotary_dim"] == 128
 
 
+def test_rope_defaults_are_the_clis_float64():
+    """The CLI is the reference: `posenc emit rope` and `emit rope-freq` default to --dtype f64
+    (docs/cli.md, "Other flags"); rope_table and rope_inv_freq default to float64 too (test_cli.py
+    compares their default output with the CLI's)."""
+    cos, sin = posenc.rope_table(LLAMA2, [0, 7, 4095])
+    assert cos.dtype == sin.dtype == np.float64
+    assert rope_mismatches(cos, sin, [0, 7, 4095], thetas(10000.0, 128), "f64") == []
+    inv, att = posenc.rope_inv_freq(LLAMA2)
+    assert inv.dtype == np.float64 and att == 1.0
+    assert [float(x) for x in inv] == [oracle.rounded(t, "f64") for t in thetas(10000.0, 128)]
+
+
+# Both spellings of every name the CLI reads (tools/cli/spellings.hpp: the CLI's dashed words and
+# short dtypes, Python's identifiers) give the same table; the CLI's side is test_cli_emit.cpp's
+# "Python's spellings give the canonical spellings' bytes".
+@pytest.mark.parametrize("python_word,cli_word", [
+    ({"layout": "half_split"}, {"layout": "half-split"}),
+    ({"policy": "hf_float32"}, {"policy": "hf-float32"}),
+    ({"policy": "ggml_float32"}, {"policy": "ggml-float32"}),
+    ({"dtype": "float64"}, {"dtype": "f64"}),
+    ({"dtype": "float32"}, {"dtype": "f32"}),
+    ({"dtype": "bfloat16"}, {"dtype": "bf16"}),
+    ({"dtype": "float16"}, {"dtype": "f16"}),
+])
+def test_the_clis_spellings_are_pythons(python_word, cli_word):
+    a = posenc.rope_table(LLAMA2, [0, 9, 70000], **python_word)
+    b = posenc.rope_table(LLAMA2, [0, 9, 70000], **cli_word)
+    for x, y in zip(a, b):
+        assert x.dtype == y.dtype and np.array_equal(x.view(np.uint8), y.view(np.uint8))
+    if "dtype" in python_word:  # the dtype each spelling names
+        assert a[0].dtype.itemsize == {"float64": 8, "float32": 4, "bfloat16": 2, "float16": 2}[python_word["dtype"]]
+        assert (a[0].dtype == np.float16) == (python_word["dtype"] == "float16")
+    if "layout" not in python_word:
+        f, g = posenc.rope_inv_freq(LLAMA2, **python_word), posenc.rope_inv_freq(LLAMA2, **cli_word)
+        assert f[0].dtype == g[0].dtype and np.array_equal(f[0].view(np.uint8), g[0].view(np.uint8)) and f[1] == g[1]
+
+
 def test_dtype_spellings_and_bfloat16_bits():
     c32, _ = posenc.rope_table(LLAMA2, 16, np.float32)
     assert c32.dtype == np.float32
