@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "posenc/math/sincos_table.hpp"
@@ -229,6 +230,79 @@ TEST_CASE("policies reject what they do not model", "[rope][policy]") {
   CHECK_FALSE(pr::angle(pr::hf_float32, llama2, 1, -1).ok());
   std::array<float, 65> too_long{};
   CHECK(pr::angle_row(pr::hf_float32, llama2, 1, too_long) == posenc::status::domain_error);
+}
+
+// ggml_float32's scope (pe-formulas.md 2.1, policy.hpp's Scope): ggml-cpu's recurrence is the
+// pipeline of rope_type default and linear; its other scalings are other pipelines and proportional
+// RoPE is not ggml's. rope::applies states it once, with a sentence naming what is wrong; every
+// ggml_float32 function refuses exactly what it refuses.
+TEST_CASE("applies(ggml_float32): default and linear only, not proportional, with the reason", "[rope][policy]") {
+  using pr::scaling;
+  const std::string covers = "ggml's float32 recurrence covers rope_type default and linear only";
+  const struct {
+    pr::config cfg;
+    std::string reason;  // empty: applies
+  } cases[] = {
+      {{.head_dim = 128}, ""},
+      {{.head_dim = 80, .partial_rotary_factor = 0.4}, ""},
+      {{.head_dim = 64, .rope_type = scaling::linear, .factor = 4.0}, ""},
+      {{.head_dim = 64, .rope_type = scaling::ntk, .factor = 2.0}, covers},
+      {{.head_dim = 64, .rope_type = scaling::dynamic, .factor = 2.0, .max_position_embeddings = 2048}, covers},
+      {{.head_dim = 64, .rope_type = scaling::yarn, .factor = 4.0, .original_max_position_embeddings = 4096}, covers},
+      {{.head_dim = 64,
+        .rope_type = scaling::llama3,
+        .factor = 8.0,
+        .original_max_position_embeddings = 8192,
+        .low_freq_factor = 1.0,
+        .high_freq_factor = 4.0},
+       covers},
+      {{.head_dim = 64, .partial_rotary_factor = 0.5, .proportional = true},
+       "ggml's float32 recurrence does not cover proportional RoPE"},
+      {{.head_dim = 64,
+        .partial_rotary_factor = 0.5,
+        .rope_type = scaling::linear,
+        .factor = 2.0,
+        .proportional = true},
+       "ggml's float32 recurrence does not cover proportional RoPE"},
+      {{.head_dim = 7}, "rotary dim must be even"},  // an invalid config: its own sentence
+  };
+  for (const auto& c : cases) {
+    const pr::checked_config cc{c.cfg};
+    const posenc::validation v = pr::applies(pr::ggml_float32, cc);
+    INFO(c.reason << " / " << v.message);
+    CHECK(v.ok() == c.reason.empty());
+    if (!c.reason.empty()) {
+      CHECK(v.error == posenc::status::domain_error);
+      CHECK(std::string(v.message) == c.reason);
+    }
+    std::array<float, 2> row{};
+    CHECK(pr::angle(pr::ggml_float32, cc, 5, 1).ok() == v.ok());
+    CHECK((pr::angle_row(pr::ggml_float32, cc, 5, row) == posenc::status::ok) == v.ok());
+    CHECK(pr::inv_freq(pr::ggml_float32, cc, 1).ok() == v.ok());
+    CHECK(pr::attention_scaling(pr::ggml_float32, cc).ok() == v.ok());
+    CHECK(pr::sincos<float>(pr::ggml_float32, cc, 5, 1).ok() == v.ok());
+  }
+}
+
+// ggml keeps no inv_freq tensor; the frequency its arithmetic defines is its angle at position 1:
+// freq_scale * theta_scale^j by the float32 recurrence (ggml_ref at m = 1, the independent
+// re-derivation), with attention factor 1 (ggml's mscale for default and linear).
+TEST_CASE("ggml_float32 inv_freq is ggml's angle at position 1; attention factor 1", "[rope][policy]") {
+  for (const auto& c : cases()) {
+    std::vector<float> row(static_cast<std::size_t>(c.d / 2));
+    REQUIRE(pr::inv_freq_row(pr::ggml_float32, c.cfg, row) == posenc::status::ok);
+    for (int j = 0; j < c.d / 2; ++j) {
+      const float expect = ggml_ref(c.cfg.rope_theta, c.d, 1, j, c.factor);
+      INFO("d " << c.d << " pair " << j);
+      CHECK(row[static_cast<std::size_t>(j)] == expect);
+      CHECK(pr::inv_freq(pr::ggml_float32, c.cfg, j).value == expect);
+    }
+    CHECK(pr::attention_scaling(pr::ggml_float32, c.cfg).value == 1.0);
+    std::vector<float> too_long(row.size() + 1);
+    CHECK(pr::inv_freq_row(pr::ggml_float32, c.cfg, too_long) == posenc::status::domain_error);
+  }
+  static_assert(pr::inv_freq(pr::ggml_float32, llama2, 0).value == 1.0f);
+  static_assert(pr::attention_scaling(pr::ggml_float32, llama2).value == 1.0);
 }
 
 TEST_CASE("drift law: the float32 angle error grows with the position (MPFR)", "[rope][policy]") {

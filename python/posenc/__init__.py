@@ -6,7 +6,7 @@ in and out; the work runs in C++ without the GIL.
 
 RoPE::
 
-    cos, sin = posenc.rope_table("config.json", 4096)              # float32, rows 0 .. 4095
+    cos, sin = posenc.rope_table("config.json", 4096)              # float64, rows 0 .. 4095
     cos, sin = posenc.rope_table(cfg_dict, [0, 7, 4095], "bfloat16")
     inv_freq, attention_factor = posenc.rope_inv_freq(cfg_dict)
 
@@ -21,8 +21,8 @@ Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_di
 :func:`transformer_xl_positions`.
 
 Configs (``config``) are a dict holding a HuggingFace config.json's contents, a path to one, or None;
-keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"``, ``"float32"``,
-``"float16"`` (numpy's own) and ``"bfloat16"`` (uint16 bit patterns, or ``ml_dtypes.bfloat16`` when
+keyword arguments override fields (see :func:`rope_table`). dtypes: ``"float64"`` (every
+function's default, as the CLI's ``--dtype``), ``"float32"``, ``"float16"`` (numpy's own) and ``"bfloat16"`` (uint16 bit patterns, or ``ml_dtypes.bfloat16`` when
 that package is importable). Invalid input raises ValueError (TypeError for a wrong type) with the
 one-line message posenc's C++ gives; no function returns NaN or a partial table.
 
@@ -109,7 +109,7 @@ def _positions_array(positions):
 # ---- RoPE ---------------------------------------------------------------------------------------
 
 
-def rope_table(config, positions, dtype="float32", *, start=0, layout="half_split", fold_attention=False,
+def rope_table(config, positions, dtype="float64", *, start=0, layout="half_split", fold_attention=False,
                policy="exact", **overrides):
     """RoPE cos and sin tables, shape ``[rows, rotary_dim]``.
 
@@ -124,16 +124,17 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
         An int N: rows are positions ``start .. start + N - 1``. A sequence or integer array: row i is
         position ``positions[i]`` (any order, repeats allowed: KV-cache slots). Positions <= 2^21.
     dtype : str or dtype
-        ``"float32"`` (default), ``"float64"``, ``"float16"`` or ``"bfloat16"`` (see the module doc).
+        ``"float64"`` (default, as ``posenc emit rope``'s ``--dtype``), ``"float32"``, ``"float16"`` or
+        ``"bfloat16"`` (see the module doc; ``"f64"``, ``"f32"``, ``"f16"``, ``"bf16"`` too).
     start : int
         First position when ``positions`` is a count.
-    layout : ``"half_split"`` or ``"interleaved"``
+    layout : ``"half_split"`` (also ``"half-split"``) or ``"interleaved"``
         Where pair j's two elements go: ``(j, j + D/2)`` (HF's ``cat(freqs, freqs)``, GPT-NeoX) or
         ``(2j, 2j + 1)`` (GPT-J, Meta).
     fold_attention : bool
         Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
         rounded once (exact policy) or multiplied in float32 (hf_float32). ggml_float32's factor is 1.
-    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"``
+    policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"`` (also ``"hf-float32"``, ``"ggml-float32"``)
         ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
         ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
         float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
@@ -190,16 +191,19 @@ def rope_table(config, positions, dtype="float32", *, start=0, layout="half_spli
     return present(cos, code), present(sin, code)
 
 
-def rope_inv_freq(config=None, dtype="float32", *, policy="exact", **overrides):
+def rope_inv_freq(config=None, dtype="float64", *, policy="exact", **overrides):
     """RoPE's inverse frequencies and attention factor: ``(inv_freq, attention_factor)``.
 
     ``inv_freq`` is a numpy array of the ``rotary_dim / 2`` frequencies theta_j of the scaled config
     (every ``rope_type``; 0 for proportional's non-rotating pairs), each the exact value rounded once
     into ``dtype`` (policy ``"exact"``), or HF's float32 tensor converted to ``dtype``
-    (``"hf_float32"``; ``"ggml_float32"`` has no such tensor and is a ValueError).
-    ``attention_factor`` is a Python float: the exact value of the factor as
-    rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE). ``config``
-    and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
+    (``"hf_float32"``), or, for ``"ggml_float32"`` (rope_type default and linear), ggml's angle of
+    each pair at position 1, ``freq_scale * theta_scale^j`` by its float32 recurrence, converted to
+    ``dtype``: ggml keeps no inv_freq tensor, and its angle at position m is the recurrence from
+    ``float(m)``, not ``inv_freq * m``. ``attention_factor`` is a Python float: the exact value of
+    the factor as rounded into ``dtype`` (HF's ``attention_scaling``; 1.0 but for YaRN and LongRoPE;
+    1.0 for ggml_float32). ``dtype`` defaults to ``"float64"``, as ``posenc emit rope-freq``'s.
+    ``config`` and ``overrides`` as in :func:`rope_table`; the CLI's ``posenc emit rope-freq``.
     """
     code = dtype_code(dtype)
     inv, att = _core.rope_inv_freq(config_text(config), overrides, code, _choice("policy", policy, _POLICIES))

@@ -1,8 +1,8 @@
 """``python3 -m posenc``: write a model's RoPE tables to a .npz file.
 
-    python3 -m posenc table CONFIG.json --positions N [--start P] [--dtype float32] [--layout half_split]
+    python3 -m posenc table CONFIG.json --positions N [--start P] [--dtype float64] [--layout half_split]
                             [--policy exact] [--fold-attention] -o OUT.npz
-    python3 -m posenc inv-freq CONFIG.json [--dtype float32] [--policy exact] -o OUT.npz
+    python3 -m posenc inv-freq CONFIG.json [--dtype float64] [--policy exact] -o OUT.npz
     python3 -m posenc verify CONFIG.json TABLE.npz [--start P] [--layout half_split] [--fold-attention]
                              [--max-ulp K]
     python3 -m posenc --version
@@ -36,7 +36,7 @@ def _parser():
     t.add_argument("config", help="a HuggingFace config.json")
     t.add_argument("--positions", type=int, required=True, metavar="N", help="rows: positions START .. START+N-1")
     t.add_argument("--start", type=int, default=0, metavar="P", help="first position (default 0)")
-    t.add_argument("--dtype", default="float32", help="float64, float32 (default), bfloat16 or float16")
+    t.add_argument("--dtype", default="float64", help="float64 (default), float32, bfloat16 or float16")
     t.add_argument("--layout", default="half_split", help="half_split (default) or interleaved")
     t.add_argument("--policy", default="exact", help="exact (default), hf_float32 or ggml_float32")
     t.add_argument("--fold-attention", action="store_true", help="cos and sin times the attention factor")
@@ -44,8 +44,8 @@ def _parser():
 
     f = sub.add_parser("inv-freq", help="RoPE inverse frequencies and attention factor, as .npz")
     f.add_argument("config", help="a HuggingFace config.json")
-    f.add_argument("--dtype", default="float32", help="float64, float32 (default), bfloat16 or float16")
-    f.add_argument("--policy", default="exact", help="exact (default) or hf_float32")
+    f.add_argument("--dtype", default="float64", help="float64 (default), float32, bfloat16 or float16")
+    f.add_argument("--policy", default="exact", help="exact (default), hf_float32 or ggml_float32")
     f.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="the file to write")
 
     v = sub.add_parser("verify", help="check a .npz table's cos/sin against MPFR and the RoPE laws (JSON report)")

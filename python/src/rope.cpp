@@ -5,8 +5,9 @@
 // pipeline (inv_freq_row once, then cosf/sinf of inv[j] * float(m), times attention_scaling in
 // float32 when folded), converted to the dtype as HF's .to(dtype) does: the computation of
 // tools/cli/commands_emit.hpp's rope_values; policy "ggml_float32" is rope::ggml_float32, ggml's
-// float32 recurrence (rope::angle_row per row, then cosf/sinf), for rope_type default and linear
-// only, as `posenc report precision` treats it. The fills run without the GIL.
+// float32 recurrence (rope::angle_row per row, then cosf/sinf), for the configs rope::applies
+// accepts (default and linear), and its inv_freq is rope::inv_freq_row(ggml_float32), its angle at
+// position 1, as `posenc emit rope-freq` writes it. The fills run without the GIL.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -55,13 +56,12 @@ T from_float(float v) {
   fail(ctx + ": policy 'hf_float32' cannot reproduce HF's pipeline for this configuration");
 }
 
-// ggml's CPU recurrence exists for rope_type default and linear (freq_scale = 1 / factor) only:
-// llama.cpp computes YaRN and the others with other ggml parameters, which rope::ggml_float32 does
-// not model, and proportional RoPE is not ggml's. Refused by name rather than approximated.
+// The library states ggml_float32's scope (rope::applies, the CLI's rule too); Python adds which
+// config it was given, in the CLI's words.
 void check_ggml_applies(const rope::config& c, const std::string& ctx) {
-  if ((c.rope_type == rope::scaling::default_ || c.rope_type == rope::scaling::linear) && !c.proportional) return;
-  fail(ctx + ": policy 'ggml_float32' covers rope_type default and linear only (ggml's float32 recurrence); " +
-       "this config: " + std::string(rope::scaling_name(c.rope_type)) + (c.proportional ? ", proportional" : ""));
+  if (const rope::validation v = rope::applies(rope::ggml_float32, c); !v)
+    fail(ctx + ": policy 'ggml_float32': " + v.message + " (this config: rope_type " +
+         std::string(rope::scaling_name(c.rope_type)) + (c.proportional ? ", proportional" : "") + ")");
 }
 
 // The rows: positions start .. start + rows - 1, or the listed ones.
@@ -199,15 +199,20 @@ py::tuple rope_inv_freq(const std::string& json_text, const py::dict& overrides,
   const io::rope_settings s = read_rope_config(json_text, overrides, ctx);
   const rope::config c = s.config();
   const policy pol = parse_policy(policy_s);
-  if (pol == policy::ggml_float32)  // theta = float(m) * theta_scale^j by recurrence: no m-free frequency
-    fail(ctx + ": policy 'ggml_float32' has no inv_freq tensor (ggml's angle is a float32 recurrence in the " +
-         "position); use rope_table(..., policy='ggml_float32')");
+  if (pol == policy::ggml_float32) check_ggml_applies(c, ctx);
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     const int pairs = rope::rotary_dim(c) / 2;
     py::array inv = new_array<T>({pairs});
     const std::span<T> out = elements<T>(inv);
     double att = 0.0;
-    if (pol == policy::hf_float32) {
+    if (pol == policy::ggml_float32) {  // ggml's angle at position 1 (rope::inv_freq_row's definition)
+      std::vector<float> f(static_cast<std::size_t>(pairs));
+      check_status(rope::inv_freq_row(rope::ggml_float32, c, f), ctx + ": policy 'ggml_float32'");
+      for (std::size_t j = 0; j < f.size(); ++j) out[j] = from_float<T>(f[j]);
+      const auto a = rope::attention_scaling(rope::ggml_float32, c);
+      check_status(a.error, ctx + ": policy 'ggml_float32'");
+      att = exact_double(from_float<T>(static_cast<float>(a.value)));
+    } else if (pol == policy::hf_float32) {
       std::vector<float> f(static_cast<std::size_t>(pairs));
       if (rope::inv_freq_row(rope::hf_float32, c, f) != posenc::status::ok) unsupported_policy(ctx);
       for (std::size_t j = 0; j < f.size(); ++j) out[j] = from_float<T>(f[j]);

@@ -47,7 +47,7 @@ def test_inv_freq_npz(configs, tmp_path):
 def test_verify_command(configs, tmp_path):
     cfg = configs / "gemma-2-2b.json"
     good, bad = tmp_path / "good.npz", tmp_path / "bad.npz"
-    assert run_module("table", cfg, "--positions", 40, "--start", 7, "-o", good).returncode == 0
+    assert run_module("table", cfg, "--positions", 40, "--start", 7, "--dtype", "float32", "-o", good).returncode == 0
     r = run_module("verify", cfg, good)
     assert r.returncode == 0, r.stderr
     report = json.loads(r.stdout)
@@ -104,6 +104,34 @@ def test_rope_table_equals_cli_csv(configs):
         i, j = int(pos) - 100, int(pair)
         assert cos[i, j] == np.float32(float.fromhex(c)) and sin[i, j] == np.float32(float.fromhex(s))
         assert cos[i, j + pairs] == cos[i, j]
+
+
+def test_rope_defaults_equal_the_clis(configs):
+    """Without a dtype, rope_table and rope_inv_freq give what `posenc emit rope` and `rope-freq` give
+    without --dtype (f64, docs/cli.md): the CLI is the reference for the defaults."""
+    path = configs / "llama-3.2-1b.json"
+    head, rows = cli_csv("rope-freq", "--hf-config", path)
+    assert head == ["pair", "inv_freq"]
+    inv, att = posenc.rope_inv_freq(path)
+    assert inv.dtype == np.float64
+    assert [float.fromhex(v) for _, v in rows[:-1]] == inv.tolist() and float.fromhex(rows[-1][1]) == att
+    _, rows = cli_csv("rope", "--hf-config", path, "--positions", 3, "--start", 4000)
+    cos, sin = posenc.rope_table(path, 3, start=4000)
+    assert cos.dtype == np.float64
+    for pos, pair, c, s in rows:
+        i, j = int(pos) - 4000, int(pair)
+        assert cos[i, j] == float.fromhex(c) and sin[i, j] == float.fromhex(s)
+
+
+def test_ggml_inv_freq_equals_cli_rope_freq():
+    """policy ggml_float32's inv_freq (ggml's angle at position 1) is the CLI's rope-freq column."""
+    for flags, over in ((["--head-dim", 64, "--rope-theta", 500000], {"head_dim": 64, "rope_theta": 500000.0}),
+                        (["--head-dim", 32, "--rope-type", "linear", "--factor", 4],
+                         {"head_dim": 32, "rope_type": "linear", "factor": 4.0})):
+        _, rows = cli_csv("rope-freq", *flags, "--policy", "ggml-float32", "--dtype", "f32")
+        inv, att = posenc.rope_inv_freq(None, "float32", policy="ggml_float32", **over)
+        assert [np.float32(float.fromhex(v)) for _, v in rows[:-1]] == inv.tolist()
+        assert rows[-1] == ["attention_factor", "0x1p+0"] and att == 1.0
 
 
 def test_schemes_equal_cli_csv(configs):

@@ -56,20 +56,26 @@ CFG = {"head_dim": 64}
     (lambda: posenc.sinusoidal_table(4, 16, exponent="odd"), "unknown exponent"),
     (lambda: posenc.xpos_scales(2, 8, "float16", start=1 << 30, inverse=True), "the scale overflows float16 at position"),
     (lambda: posenc.xpos_scales(2, 7), "invalid XPOS config"),
-    # ggml_float32: default and linear scaling only, refused by name for the others
+    # ggml_float32: default and linear scaling only, refused by name for the others (rope::applies'
+    # words, the CLI's too: tests/test_cli_emit.cpp)
     (lambda: posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "yarn", "factor": 4.0,
                                                                  "original_max_position_embeddings": 4096}},
                                4, policy="ggml_float32"),
-     "rope_table: policy 'ggml_float32' covers rope_type default and linear only (ggml's float32 recurrence); "
-     "this config: yarn"),
+     "rope_table: policy 'ggml_float32': ggml's float32 recurrence covers rope_type default and linear only "
+     "(this config: rope_type yarn)"),
     (lambda: posenc.rope_table(CFG, 4, policy="ggml_float32", rope_type="llama3", factor=8.0, low_freq_factor=1.0,
-                               high_freq_factor=4.0, original_max_position_embeddings=8192), "this config: llama3"),
+                               high_freq_factor=4.0, original_max_position_embeddings=8192),
+     "(this config: rope_type llama3)"),
     (lambda: posenc.rope_table(CFG, 4, policy="ggml_float32", rope_type="dynamic", factor=2.0,
-                               max_position_embeddings=2048), "this config: dynamic"),
-    (lambda: posenc.rope_table(CFG, 4, policy="ggml_float32", rope_type="ntk", factor=2.0), "this config: ntk"),
+                               max_position_embeddings=2048), "(this config: rope_type dynamic)"),
+    (lambda: posenc.rope_table(CFG, 4, policy="ggml_float32", rope_type="ntk", factor=2.0),
+     "(this config: rope_type ntk)"),
     (lambda: posenc.rope_table(CFG, 4, policy="ggml_float32", proportional=True, partial_rotary_factor=0.5),
-     "this config: default, proportional"),
-    (lambda: posenc.rope_inv_freq(CFG, policy="ggml_float32"), "rope_inv_freq: policy 'ggml_float32' has no inv_freq"),
+     "rope_table: policy 'ggml_float32': ggml's float32 recurrence does not cover proportional RoPE "
+     "(this config: rope_type default, proportional)"),
+    (lambda: posenc.rope_inv_freq(CFG, policy="ggml_float32", rope_type="ntk", factor=2.0),
+     "rope_inv_freq: policy 'ggml_float32': ggml's float32 recurrence covers rope_type default and linear only "
+     "(this config: rope_type ntk)"),
     # KERPLE, Sandwich, Shaw, Transformer-XL
     (lambda: posenc.kerple_log_bias(4, p=[1.0, 2.0], a=[0.5]), "kerple_log_bias: p has 2 values and a 1"),
     (lambda: posenc.kerple_log_bias(4, p=[], a=[]), "at least one head"),

@@ -188,3 +188,12 @@ def test_transformer_xl_rows_with_clamp():
         for k in (0, 15, 16, 31):
             want = oracle.sinusoid(p, 2 * k if k < 16 else 2 * (k - 16) + 1, 32)
             assert table[r, k] == oracle.rounded(want, "f64")
+
+
+def test_transformer_xl_model_takes_the_clis_spelling():
+    """--model transformer-xl and transformer_xl are one model in the CLI (tools/cli/spellings.hpp);
+    Python takes both too."""
+    a = posenc.transformer_xl_table(16, 8, "float32", model="transformer-xl")
+    b = posenc.transformer_xl_table(16, 8, "float32", model="transformer_xl")
+    assert np.array_equal(a, b) and a.dtype == np.float32
+    assert posenc.transformer_xl_positions(8, model="transformer_xl").tolist() == list(range(7, -1, -1))

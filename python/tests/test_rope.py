@@ -161,6 +161,43 @@ def test_overrides_apply_over_the_config(configs):
     assert cfg["rope_type"] == "yarn" and cfg["factor"] == 4.0 and cfg["effective_rotary_dim"] == 128
 
 
+def test_rope_defaults_are_the_clis_float64():
+    """The CLI is the reference: `posenc emit rope` and `emit rope-freq` default to --dtype f64
+    (docs/cli.md, "Other flags"); rope_table and rope_inv_freq default to float64 too (test_cli.py
+    compares their default output with the CLI's)."""
+    cos, sin = posenc.rope_table(LLAMA2, [0, 7, 4095])
+    assert cos.dtype == sin.dtype == np.float64
+    assert rope_mismatches(cos, sin, [0, 7, 4095], thetas(10000.0, 128), "f64") == []
+    inv, att = posenc.rope_inv_freq(LLAMA2)
+    assert inv.dtype == np.float64 and att == 1.0
+    assert [float(x) for x in inv] == [oracle.rounded(t, "f64") for t in thetas(10000.0, 128)]
+
+
+# Both spellings of every name the CLI reads (tools/cli/spellings.hpp: the CLI's dashed words and
+# short dtypes, Python's identifiers) give the same table; the CLI's side is test_cli_emit.cpp's
+# "Python's spellings give the canonical spellings' bytes".
+@pytest.mark.parametrize("python_word,cli_word", [
+    ({"layout": "half_split"}, {"layout": "half-split"}),
+    ({"policy": "hf_float32"}, {"policy": "hf-float32"}),
+    ({"policy": "ggml_float32"}, {"policy": "ggml-float32"}),
+    ({"dtype": "float64"}, {"dtype": "f64"}),
+    ({"dtype": "float32"}, {"dtype": "f32"}),
+    ({"dtype": "bfloat16"}, {"dtype": "bf16"}),
+    ({"dtype": "float16"}, {"dtype": "f16"}),
+])
+def test_the_clis_spellings_are_pythons(python_word, cli_word):
+    a = posenc.rope_table(LLAMA2, [0, 9, 70000], **python_word)
+    b = posenc.rope_table(LLAMA2, [0, 9, 70000], **cli_word)
+    for x, y in zip(a, b):
+        assert x.dtype == y.dtype and np.array_equal(x.view(np.uint8), y.view(np.uint8))
+    if "dtype" in python_word:  # the dtype each spelling names
+        assert a[0].dtype.itemsize == {"float64": 8, "float32": 4, "bfloat16": 2, "float16": 2}[python_word["dtype"]]
+        assert (a[0].dtype == np.float16) == (python_word["dtype"] == "float16")
+    if "layout" not in python_word:
+        f, g = posenc.rope_inv_freq(LLAMA2, **python_word), posenc.rope_inv_freq(LLAMA2, **cli_word)
+        assert f[0].dtype == g[0].dtype and np.array_equal(f[0].view(np.uint8), g[0].view(np.uint8)) and f[1] == g[1]
+
+
 def test_dtype_spellings_and_bfloat16_bits():
     c32, _ = posenc.rope_table(LLAMA2, 16, np.float32)
     assert c32.dtype == np.float32
@@ -248,6 +285,30 @@ def test_ggml_float32_policy_matches_numpy_float32_recurrence(cfg, factor):
     hf, _ = posenc.rope_table(cfg, positions, "float32", policy="hf_float32")
     exact, _ = posenc.rope_table(cfg, positions, "float32")
     assert not np.array_equal(cos, hf) and not np.array_equal(cos, exact)
+
+
+@pytest.mark.parametrize("cfg,factor", [
+    ({"head_dim": 128, "rope_theta": 10000.0}, None),
+    ({"head_dim": 64, "rope_theta": 500000.0, "rope_scaling": {"rope_type": "linear", "factor": 3.0}}, 3.0),
+    ({"head_dim": 96, "rope_theta": 10000.0, "partial_rotary_factor": 0.5,
+      "rope_scaling": {"type": "linear", "factor": 4.0}}, 4.0),
+])
+def test_ggml_float32_inv_freq_is_the_recurrence_at_position_1(cfg, factor):
+    """ggml keeps no inv_freq tensor; policy ggml_float32's inv_freq is its angle at position 1,
+    freq_scale * theta_scale^j by the float32 recurrence (ggml_angles_numpy at m = 1), attention factor
+    1.0, converted to the dtype as .to(dtype) does: what `posenc emit rope-freq --policy ggml-float32`
+    writes (test_cli.py compares the two)."""
+    d = posenc.rope_config(cfg)["effective_rotary_dim"]
+    want = ggml_angles_numpy([1], d, cfg["rope_theta"], factor)[0]
+    inv, att = posenc.rope_inv_freq(cfg, "float32", policy="ggml_float32")
+    assert inv.dtype == np.float32 and inv.shape == (d // 2,) and att == 1.0
+    assert np.array_equal(inv.astype(np.float64), want)
+    moved = perturbed(inv, "f32", (5,))
+    assert not np.array_equal(moved.astype(np.float64), want)  # the check sees one pair moved by one ulp
+    inv64, att64 = posenc.rope_inv_freq(cfg, "float64", policy="ggml_float32")
+    assert np.array_equal(inv64, want) and att64 == 1.0
+    bf, _ = posenc.rope_inv_freq(cfg, "bfloat16", policy="ggml_float32")
+    assert np.array_equal(np.asarray(bf).view(np.uint16), posenc.float32_to_bfloat16_bits(want.astype(np.float32)))
 
 
 def test_ggml_float32_in_other_dtypes_is_the_float32_table_converted():

@@ -56,6 +56,7 @@
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
+#include "policy_scope.hpp"
 #include "schemes.hpp"
 
 namespace posenc::cli::emit {
@@ -126,14 +127,10 @@ T from_float(float v) {
   throw usage_error(o.ctx + ": --policy hf-float32 cannot reproduce HF's pipeline for this configuration");
 }
 
-// ggml's recurrence (rope::ggml_float32) exists for rope_type default and linear, not proportional:
-// ggml's other scalings are different pipelines (its YaRN ramp is not HF's), so posenc refuses them.
+// ggml_float32's scope is the library's (rope::applies, through policy_scope.hpp).
 inline void check_ggml_supported(const rope::config& c, const options& o) {
-  const bool ok = (c.rope_type == rope::scaling::default_ || c.rope_type == rope::scaling::linear) && !c.proportional;
-  if (!ok)
-    throw usage_error(o.ctx +
-                      ": --policy ggml-float32 covers rope_type default and linear only (this config: rope_type " +
-                      std::string(rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : "") + ")");
+  if (const std::string why = ggml_refusal(c); !why.empty())
+    throw usage_error(o.ctx + ": --policy ggml-float32: " + why);
 }
 
 // ---- rope-freq -----------------------------------------------------------------------------
@@ -150,18 +147,16 @@ template <class T>
 freq_values<T> rope_freq_values(const rope::config& c, const options& o) {
   freq_values<T> v;
   const int pairs = rope::rotary_dim(c) / 2;
-  if (o.pol == policy::ggml_float32) {
-    // ggml keeps no inv_freq: its angle of pair j at position 1 is freq_scale * theta_scale^j by
-    // its recurrence, which is the frequency it uses; it has no attention factor (1).
+  if (o.pol == policy::ggml_float32) {  // ggml's angle at position 1 (rope::inv_freq_row's definition)
     check_ggml_supported(c, o);
     const rope::checked_config cc{c};
-    for (int j = 0; j < pairs; ++j) {
-      const auto r = rope::angle(rope::ggml_float32, cc, 1, j);
-      if (!r.ok())
-        throw std::runtime_error("ggml angle of pair " + std::to_string(j) + ": " + posenc::to_string(r.error));
-      v.inv.push_back(from_float<T>(r.value));
-    }
-    v.attention = from_float<T>(1.0f);
+    std::vector<float> row(static_cast<std::size_t>(pairs));
+    const posenc::status st = rope::inv_freq_row(rope::ggml_float32, cc, row);
+    if (st != posenc::status::ok) throw std::runtime_error("ggml inv_freq: " + std::string(posenc::to_string(st)));
+    for (const float x : row) v.inv.push_back(from_float<T>(x));
+    const auto att = rope::attention_scaling(rope::ggml_float32, cc);
+    if (!att.ok()) throw std::runtime_error("ggml attention factor: " + std::string(posenc::to_string(att.error)));
+    v.attention = from_float<T>(static_cast<float>(att.value));
     return v;
   }
   for (int j = 0; j < pairs; ++j) {

@@ -42,6 +42,7 @@
 #include "args.hpp"
 #include "emit_config.hpp"
 #include "hf_config_flag.hpp"
+#include "policy_scope.hpp"
 
 namespace posenc::cli::report {
 
@@ -257,9 +258,7 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
   s += "| hf-float32 | HF's float32 pipeline (`rope::hf_float32`): float32 inv_freq, angle, cos/sin, times HF's "
        "float32 attention factor | float32 |\n";
   s += std::string("| ggml-float32 | ") +
-       (ggml ? "ggml's float32 recurrence (`rope::ggml_float32`)"
-             : "not applicable: ggml's recurrence covers rope_type default and linear only (this config: " +
-                   std::string(emit::rope_type_name(c.rope_type)) + (c.proportional ? ", proportional" : "") + ")") +
+       (ggml ? "ggml's float32 recurrence (`rope::ggml_float32`)" : "not applicable: " + ggml_refusal(c)) +
        " | float32 |\n";
   s +=
       "| exact-f32 | posenc's table (`rope::attention_sincos<float>`), rounded once from the exact value | float32 |\n";

@@ -36,7 +36,11 @@
 //
 // Scope: hf_float32 covers every config rope::validate accepts (rotary dim < 2^24); ggml_float32
 // covers rope_type default and linear (attention factor 1; rotary dim from the config, partial
-// rotary included, proportional excluded). Anything else gives status::domain_error.
+// rotary included, proportional excluded): rope::applies(ggml_float32, c) says which, and why not,
+// for every caller (the CLI and Python too). Anything else gives status::domain_error.
+// ggml keeps no inv_freq tensor: inv_freq(ggml_float32, ...) is its angle at position 1
+// (freq_scale * theta_scale^j by the recurrence), the frequency table ggml's arithmetic defines;
+// ggml's angle at position m is the recurrence from float(m), not inv_freq * m in float32.
 // HF version differences (hf_float32 follows the v5 text): v4.4x YaRN passes
 // max_position_embeddings (not original_max_position_embeddings) to find_correction_range, always
 // truncates, uses 0.1 ln(s) + 1 without the s <= 1 guard and ignores mscale/mscale_all_dim; v4.4x
@@ -73,20 +77,27 @@ inline constexpr exact_policy exact{};
 inline constexpr hf_float32_policy hf_float32{};
 inline constexpr ggml_float32_policy ggml_float32{};
 
+// Whether ggml_float32 reproduces ggml for this config, or the sentence saying why not: the one
+// statement of its scope, read by every ggml_float32 function here, the CLI and Python, so that
+// they refuse the same configs with the same words. ggml's other scalings are other pipelines
+// (its YaRN ramp is not HF's) and proportional RoPE is not ggml's: refused, not approximated.
+// The rotary dim needs no check: validate caps it at 65536, exact as a float (ggml's float(d)).
+constexpr validation applies(ggml_float32_policy, const checked_config& cc) noexcept {
+  if (!cc.ok()) return cc.check();
+  const config& c = cc.get();
+  if (c.rope_type != scaling::default_ && c.rope_type != scaling::linear)
+    return {posenc::status::domain_error, "ggml's float32 recurrence covers rope_type default and linear only"};
+  if (c.proportional)
+    return {posenc::status::domain_error, "ggml's float32 recurrence does not cover proportional RoPE"};
+  return {};
+}
+
 }  // namespace posenc::rope
 
 namespace posenc::rope::detail::ggml_pipeline {
 
 using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
-// The configs ggml_float32 covers: valid, default or linear, not proportional, d < 2^24 (exact
-// as a float). hf_float32: rope::detail::hf_pipeline::supported.
-constexpr bool supported(const rope::checked_config& cc) noexcept {
-  const rope::config& c = cc.get();
-  if (!cc.ok() || c.proportional) return false;
-  if (c.rope_type != rope::scaling::default_ && c.rope_type != rope::scaling::linear) return false;
-  return rope::detail::rotary_dim(c) < (std::int64_t{1} << 24);
-}
 constexpr bool in_range(const rope::config& c, int j) noexcept { return j >= 0 && j < rope::detail::rotary_dim(c) / 2; }
 constexpr bool linear(const rope::config& c) noexcept { return c.rope_type == rope::scaling::linear; }
 
@@ -151,7 +162,7 @@ constexpr posenc::result<float> angle(hf_float32_policy, const checked_config& c
 
 constexpr posenc::result<float> angle(ggml_float32_policy, const checked_config& cc, std::uint64_t m, int j) noexcept {
   const config& c = cc.get();
-  if (!rope::detail::ggml_pipeline::supported(cc) || !rope::detail::ggml_pipeline::in_range(c, j) ||
+  if (!rope::applies(rope::ggml_float32, cc).ok() || !rope::detail::ggml_pipeline::in_range(c, j) ||
       m >= (std::uint64_t{1} << 31))
     return {0.0f, posenc::status::domain_error};
   const float scale = rope::detail::ggml_pipeline::ggml_theta_scale(c);
@@ -178,7 +189,7 @@ constexpr posenc::status angle_row(hf_float32_policy, const checked_config& cc, 
 constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc, std::uint64_t m,
                                    std::span<float> out) noexcept {
   const config& c = cc.get();
-  if (!rope::detail::ggml_pipeline::supported(cc) ||
+  if (!rope::applies(rope::ggml_float32, cc).ok() ||
       out.size() > static_cast<std::size_t>(rope::detail::rotary_dim(c) / 2) || m >= (std::uint64_t{1} << 31))
     return posenc::status::domain_error;
   const float scale = rope::detail::ggml_pipeline::ggml_theta_scale(c),
@@ -191,6 +202,22 @@ constexpr posenc::status angle_row(ggml_float32_policy, const checked_config& cc
   return posenc::status::ok;
 }
 
+// ggml's frequency table: its angle of pair j at position 1, freq_scale * theta_scale^j by the
+// recurrence (theta starts at 1.0f). ggml keeps no inv_freq tensor; this is the table its float32
+// arithmetic defines, and what `posenc emit rope-freq` and Python's rope_inv_freq give for it.
+constexpr posenc::result<float> inv_freq(ggml_float32_policy p, const checked_config& cc, int j) noexcept {
+  return angle(p, cc, 1, j);
+}
+constexpr posenc::status inv_freq_row(ggml_float32_policy p, const checked_config& cc, std::span<float> out) noexcept {
+  return angle_row(p, cc, 1, out);
+}
+
+// ggml's attention factor for the configs it covers: its mscale, 1.0f for default and linear.
+constexpr posenc::result<double> attention_scaling(ggml_float32_policy, const checked_config& cc) noexcept {
+  if (!rope::applies(rope::ggml_float32, cc).ok()) return {0.0, posenc::status::domain_error};
+  return {1.0, posenc::status::ok};
+}
+
 // {sin, cos} of pair j at position m under a policy, in T (double, float, bfloat16, float16).
 // exact: RN_T of the exact values (math::sincos_geometric<T>; default rope_type only, no partial-rotary
 // subtlety: d = rotary_dim(c)). Framework policies: cosf/sinf of the float32 angle, then converted
@@ -199,8 +226,9 @@ template <class T = float>
 constexpr posenc::result<math::sincos_result<T>> sincos(exact_policy, const checked_config& cc, std::uint64_t m,
                                                         int j) noexcept {
   const config& c = cc.get();
-  if (!rope::detail::ggml_pipeline::supported(cc) || rope::detail::ggml_pipeline::linear(c) ||
-      !rope::detail::ggml_pipeline::in_range(c, j))
+  // exact's own scope (not ggml's): the unscaled geometric angle, which only rope_type default
+  // without proportional's non-rotating pairs has.
+  if (!cc.ok() || c.rope_type != scaling::default_ || c.proportional || !rope::detail::ggml_pipeline::in_range(c, j))
     return {{}, posenc::status::domain_error};
   return math::sincos_geometric<T>(m, c.rope_theta, 2 * std::int64_t{j}, rope::detail::rotary_dim(c));
 }
