@@ -12,7 +12,9 @@
 #include <vector>
 
 #include <posenc/alibi/config.hpp>
+#include <posenc/io/alibi_hf_config.hpp>
 #include <posenc/io/hf_config.hpp>
+#include <posenc/io/t5_hf_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
 #include <posenc/rope/frequencies.hpp>

@@ -8,8 +8,8 @@ export list).
   python3 tools/scheme-spread.py --counts   # a line per scheme: count only
 
 "Names it in code": after removing comments (// and /* */ in C++, # in Python), the text holds the
-scheme's namespace or prefix (`alibi::`, `alibi_...`), its CLI name in quotes ("t5-bucket"), or its
-header (`alibi.hpp`, `alibi/`). Counted: include/posenc, tools/cli, python/src, python/posenc.
+scheme's name as a word (a namespace `alibi::`, an X-macro entry `X(alibi)`), a prefixed name
+(`alibi_...`), its CLI name in quotes ("t5-bucket"), or its header (`alibi.hpp`, `alibi/`). Counted: include/posenc, tools/cli, python/src, python/posenc.
 """
 import pathlib
 import re
@@ -20,16 +20,16 @@ DIRS = ["include/posenc", "tools/cli", "python/src", "python/posenc"]
 
 # scheme -> (the words of its path, the regex of its names in code)
 SCHEMES = {
-    "sinusoidal": (["sinusoidal"], r"\bsinusoidal(::|_\w|\.hpp|/)|\"sinusoidal\""),
-    "transformer_xl": (["transformer_xl"], r"\btransformer_xl(::|_\w|\.hpp|/)|\"transformer-xl\""),
-    "alibi": (["alibi"], r"\balibi(::|_\w|\.hpp|/)|\"alibi\""),
-    "t5": (["t5"], r"\bt5(::|_\w|\.hpp|/)|\"t5-bucket\""),
-    "deberta": (["deberta"], r"\bdeberta(::|_\w|\.hpp|/)|\"deberta-bucket\""),
-    "shaw": (["shaw"], r"\bshaw(::|_\w|\.hpp|/)|\"shaw\""),
-    "xpos": (["xpos"], r"\bxpos(::|_\w|\.hpp|/)|\"xpos\""),
-    "kerple": (["kerple"], r"\bkerple(::|_\w|\.hpp|/)|\"kerple-(log|power)\""),
-    "sandwich": (["sandwich"], r"\bsandwich(::|_\w|\.hpp|/)|\"sandwich\""),
-    "logn": (["logn"], r"\blogn(::|_\w|\.hpp|/)|\"logn\""),
+    "sinusoidal": (["sinusoidal"], r"\bsinusoidal\b|\bsinusoidal(_\w|\.hpp|/)|\"sinusoidal\""),
+    "transformer_xl": (["transformer_xl"], r"\btransformer_xl\b|\btransformer_xl(_\w|\.hpp|/)|\"transformer-xl\""),
+    "alibi": (["alibi"], r"\balibi\b|\balibi(_\w|\.hpp|/)|\"alibi\""),
+    "t5": (["t5"], r"\bt5\b|\bt5(_\w|\.hpp|/)|\"t5-bucket\""),
+    "deberta": (["deberta"], r"\bdeberta\b|\bdeberta(_\w|\.hpp|/)|\"deberta-bucket\""),
+    "shaw": (["shaw"], r"\bshaw\b|\bshaw(_\w|\.hpp|/)|\"shaw\""),
+    "xpos": (["xpos"], r"\bxpos\b|\bxpos(_\w|\.hpp|/)|\"xpos\""),
+    "kerple": (["kerple"], r"\bkerple\b|\bkerple(_\w|\.hpp|/)|\"kerple-(log|power)\""),
+    "sandwich": (["sandwich"], r"\bsandwich\b|\bsandwich(_\w|\.hpp|/)|\"sandwich\""),
+    "logn": (["logn"], r"\blogn\b|\blogn(_\w|\.hpp|/)|\"logn\""),
 }
 
 

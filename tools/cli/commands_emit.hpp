@@ -449,9 +449,12 @@ std::string emit_rope(const rope::config& c, const options& o) {
   return rope_header(vals, c, dim, o);
 }
 
-inline constexpr std::string_view table_list =
-    "rope-freq, rope, sinusoidal, transformer-xl, alibi, t5-bucket, deberta-bucket, shaw, xpos, kerple-log, "
-    "kerple-power, sandwich, logn";
+// Every table emit writes: RoPE's two, then the list of schemes.hpp.
+inline std::string table_list() {
+  std::string s = "rope-freq, rope";
+  for (const auto& sc : schemes) s += ", " + std::string(sc.name);
+  return s;
+}
 
 inline bool rope_table_flag(std::string_view name) {
   for (const auto& f : rope_table_flags)
@@ -559,8 +562,7 @@ std::string emit_any(const parsed_config& pc, const options& o) {
 
 inline std::string run_rope(const parsed_args& a, const command_target& t) {
   if (t.what[0] != "rope" && t.what[0] != "rope-freq")
-    throw usage_error("emit: unknown table " + quote(t.what[0]) + " (expected one of: " + std::string(table_list) +
-                      ")");
+    throw usage_error("emit: unknown table " + quote(t.what[0]) + " (expected one of: " + table_list() + ")");
   const options o = read_options(a, t);
   const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
@@ -576,7 +578,7 @@ inline std::string run_rope(const parsed_args& a, const command_target& t) {
 
 inline void run(const parsed_args& a, std::string& out) {
   const command_target t = read_command_target(a, "emit");
-  if (t.what.empty()) throw usage_error("emit: missing <what> (one of: " + std::string(table_list) + ")");
+  if (t.what.empty()) throw usage_error("emit: missing <what> (one of: " + table_list() + ")");
   const scheme_command* s = find_scheme(t.what[0]);
   const std::string data = s != nullptr ? run_scheme(a, t, *s) : run_rope(a, t);
   if (t.output.empty()) {

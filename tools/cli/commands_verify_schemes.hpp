@@ -125,12 +125,8 @@ inline constexpr std::string_view full_usage =
     "                          [--dtype T[,T...]] [--layout L] [--fold-attention] [--table FILE]\n"
     "                          [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
     "       posenc verify merge REPORT.json... [--json] [-o FILE]\n"
-    "       posenc verify alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]\n"
-    "       posenc verify t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]\n"
-    "       posenc verify sinusoidal|transformer-xl|xpos|kerple-log|kerple-power|sandwich|logn [the emit flags]\n"
-    "       posenc verify deberta-bucket|shaw [the emit flags]\n"
-    "       posenc verify <scheme> ... [--dtype T[,T...]] [--table FILE] [--max-ulp K] [--shard K/N]\n"
-    "                                  [--threads N] [--json] [--quiet] [-o FILE]\n"
+    "       posenc verify <table> [the config flags of 'posenc emit <table>'] [--dtype T[,T...]] [--table FILE]\n"
+    "                             [--max-ulp K] [--shard K/N] [--threads N] [--json] [--quiet] [-o FILE]\n"
     "\n"
     "verify rope builds posenc's RoPE table of positions [P, P + N) in each dtype (or reads --table\n"
     "FILE, laid out as 'posenc emit rope --format bin' writes it: per row and element, cos then sin)\n"
@@ -148,7 +144,7 @@ inline constexpr std::string_view full_usage =
     "MPFR (integers: the published formula, exact) and every law of the registry that applies, on\n"
     "all cores, in blocks of 4096 entries. --shard K/N verifies the K-th of N slices of the blocks (the\n"
     "laws, which read the whole table, run in slice 0); verify merge combines the slices' JSON\n"
-    "reports. At most 2^24 entries. t5-bucket's --range defaults to 2 x max_distance.\n"
+    "reports. At most 2^24 entries.\n"
     "\n"
     "Exit status: 0 everything holds, 1 something fails, 2 bad input. Docs: docs/verify.md.\n"
     "'posenc verify <table> --help' lists the flags of one table.\n";
@@ -184,7 +180,16 @@ inline std::string help(const parsed_args& a) {
            " [--shard K/N] [--threads N]\n         [--json] [--quiet] [-o FILE]\n\n" +
            std::string(scheme_text.substr(0, scheme_text.find("\n\n") + 1)) + "\nflags:\n" + describe_flags(specs);
   }
-  return std::string(full_usage);
+  // The overview: the usage, then the tables it takes (schemes.hpp's list), 100 columns a line.
+  const std::string_view head = full_usage.substr(0, full_usage.find("\n\n") + 1);
+  std::string tables = "       <table>:";
+  for (const auto& table : verify_schemes::schemes) {
+    const std::size_t nl = tables.rfind('\n');
+    const std::size_t column = nl == std::string::npos ? tables.size() : tables.size() - nl - 1;
+    if (column + 1 + table.name.size() > 100) tables += "\n               ";
+    tables += " " + std::string(table.name);
+  }
+  return std::string(head) + tables + "\n" + std::string(full_usage.substr(head.size()));
 }
 
 }  // namespace posenc::cli::verify_cmd

@@ -1,5 +1,7 @@
-// hf_config.hpp: a HuggingFace config.json read into posenc's configs (rope::config,
-// alibi::config, t5::config), with HF's key names and defaults.
+// hf_config.hpp: a HuggingFace config.json read into posenc's RoPE config (rope::config), with HF's
+// key names and defaults, and the one reader of a config file's text (read_text_file). ALiBi's and
+// T5's configs are read by io/alibi_hf_config.hpp and io/t5_hf_config.hpp, on the same fields
+// (io/detail/hf_fields.hpp).
 //
 //   auto r = posenc::io::rope_from_hf_config(text);       // text: the file's contents
 //   if (!r) { std::cerr << r.error() << '\n'; return 2; }  // "rope_scaling.rope_type: unknown ..."
@@ -20,10 +22,6 @@
 //         `original_max_position_embeddings` (dict or top level, as Phi-3 has it); the dict's
 //         factor, beta_fast, beta_slow, mscale, mscale_all_dim, attention_factor, truncate,
 //         low_freq_factor, high_freq_factor, short_factor, long_factor.
-//   ALiBi BLOOM (`n_head`, always ALiBi), MPT (`attn_config.alibi`, `alibi_bias_max`, `n_heads`),
-//         Falcon (`alibi`: true, `num_attention_heads`).
-//   T5    relative_attention_num_buckets (required), relative_attention_max_distance (default
-//         128), is_decoder (decoder self-attention is causal).
 // A config that selects a scheme posenc does not have yet is an error naming the field: M-RoPE
 // (`mrope_section`, rope_type "mrope"), per-layer RoPE (Gemma-3's `rope_local_base_freq`, v5's
 // per-layer-type `rope_parameters`, Llama-4's `no_rope_layers`). Keys posenc does not use are
@@ -42,12 +40,10 @@
 #include <utility>
 #include <vector>
 
-#include "posenc/alibi/config.hpp"
 #include "posenc/io/detail/hf_fields.hpp"
 #include "posenc/io/parse_result.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/scaling_names.hpp"
-#include "posenc/t5/config.hpp"
 
 namespace posenc::io {
 
@@ -201,63 +197,6 @@ inline posenc::io::rope_settings rope_of(const json& j) {
   return s;
 }
 
-inline alibi::config alibi_of(const json& j) {
-  const object top{&j, ""};
-  alibi::config c{};
-  const auto heads = [&](const char* key) {
-    const auto h = integer(top, key, 1, 1 << 24);
-    if (!h) fail(key, "missing (the number of attention heads)");
-    return static_cast<int>(*h);
-  };
-  const std::optional<std::string> type = string(top, "model_type");
-  if (const std::optional<object> attn = sub_object(top, "attn_config")) {  // MPT
-    const std::optional<bool> on = boolean(*attn, "alibi");
-    if (!on || !*on) fail(attn->at("alibi"), "not true: this model does not use ALiBi");
-    if (const auto v = real(*attn, "alibi_bias_max")) c.max_bias = *v;
-    c.heads = heads("n_heads");
-    return c;
-  }
-  if (type == "bloom" || (!top.has("alibi") && top.has("n_head"))) {  // BLOOM: ALiBi always, bias max 8
-    c.heads = heads(top.has("n_head") ? "n_head" : "num_attention_heads");
-    return c;
-  }
-  if (const std::optional<bool> on = boolean(top, "alibi")) {  // Falcon
-    if (!*on) fail("alibi", "false: this model does not use ALiBi");
-    c.heads = heads(top.has("num_attention_heads") ? "num_attention_heads" : "n_head");
-    return c;
-  }
-  fail("alibi", "no ALiBi settings (BLOOM's n_head, MPT's attn_config.alibi or Falcon's alibi)");
-}
-
-inline t5::config t5_of(const json& j) {
-  const object top{&j, ""};
-  t5::config c{};
-  const auto buckets = integer(top, "relative_attention_num_buckets", 1, 1 << 24);
-  if (!buckets) fail("relative_attention_num_buckets", "missing: not a T5-style config");
-  c.relative_attention_num_buckets = static_cast<int>(*buckets);
-  if (const auto v = integer(top, "relative_attention_max_distance", 0, std::int64_t{1} << 53))
-    c.relative_attention_max_distance = *v;
-  if (const auto v = boolean(top, "is_decoder")) c.bidirectional = !*v;
-  return c;
-}
-
-// Runs read(parse(text)), turning every exception into a failure (nothing escapes the API; only
-// running out of memory while writing the message itself would end in std::terminate).
-template <class T, class Read>
-posenc::io::parse_result<T> guarded(std::string_view text, Read read) noexcept {
-  try {
-    return read(parse(text));
-  } catch (const field_error& e) {
-    return posenc::io::parse_result<T>::failure(e.what());
-  } catch (const json::exception& e) {
-    return posenc::io::parse_result<T>::failure("config.json: " + one_line(e.what()));
-  } catch (const std::bad_alloc&) {
-    return posenc::io::parse_result<T>::failure("config.json: out of memory");
-  } catch (const std::exception& e) {
-    return posenc::io::parse_result<T>::failure(std::string("config.json: ") + e.what());
-  }
-}
-
 }  // namespace posenc::io::detail
 
 namespace posenc::io {
@@ -266,14 +205,6 @@ namespace posenc::io {
 // override fields (the CLI's flags) and validates the result.
 inline parse_result<rope_settings> rope_from_hf_config(std::string_view json_text) noexcept {
   return posenc::io::detail::guarded<rope_settings>(json_text, posenc::io::detail::rope_of);
-}
-
-inline parse_result<alibi::config> alibi_from_hf_config(std::string_view json_text) noexcept {
-  return posenc::io::detail::guarded<alibi::config>(json_text, posenc::io::detail::alibi_of);
-}
-
-inline parse_result<t5::config> t5_from_hf_config(std::string_view json_text) noexcept {
-  return posenc::io::detail::guarded<t5::config>(json_text, posenc::io::detail::t5_of);
 }
 
 }  // namespace posenc::io

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include <posenc/alibi.hpp>
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/alibi_hf_config.hpp>
 
 #include "bindings.hpp"
 #include "common.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/t5_hf_config.hpp>
 #include <posenc/t5.hpp>
 
 #include "bindings.hpp"

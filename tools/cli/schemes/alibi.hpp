@@ -21,7 +21,7 @@
 #include <posenc/status.hpp>
 
 #if defined(POSENC_CLI_HAVE_IO)
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/alibi_hf_config.hpp>
 #endif
 
 #include "args.hpp"

@@ -20,7 +20,7 @@
 #include <posenc/t5.hpp>
 
 #if defined(POSENC_CLI_HAVE_IO)
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/t5_hf_config.hpp>
 #endif
 
 #include "args.hpp"
@@ -54,7 +54,7 @@ inline constexpr flag_spec t5_flags[] = {
     {"num-buckets", flag_kind::value, "B", "relative_attention_num_buckets"},
     {"max-distance", flag_kind::value, "M", "relative_attention_max_distance"},
     {"causal", flag_kind::boolean, "", "decoder self-attention (bidirectional = false)"},
-    {"range", flag_kind::value, "R", "relative positions -R .. R"},
+    {"range", flag_kind::value, "R", "relative positions -R .. R (verify: default 2 x max_distance)"},
     {"hf-config", flag_kind::value, "FILE", "the config from a HuggingFace config.json (flags override it)"},
 };
 

@@ -11,7 +11,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
 #include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -19,6 +21,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "posenc/io/parse_result.hpp"
 
 namespace posenc::io::detail {
 
@@ -148,6 +152,23 @@ inline json parse(std::string_view text) {
     return j;
   } catch (const json::parse_error& e) {
     throw field_error("malformed JSON: " + one_line(e.what()));
+  }
+}
+
+// Runs read(parse(text)), turning every exception into a failure (nothing escapes the API; only
+// running out of memory while writing the message itself would end in std::terminate).
+template <class T, class Read>
+posenc::io::parse_result<T> guarded(std::string_view text, Read read) noexcept {
+  try {
+    return read(parse(text));
+  } catch (const field_error& e) {
+    return posenc::io::parse_result<T>::failure(e.what());
+  } catch (const json::exception& e) {
+    return posenc::io::parse_result<T>::failure("config.json: " + one_line(e.what()));
+  } catch (const std::bad_alloc&) {
+    return posenc::io::parse_result<T>::failure("config.json: out of memory");
+  } catch (const std::exception& e) {
+    return posenc::io::parse_result<T>::failure(std::string("config.json: ") + e.what());
   }
 }
 
