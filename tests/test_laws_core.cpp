@@ -284,6 +284,10 @@ TEST_CASE("run-time spans: a table whose size is known at run time only", "[laws
   const laws::span_table<float> fv{f.value.cos, f.value.sin, D, layout::half_split, 40};
   CHECK(laws::exactness(fv, yarn, {.fold_attention = true}).holds);
   CHECK(!laws::exactness(fv, yarn).holds);
+  // The block path (static sizes at run time: blocks of rope::make_pair_table) with it folded in:
+  // the reference blocks must be folded too (mutant 38 builds them unfolded).
+  CHECK(laws::exactness(laws::view(f.value), yarn, {.fold_attention = true}).holds);
+  CHECK(!laws::exactness(laws::view(f.value), yarn).holds);
 }
 
 namespace {
