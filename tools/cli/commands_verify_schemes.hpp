@@ -174,7 +174,7 @@ inline std::string help(const parsed_args& a) {
     if (v->integer_valued) add(std::span(verify_schemes::table_flags).subspan(1));  // --table; no dtype
     add(std::span(report_flags).first(v->integer_valued ? integer_report_flag_count : std::size(report_flags)));
     const std::string_view scheme_text = paragraphs.substr(paragraphs.find("verify <scheme>"));
-    return "usage: posenc verify " + std::string(e->synopsis) + "\n         " +
+    return "usage: posenc verify " + std::string(v->synopsis.empty() ? e->synopsis : v->synopsis) + "\n         " +
            (v->integer_valued ? "" : "[--dtype T[,T...]] ") + "[--table FILE]" +
            (v->integer_valued ? "" : " [--max-ulp K]") +
            " [--shard K/N] [--threads N]\n         [--json] [--quiet] [-o FILE]\n\n" +

@@ -175,6 +175,7 @@ struct verify_scheme {
   std::string_view name;
   pv::verify_report (*run)(const parsed_args&, const options&);
   bool integer_valued;
+  std::string_view synopsis{};  // its usage line when it differs from emit's (a flag optional here)
 };
 
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }

@@ -114,7 +114,10 @@ inline pv::verify_report run_t5(const parsed_args& a, const options& o) {
   return pv::verify_t5(q, v, false);
 }
 
-inline constexpr verify_scheme t5_bucket_verify{"t5-bucket", run_t5, true};
+// verify's --range is optional (default 2 x max_distance), emit's required.
+inline constexpr verify_scheme t5_bucket_verify{
+    "t5-bucket", run_t5, true,
+    "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]"};
 
 }  // namespace posenc::cli::verify_schemes
 #endif
