@@ -13,11 +13,13 @@
 #include <cstdlib>
 #include <string>
 #include <system_error>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <posenc/alibi.hpp>
+#include <posenc/config_field.hpp>
 #include <posenc/deberta.hpp>
 #include <posenc/kerple.hpp>
 #include <posenc/logn.hpp>
@@ -299,6 +301,69 @@ TEST_CASE("emit t5-bucket: buckets are t5::bucket; relative position 0 is bucket
   }
 }
 
+// The config flags are generated from each scheme's list of config fields (<scheme>/config_fields.hpp):
+// flag --a-b for field a_b, --no-a-b for a switch that is on by default, and the help shows the
+// library's default, config{}'s member, read here from the config, not from the tool.
+// The fields whose flag is missing from `posenc emit <table> --help`, or listed without "(required)"
+// or without the default; empty when the help agrees with the list.
+template <class Fields>
+std::string fields_not_in_help(const std::string& table, const Fields& fields) {
+  const std::string help = ok_out({table, "--help"});
+  std::string missing;
+  posenc::for_each_field(fields, [&](const auto& f) {
+    using M = typename std::remove_cvref_t<decltype(f)>::member_type;
+    std::string flag(f.name);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    if constexpr (std::is_same_v<M, bool>) {
+      if (f.default_value()) flag = "no-" + flag;
+    }
+    std::string want;  // what the flag's line must say besides the flag
+    if (f.required())
+      want = "(required)";
+    else if constexpr (std::is_integral_v<M> && !std::is_same_v<M, bool>)
+      want = "(default " + std::to_string(f.default_value()) + ")";
+    else if constexpr (std::is_floating_point_v<M>)
+      want = "(default " + std::to_string(static_cast<long long>(f.default_value())) + ")";
+    const auto at = help.find("\n  --" + flag + " ");
+    const std::string line = at == std::string::npos ? "" : help.substr(at + 1, help.find('\n', at + 1) - at - 1);
+    if (line.empty() || line.find(want) == std::string::npos)
+      missing += (missing.empty() ? "" : " ") + std::string(f.name);
+  });
+  return missing;
+}
+
+TEST_CASE("emit <scheme> --help: one flag per config field, with the library's default", "[cli][schemes]") {
+  CHECK(fields_not_in_help("sinusoidal", posenc::sinusoidal::config_fields).empty());
+  CHECK(fields_not_in_help("transformer-xl", posenc::transformer_xl::config_fields).empty());
+  CHECK(fields_not_in_help("alibi", posenc::alibi::config_fields).empty());
+  CHECK(fields_not_in_help("t5-bucket", posenc::t5::config_fields).empty());
+  CHECK(fields_not_in_help("deberta-bucket", posenc::deberta::config_fields).empty());
+  CHECK(fields_not_in_help("shaw", posenc::shaw::config_fields).empty());
+  CHECK(fields_not_in_help("xpos", posenc::xpos::config_fields).empty());
+  CHECK(fields_not_in_help("sandwich", posenc::sandwich::config_fields).empty());
+  CHECK(fields_not_in_help("logn", posenc::logn::config_fields).empty());
+  // the checker can fail: a field the tool has no flag for, and a default the help does not show
+  using logn_field = posenc::config_field<posenc::logn::config, std::int64_t>;
+  CHECK(fields_not_in_help("logn", std::make_tuple(logn_field{
+                                       .name = "no_such_field", .member = &posenc::logn::config::base, .help = ""})) ==
+        "no_such_field");
+  CHECK(fields_not_in_help("sinusoidal", posenc::logn::config_fields) == "base at_least_one");
+}
+
+TEST_CASE("emit deberta-bucket and t5-bucket: new flags, older spellings and defaults are one table",
+          "[cli][schemes]") {
+  const std::string defaults = ok_out({"deberta-bucket", "--range", "600"});
+  CHECK(defaults ==
+        ok_out({"deberta-bucket", "--position-buckets", "256", "--max-relative-positions", "512", "--range", "600"}));
+  CHECK(defaults == ok_out({"deberta-bucket", "--bucket-size", "256", "--max-position", "512", "--range", "600"}));
+  CHECK(defaults != ok_out({"deberta-bucket", "--position-buckets", "128", "--range", "600"}));
+  const strings t5{"t5-bucket", "--num-buckets", "32", "--max-distance", "128", "--range", "200"};
+  CHECK(ok_out(cat(t5, {"--causal"})) == ok_out(cat(t5, {"--no-bidirectional"})));
+  CHECK(ok_out(cat(t5, {"--causal"})) != ok_out(t5));
+  CHECK(ok_out({"transformer-xl", "--d-model", "8", "--klen", "3", "--model", "transformer_xl"}) ==
+        ok_out({"transformer-xl", "--d-model", "8", "--klen", "3", "--model", "transformer-xl"}));
+}
+
 TEST_CASE("emit deberta-bucket: buckets are deberta::bucket; |r| <= 128 is r itself", "[cli][schemes]") {
   const csv c = ok_csv({"deberta-bucket", "--bucket-size", "256", "--max-position", "512", "--range", "700"});
   CHECK(c.header == "relative_position,bucket");
@@ -543,7 +608,16 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
       {{"alibi"}, "--heads is required"},
       {{"alibi", "--heads", "2", "--bias"}, "--positions is required"},
       {{"t5-bucket", "--num-buckets", "32", "--max-distance", "128"}, "--range is required"},
-      {{"deberta-bucket", "--max-position", "512", "--range", "1"}, "--bucket-size is required"},
+      {{"sandwich", "--heads", "2", "--distances", "2"}, "--dim is required"},
+      {{"xpos", "--positions", "2"}, "--head-dim is required"},
+      // a field given by its flag and by the older spelling of it
+      {{"deberta-bucket", "--bucket-size", "8", "--position-buckets", "8", "--range", "1"},
+       "give --position-buckets or --bucket-size, not both"},
+      {{"t5-bucket", "--num-buckets", "32", "--max-distance", "128", "--range", "1", "--causal", "--no-bidirectional"},
+       "give --no-bidirectional or --causal, not both"},
+      {{"logn", "--positions", "1", "--base", "1.5"}, "--base must be an integer"},
+      {{"sinusoidal", "--dim", "4", "--positions", "1", "--exponent", "nope"},
+       "invalid value 'nope' for --exponent (expected one of: paper, fairseq)"},
       {{"kerple-log", "--a", "1", "--distances", "2"}, "--p X,X,... (one value per head) is required"},
       {{"sandwich", "--dim", "8", "--heads", "2"}, "--distances is required"},
       // sizes

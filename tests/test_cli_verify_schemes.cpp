@@ -201,7 +201,7 @@ TEST_CASE("verify <table> --help lists the table's flags and none of another tab
     CHECK(listed == want);
   }
   // verify's --range of t5-bucket is optional (emit's is required): its usage says so.
-  CHECK(has(verify({"t5-bucket", "--help"}).out, "[--causal] [--range R]\n"));
+  CHECK(has(verify({"t5-bucket", "--help"}).out, "[--no-bidirectional] [--range R]\n"));
   const cli_result rope = verify({"rope", "--help"});
   REQUIRE(rope.status == 0);
   const std::vector<std::string> rope_flags = listed_flags(rope.out);

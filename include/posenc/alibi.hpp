@@ -3,5 +3,6 @@
 
 #include "posenc/alibi/bias.hpp"
 #include "posenc/alibi/config.hpp"
+#include "posenc/alibi/config_fields.hpp"
 #include "posenc/alibi/slopes.hpp"
 #include "posenc/alibi/validate.hpp"

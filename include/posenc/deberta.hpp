@@ -3,4 +3,5 @@
 
 #include "posenc/deberta/bucket.hpp"
 #include "posenc/deberta/config.hpp"
+#include "posenc/deberta/config_fields.hpp"
 #include "posenc/deberta/validate.hpp"

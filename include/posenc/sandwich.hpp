@@ -2,4 +2,5 @@
 #pragma once
 
 #include "posenc/sandwich/bias.hpp"
+#include "posenc/sandwich/config_fields.hpp"
 #include "posenc/sandwich/table.hpp"

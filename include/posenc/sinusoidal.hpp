@@ -2,5 +2,6 @@
 #pragma once
 
 #include "posenc/sinusoidal/config.hpp"
+#include "posenc/sinusoidal/config_fields.hpp"
 #include "posenc/sinusoidal/table.hpp"
 #include "posenc/sinusoidal/validate.hpp"

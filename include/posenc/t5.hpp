@@ -3,4 +3,5 @@
 
 #include "posenc/t5/bucket.hpp"
 #include "posenc/t5/config.hpp"
+#include "posenc/t5/config_fields.hpp"
 #include "posenc/t5/validate.hpp"

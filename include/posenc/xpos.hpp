@@ -2,5 +2,6 @@
 #pragma once
 
 #include "posenc/xpos/config.hpp"
+#include "posenc/xpos/config_fields.hpp"
 #include "posenc/xpos/scale.hpp"
 #include "posenc/xpos/validate.hpp"

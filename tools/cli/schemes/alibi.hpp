@@ -25,6 +25,7 @@
 #endif
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -50,9 +51,7 @@ inline std::optional<alibi::config> hf_alibi_config(const parsed_args& a, std::s
 #endif
 }
 
-inline constexpr flag_spec alibi_flags[] = {
-    {"heads", flag_kind::value, "H", "number of heads"},
-    {"max-bias", flag_kind::value, "X", "max_bias (default 8)"},
+inline constexpr flag_spec alibi_table_flags[] = {
     {"bias", flag_kind::boolean, "", "the biases of --positions N instead of the slopes"},
     {"positions", flag_kind::value, "N", "--bias: queries and keys 0 .. N-1"},
     {"symmetric", flag_kind::boolean, "", "--bias: every key, -m |i - j| (default: causal, keys j <= i)"},
@@ -64,13 +63,13 @@ struct alibi_choice {
   alibi::config config{};
   bool bias = false, symmetric = false;
 };
+inline constexpr auto alibi_flags = with_config_flags<alibi::config_fields>(alibi_table_flags);
 
 inline alibi_choice read_alibi_config(const parsed_args& a, const std::string& ctx) {
   const std::optional<alibi::config> hf = hf_alibi_config(a, ctx);  // flags override the file
   alibi_choice r;
   r.config = hf.value_or(alibi::config{});
-  if (!hf || a.has("heads")) r.config.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, ctx));
-  r.config.max_bias = flag_real<double>(a, "max-bias", r.config.max_bias, ctx);
+  read_config_fields<alibi::config_fields>(a, ctx, r.config, hf.has_value());
   check_valid(alibi::checked_config{r.config}.check(), ctx, "ALiBi");
   r.bias = a.has("bias");
   r.symmetric = a.has("symmetric");

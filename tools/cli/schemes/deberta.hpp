@@ -20,6 +20,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_bucket_table.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
@@ -36,16 +37,14 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec deberta_flags[] = {
-    {"bucket-size", flag_kind::value, "S", "position_buckets"},
-    {"max-position", flag_kind::value, "M", "max_relative_positions"},
+inline constexpr flag_spec deberta_table_flags[] = {
     {"range", flag_kind::value, "R", "relative positions -R .. R"},
 };
+inline constexpr auto deberta_flags = with_config_flags<deberta::config_fields>(deberta_table_flags);
 
 inline deberta::config read_deberta_config(const parsed_args& a, const std::string& ctx) {
   deberta::config c{};
-  c.position_buckets = static_cast<int>(required_integer(a, "bucket-size", int_min, int_max, ctx));
-  c.max_relative_positions = required_integer(a, "max-position", -(1LL << 62), 1LL << 62, ctx);
+  read_config_fields<deberta::config_fields>(a, ctx, c);
   check_valid(deberta::checked_config{c}.check(), ctx, "DeBERTa");
   return c;
 }
@@ -66,7 +65,8 @@ inline std::string emit_deberta(const parsed_args& a, const table_options& o) {
 }
 
 inline constexpr scheme_command deberta_bucket_command{
-    "deberta-bucket", "deberta-bucket --bucket-size S --max-position M --range R", deberta_flags, false, emit_deberta};
+    "deberta-bucket", "deberta-bucket [--position-buckets 256] [--max-relative-positions 512] --range R", deberta_flags,
+    false, emit_deberta};
 
 }  // namespace posenc::cli::emit
 

@@ -20,6 +20,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -35,17 +36,15 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec logn_flags[] = {
-    {"base", flag_kind::value, "X", "log base (default 512)"},
-    {"at-least-one", flag_kind::boolean, "", "1 for n <= base (Qwen's logn; default: Su's log_base n)"},
+inline constexpr flag_spec logn_table_flags[] = {
     {"positions", flag_kind::value, "N", "number of n"},
     {"start", flag_kind::value, "P", "first n (default 1, <= 2^40)"},
 };
+inline constexpr auto logn_flags = with_config_flags<logn::config_fields>(logn_table_flags);
 
 inline logn::config read_logn_config(const parsed_args& a, const std::string& ctx) {
   logn::config c{};
-  c.base = flag_integer(a, "base", -(1LL << 62), 1LL << 62, 512, ctx);
-  c.at_least_one = a.has("at-least-one");
+  read_config_fields<logn::config_fields>(a, ctx, c);
   check_valid(logn::validate(c), ctx, "log-n");
   return c;
 }

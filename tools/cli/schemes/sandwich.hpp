@@ -20,6 +20,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -35,16 +36,14 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec sandwich_flags[] = {
-    {"dim", flag_kind::value, "D", "per-head dimension"},
-    {"heads", flag_kind::value, "H", "number of heads"},
+inline constexpr flag_spec sandwich_table_flags[] = {
     {"distances", flag_kind::value, "N", "distances 0 .. N-1"},
 };
+inline constexpr auto sandwich_flags = with_config_flags<sandwich::config_fields>(sandwich_table_flags);
 
 inline sandwich::config read_sandwich_config(const parsed_args& a, const std::string& ctx) {
   sandwich::config c{};
-  c.dim = static_cast<int>(required_integer(a, "dim", int_min, int_max, ctx));
-  c.heads = static_cast<int>(required_integer(a, "heads", int_min, int_max, ctx));
+  read_config_fields<sandwich::config_fields>(a, ctx, c);
   check_valid(sandwich::validate(c), ctx, "Sandwich");
   return c;
 }

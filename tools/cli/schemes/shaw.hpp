@@ -20,6 +20,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -35,14 +36,14 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec shaw_flags[] = {
-    {"max-relative-position", flag_kind::value, "K", "the clip k (default 20)"},
+inline constexpr flag_spec shaw_table_flags[] = {
     {"positions", flag_kind::value, "N", "queries and keys 0 .. N-1"},
 };
+inline constexpr auto shaw_flags = with_config_flags<shaw::config_fields>(shaw_table_flags);
 
 inline shaw::config read_shaw_config(const parsed_args& a, const std::string& ctx) {
   shaw::config c{};
-  c.max_relative_position = static_cast<int>(flag_integer(a, "max-relative-position", int_min, int_max, 20, ctx));
+  read_config_fields<shaw::config_fields>(a, ctx, c);
   check_valid(shaw::validate(c), ctx, "Shaw");
   return c;
 }

@@ -20,6 +20,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -35,25 +36,15 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec sinusoidal_flags[] = {
-    {"dim", flag_kind::value, "D", "model dimension (even)"},
+inline constexpr flag_spec sinusoidal_table_flags[] = {
     {"positions", flag_kind::value, "N", "number of positions"},
     {"start", flag_kind::value, "P", "first position (default 0, |P| <= 2^40)"},
-    {"base", flag_kind::value, "X", "frequency base (default 10000)"},
-    {"exponent", flag_kind::value, "paper|fairseq", "2i/d (default) or i/(d/2 - 1)"},
-    {"layout", flag_kind::value, "interleaved|concat", "sin, cos, ... (default) or sin... | cos..."},
 };
+inline constexpr auto sinusoidal_flags = with_config_flags<sinusoidal::config_fields>(sinusoidal_table_flags);
 
 inline sinusoidal::config read_sinusoidal_config(const parsed_args& a, const std::string& ctx) {
   sinusoidal::config c{};
-  c.dim = static_cast<int>(required_integer(a, "dim", int_min, int_max, ctx));
-  c.base = flag_real<double>(a, "base", 10000.0, ctx);
-  c.exponent =
-      flag_choice(a, "exponent", {{"paper", sinusoidal::exponent::paper}, {"fairseq", sinusoidal::exponent::fairseq}},
-                  sinusoidal::exponent::paper, ctx);
-  c.layout = flag_choice(a, "layout",
-                         {{"interleaved", sinusoidal::layout::interleaved}, {"concat", sinusoidal::layout::concat}},
-                         sinusoidal::layout::interleaved, ctx);
+  read_config_fields<sinusoidal::config_fields>(a, ctx, c);
   check_valid(sinusoidal::checked_config{c}.check(), ctx, "sinusoidal");
   return c;
 }

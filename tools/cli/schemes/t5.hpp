@@ -24,6 +24,7 @@
 #endif
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_bucket_table.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
@@ -50,22 +51,16 @@ inline std::optional<t5::config> hf_t5_config(const parsed_args& a, std::string_
 #endif
 }
 
-inline constexpr flag_spec t5_flags[] = {
-    {"num-buckets", flag_kind::value, "B", "relative_attention_num_buckets"},
-    {"max-distance", flag_kind::value, "M", "relative_attention_max_distance"},
-    {"causal", flag_kind::boolean, "", "decoder self-attention (bidirectional = false)"},
+inline constexpr flag_spec t5_table_flags[] = {
     {"range", flag_kind::value, "R", "relative positions -R .. R (verify: default 2 x max_distance)"},
     {"hf-config", flag_kind::value, "FILE", "the config from a HuggingFace config.json (flags override it)"},
 };
+inline constexpr auto t5_flags = with_config_flags<t5::config_fields>(t5_table_flags);
 
 inline t5::config read_t5_config(const parsed_args& a, const std::string& ctx) {
   const std::optional<t5::config> hf = hf_t5_config(a, ctx);  // flags override the file
   t5::config c = hf.value_or(t5::config{});
-  if (!hf || a.has("num-buckets"))
-    c.relative_attention_num_buckets = static_cast<int>(required_integer(a, "num-buckets", int_min, int_max, ctx));
-  if (!hf || a.has("max-distance"))
-    c.relative_attention_max_distance = required_integer(a, "max-distance", -(1LL << 62), 1LL << 62, ctx);
-  if (a.has("causal")) c.bidirectional = false;
+  read_config_fields<t5::config_fields>(a, ctx, c, hf.has_value());
   check_valid(t5::checked_config{c}.check(), ctx, "T5");
   return c;
 }
@@ -87,8 +82,8 @@ inline std::string emit_t5(const parsed_args& a, const table_options& o) {
 }
 
 inline constexpr scheme_command t5_bucket_command{
-    "t5-bucket", "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] --range R", t5_flags,
-    false, emit_t5};
+    "t5-bucket", "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--no-bidirectional] --range R",
+    t5_flags, false, emit_t5};
 
 }  // namespace posenc::cli::emit
 
@@ -117,7 +112,7 @@ inline pv::verify_report run_t5(const parsed_args& a, const options& o) {
 // verify's --range is optional (default 2 x max_distance), emit's required.
 inline constexpr verify_scheme t5_bucket_verify{
     "t5-bucket", run_t5, true,
-    "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--causal] [--range R]"};
+    "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--no-bidirectional] [--range R]"};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

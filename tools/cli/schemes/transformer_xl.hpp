@@ -21,6 +21,7 @@
 #include <posenc/transformer_xl.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -36,32 +37,14 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec transformer_xl_flags[] = {
-    {"d-model", flag_kind::value, "D", "d_model (even)"},
-    {"klen", flag_kind::value, "K", "memory + segment length"},
-    {"qlen", flag_kind::value, "Q", "--model xlnet: segment length (default 0)"},
-    {"clamp-len", flag_kind::value, "C", "clamp_len (default -1: no clamp)"},
-    {"model", flag_kind::value, "transformer-xl|xlnet", "whose positions (default transformer-xl)"},
-    {"attn-type", flag_kind::value, "bi|uni", "--model xlnet: attn_type (default bi)"},
-    {"bi-data", flag_kind::boolean, "", "--model xlnet: forward and backward halves"},
-};
+inline constexpr auto transformer_xl_flags = config_field_flags<transformer_xl::config_fields>::flags;
 
 inline transformer_xl::config read_transformer_xl_config(const parsed_args& a, const std::string& ctx) {
   transformer_xl::config c{};
-  c.d_model = static_cast<int>(required_integer(a, "d-model", int_min, int_max, ctx));
-  c.klen = required_integer(a, "klen", -(1LL << 62), 1LL << 62, ctx);
-  c.model = flag_choice(
-      a, "model", {{"transformer-xl", transformer_xl::model::transformer_xl}, {"xlnet", transformer_xl::model::xlnet}},
-      transformer_xl::model::transformer_xl, ctx);
+  read_config_fields<transformer_xl::config_fields>(a, ctx, c);
   if (c.model == transformer_xl::model::transformer_xl)  // these say something about XLNet only
     for (const char* f : {"qlen", "attn-type", "bi-data"})
       if (a.has(f)) throw usage_error(ctx + ": flag --" + f + " applies to --model xlnet only");
-  c.qlen = flag_integer(a, "qlen", -(1LL << 62), 1LL << 62, 0, ctx);
-  c.clamp_len = flag_integer(a, "clamp-len", -(1LL << 62), 1LL << 62, -1, ctx);
-  c.attn_type =
-      flag_choice(a, "attn-type", {{"bi", transformer_xl::attention::bi}, {"uni", transformer_xl::attention::uni}},
-                  transformer_xl::attention::bi, ctx);
-  c.bi_data = a.has("bi-data");
   check_valid(transformer_xl::validate(c), ctx, "Transformer-XL");
   return c;
 }

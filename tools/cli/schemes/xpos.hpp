@@ -20,6 +20,7 @@
 #include <posenc/xpos.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -35,18 +36,16 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec xpos_flags[] = {
-    {"head-dim", flag_kind::value, "D", "head dimension (even)"},
+inline constexpr flag_spec xpos_table_flags[] = {
     {"positions", flag_kind::value, "N", "number of positions"},
     {"start", flag_kind::value, "P", "first position (default 0, |P| <= 2^40)"},
-    {"scale-base", flag_kind::value, "N", "scale_base (default 512)"},
     {"inverse", flag_kind::boolean, "", "the keys' factor zeta^(-n/scale_base)"},
 };
+inline constexpr auto xpos_flags = with_config_flags<xpos::config_fields>(xpos_table_flags);
 
 inline xpos::config read_xpos_config(const parsed_args& a, const std::string& ctx) {
   xpos::config c{};
-  c.head_dim = static_cast<int>(required_integer(a, "head-dim", int_min, int_max, ctx));
-  c.scale_base = static_cast<int>(flag_integer(a, "scale-base", int_min, int_max, 512, ctx));
+  read_config_fields<xpos::config_fields>(a, ctx, c);
   check_valid(xpos::checked_config{c}.check(), ctx, "XPOS");
   return c;
 }
