@@ -64,6 +64,16 @@ _POLICIES = {"exact": "exact", "hf_float32": "hf_float32", "hf-float32": "hf_flo
              "ggml_float32": "ggml_float32", "ggml-float32": "ggml_float32"}
 
 
+def _field_default(scheme, name):
+    """The default of a scheme's config field, the C++ config's own: posenc._core.config_fields
+    publishes each scheme's list (posenc/<scheme>/config_fields.hpp), the one the CLI's flags and
+    their help come from, so a default written here cannot drift from the library's."""
+    for field in _core.config_fields[scheme]:
+        if field["name"] == name:
+            return field["default"]
+    raise KeyError(f"{scheme} has no config field {name!r}")
+
+
 def _choice(name, value, table):
     if not isinstance(value, str) or value not in table:
         raise ValueError(f"unknown {name} {value!r} (expected one of: {', '.join(sorted(set(table.values())))})")
@@ -311,7 +321,8 @@ def t5_bucket_matrix(config=None, query_length=None, key_length=None, *, num_buc
 # ---- DeBERTa and log-n ------------------------------------------------------------------------------
 
 
-def deberta_buckets(range, *, position_buckets=256, max_relative_positions=512):
+def deberta_buckets(range, *, position_buckets=_field_default("deberta", "position_buckets"),
+                    max_relative_positions=_field_default("deberta", "max_relative_positions")):
     """DeBERTa-v2/v3's log buckets of ``r = query - key`` (HF ``make_log_bucket_position``; note the
     sign, opposite to T5's) for ``-range <= r <= range``: an int64 array of ``2 range + 1`` elements,
     element ``range + r`` holding r's bucket, the ceiling of the true log term. HF's config names:
@@ -321,7 +332,8 @@ def deberta_buckets(range, *, position_buckets=256, max_relative_positions=512):
                                  _integer("max_relative_positions", max_relative_positions), r)
 
 
-def logn_factors(positions, dtype="float64", *, base=512, start=1, at_least_one=False):
+def logn_factors(positions, dtype="float64", *, base=_field_default("logn", "base"), start=1,
+                 at_least_one=_field_default("logn", "at_least_one")):
     """Log-n attention scaling factors ``log_base(n)`` for ``n = start .. start + positions - 1``
     (Su's entropy-invariant attention, base 512), or with ``at_least_one=True`` Qwen's ``logn``:
     1 for ``n <= base`` (base = the training length). Exact, rounded once. ``posenc emit logn``."""
@@ -335,8 +347,9 @@ def logn_factors(positions, dtype="float64", *, base=512, start=1, at_least_one=
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------
 
 
-def sinusoidal_table(positions, dim, dtype="float64", *, start=0, base=10000.0, exponent="paper",
-                     layout="interleaved"):
+def sinusoidal_table(positions, dim, dtype="float64", *, start=0, base=_field_default("sinusoidal", "base"),
+                     exponent=_field_default("sinusoidal", "exponent"),
+                     layout=_field_default("sinusoidal", "layout")):
     """Absolute sinusoidal encodings, shape ``[positions, dim]``: row i is position ``start + i``
     (negative positions allowed, ``|p| <= 2^40``), each entry the exact sin or cos of the exact angle
     ``p base^(-e_i)`` rounded once. ``exponent``: ``"paper"`` (e_i = 2i/d, Vaswani et al.; XLM,
@@ -352,7 +365,8 @@ def sinusoidal_table(positions, dim, dtype="float64", *, start=0, base=10000.0, 
                                           dtype_code(dtype)), dtype_code(dtype))
 
 
-def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=512, inverse=False):
+def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=_field_default("xpos", "scale_base"),
+                inverse=False):
     """XPOS's scales ``zeta_j^(n / scale_base)``, ``zeta_j = (2j + 0.4 d) / (1.4 d)``, shape
     ``[positions, head_dim / 2]`` (row i: position ``n = start + i``); ``inverse=True`` gives the keys'
     ``zeta_j^(-n / scale_base)``. ValueError names the first entry that overflows ``dtype``.
@@ -416,7 +430,7 @@ def sandwich_bias(distances, dim, heads, dtype="float64"):
     return present(_core.sandwich_bias(_integer("dim", dim), _integer("heads", heads), n, code), code)
 
 
-def shaw_relative_indices(positions, *, max_relative_position=20):
+def shaw_relative_indices(positions, *, max_relative_position=_field_default("shaw", "max_relative_position")):
     """Shaw et al.'s relative indices (NAACL 2018; tensor2tensor
     ``_generate_relative_positions_matrix``), an int32 ``[positions, positions]`` array: element
     ``[i, j]`` is ``clip(j - i, -k, k) + k`` for query i and key j, an index into the learned
@@ -441,13 +455,17 @@ def _txl_args(klen, qlen, clamp_len, model, attn_type, bi_data):
                 raise ValueError(f"{name} applies to model='xlnet' only")
     if bi_data is not None and not isinstance(bi_data, bool):
         raise TypeError("bi_data must be a bool")
-    attn = _choice("attn_type", "bi" if attn_type is None else attn_type, {"bi": "bi", "uni": "uni"})
-    return (_integer("klen", klen), 0 if qlen is None else _integer("qlen", qlen), _integer("clamp_len", clamp_len),
-            m, attn, bool(bi_data))
+    if attn_type is None:
+        attn_type = _field_default("transformer_xl", "attn_type")
+    attn = _choice("attn_type", attn_type, {"bi": "bi", "uni": "uni"})
+    qlen = _field_default("transformer_xl", "qlen") if qlen is None else qlen
+    bi_data = _field_default("transformer_xl", "bi_data") if bi_data is None else bi_data
+    return (_integer("klen", klen), _integer("qlen", qlen), _integer("clamp_len", clamp_len), m, attn, bi_data)
 
 
-def transformer_xl_table(d_model, klen, dtype="float64", *, qlen=None, clamp_len=-1, model="transformer-xl",
-                         attn_type=None, bi_data=None):
+def transformer_xl_table(d_model, klen, dtype="float64", *, qlen=None,
+                         clamp_len=_field_default("transformer_xl", "clamp_len"),
+                         model=_field_default("transformer_xl", "model"), attn_type=None, bi_data=None):
     """The relative sinusoids Transformer-XL (Dai et al., ACL 2019) and XLNet (Yang et al., NeurIPS
     2019) feed their attention, shape ``[rows, d_model]``: row r is ``[sin | cos]`` of
     ``position_r 10000^(-2i/d_model)``, each entry exact then rounded once, with ``position_r`` as
@@ -462,8 +480,8 @@ def transformer_xl_table(d_model, klen, dtype="float64", *, qlen=None, clamp_len
     return present(_core.transformer_xl_table(_integer("d_model", d_model), *args, code), code)
 
 
-def transformer_xl_positions(klen, *, qlen=None, clamp_len=-1, model="transformer-xl", attn_type=None,
-                             bi_data=None):
+def transformer_xl_positions(klen, *, qlen=None, clamp_len=_field_default("transformer_xl", "clamp_len"),
+                             model=_field_default("transformer_xl", "model"), attn_type=None, bi_data=None):
     """The relative position of each row of :func:`transformer_xl_table` (same arguments), int64."""
     return _core.transformer_xl_positions(*_txl_args(klen, qlen, clamp_len, model, attn_type, bi_data))
 

@@ -19,6 +19,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -128,6 +129,7 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
 }  // namespace
 
 void bind_alibi(py::module_& m) {
+  publish_config_fields(m, "alibi", alibi::config_fields);
   m.def("alibi_slopes", &alibi_slopes, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("dtype"));
   m.def("alibi_bias_by_distance", &alibi_bias_by_distance, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"),
         py::arg("distances"), py::arg("dtype"));

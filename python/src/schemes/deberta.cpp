@@ -12,6 +12,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -34,6 +35,7 @@ py::array_t<std::int64_t> deberta_buckets(int position_buckets, std::int64_t max
 }  // namespace
 
 void bind_deberta(py::module_& m) {
+  publish_config_fields(m, "deberta", deberta::config_fields);
   m.def("deberta_buckets", &deberta_buckets, py::arg("position_buckets"), py::arg("max_relative_positions"),
         py::arg("range"));
 }

@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -36,6 +37,7 @@ py::array logn_factors(std::int64_t base, bool at_least_one, std::uint64_t posit
 }  // namespace
 
 void bind_logn(py::module_& m) {
+  publish_config_fields(m, "logn", logn::config_fields);
   m.def("logn_factors", &logn_factors, py::arg("base"), py::arg("at_least_one"), py::arg("positions"), py::arg("start"),
         py::arg("dtype"));
 }

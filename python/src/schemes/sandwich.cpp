@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 #include "fill_by_head.hpp"
 
 namespace posenc::python {
@@ -46,6 +47,7 @@ py::array sandwich_bias(int dim, int heads, std::uint64_t distances, const std::
 }  // namespace
 
 void bind_sandwich(py::module_& m) {
+  publish_config_fields(m, "sandwich", sandwich::config_fields);
   m.def("sandwich_bias", &sandwich_bias, py::arg("dim"), py::arg("heads"), py::arg("distances"), py::arg("dtype"));
 }
 

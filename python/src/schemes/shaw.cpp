@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -35,6 +36,7 @@ py::array_t<std::int32_t> shaw_relative_indices(int max_relative_position, std::
 }  // namespace
 
 void bind_shaw(py::module_& m) {
+  publish_config_fields(m, "shaw", shaw::config_fields);
   m.def("shaw_relative_indices", &shaw_relative_indices, py::arg("max_relative_position"), py::arg("positions"));
 }
 

@@ -11,6 +11,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -45,6 +46,7 @@ py::array sinusoidal_table(int dim, std::uint64_t positions, std::int64_t start,
 }  // namespace
 
 void bind_sinusoidal(py::module_& m) {
+  publish_config_fields(m, "sinusoidal", sinusoidal::config_fields);
   m.def("sinusoidal_table", &sinusoidal_table, py::arg("dim"), py::arg("positions"), py::arg("start"), py::arg("base"),
         py::arg("exponent"), py::arg("layout"), py::arg("dtype"));
 }

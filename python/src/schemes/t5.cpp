@@ -15,6 +15,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -50,6 +51,7 @@ py::array_t<std::int32_t> t5_buckets(const std::string& json_text, std::optional
 }  // namespace
 
 void bind_t5(py::module_& m) {
+  publish_config_fields(m, "t5", t5::config_fields);
   m.def("t5_buckets", &t5_buckets, py::arg("json_text"), py::arg("num_buckets"), py::arg("max_distance"),
         py::arg("bidirectional"), py::arg("range"));
 }

@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -72,6 +73,7 @@ py::array_t<std::int64_t> transformer_xl_positions(std::int64_t klen, std::int64
 }  // namespace
 
 void bind_transformer_xl(py::module_& m) {
+  publish_config_fields(m, "transformer_xl", transformer_xl::config_fields);
   m.def("transformer_xl_table", &transformer_xl_table, py::arg("d_model"), py::arg("klen"), py::arg("qlen"),
         py::arg("clamp_len"), py::arg("model"), py::arg("attn_type"), py::arg("bi_data"), py::arg("dtype"));
   m.def("transformer_xl_positions", &transformer_xl_positions, py::arg("klen"), py::arg("qlen"), py::arg("clamp_len"),

@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 
 namespace posenc::python {
 namespace {
@@ -50,6 +51,7 @@ py::array xpos_scales(int head_dim, std::uint64_t positions, std::int64_t start,
 }  // namespace
 
 void bind_xpos(py::module_& m) {
+  publish_config_fields(m, "xpos", xpos::config_fields);
   m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"), py::arg("scale_base"),
         py::arg("inverse"), py::arg("dtype"));
 }
