@@ -875,6 +875,12 @@ TEST_CASE("emit rope: Python's spellings give the canonical spellings' bytes", "
       {{"--dtype", "f32"}, {"--dtype", "float32"}},
       {{"--dtype", "bf16"}, {"--dtype", "bfloat16"}},
       {{"--dtype", "f16"}, {"--dtype", "float16"}},
+      {{"--dtype", "f64"}, {"--dtype", "double"}},
+      {{"--dtype", "f32"}, {"--dtype", "single"}},
+      {{"--dtype", "f32"}, {"--dtype", "float"}},
+      {{"--dtype", "f16"}, {"--dtype", "half"}},
+      {{"--layout", "half-split"}, {"--layout", "neox"}},
+      {{"--layout", "interleaved"}, {"--layout", "gptj"}},
   };
   // --format c and safetensors carry the command line (a comment, the metadata): the canonical word.
   for (const char* format : {"csv", "c", "safetensors"})

@@ -23,7 +23,7 @@ inline constexpr flag_spec output_flags[] = {
     {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
     {"dtype", flag_kind::value, "f64|f32|bf16|f16",
-     "type the values are rounded into (default f64; also float64, float32, bfloat16, float16)"},
+     "type the values are rounded into (default f64; also float64, float32, bfloat16, float16, double, float, half)"},
     decimal_flag,
 };
 // An integer-valued table is exact in int32: no dtype to round into, no decimals to choose.

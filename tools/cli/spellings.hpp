@@ -23,6 +23,12 @@ inline constexpr spelling spellings[] = {
     {"float32", "f32"},
     {"bfloat16", "bf16"},
     {"float16", "f16"},
+    {"double", "f64"},  // the C names Python's dtype argument takes too (python/posenc/_dtypes.py)
+    {"single", "f32"},
+    {"float", "f32"},
+    {"half", "f16"},
+    {"neox", "half-split"},  // the layouts by the model that made them known (Python's _LAYOUTS)
+    {"gptj", "interleaved"},
 };
 
 // The flags whose value is one name (dtype lists are split by their readers and each entry mapped).
