@@ -9,7 +9,7 @@
 // Each reads the scheme's config exactly as `posenc emit <scheme>` does (the same flags), builds
 // posenc's table in each dtype (or reads --table FILE: .npy, .safetensors or the --format bin
 // layout of `posenc emit <scheme>`) and checks every entry against its exact value and every law of
-// the registry that applies (posenc/verify/scheme_verify.hpp), on every thread, a shard of the
+// the registry that applies (posenc/verify/<scheme>_verify.hpp), on every thread, a shard of the
 // table's blocks with --shard K/N (`verify merge` combines the shards' JSON reports, as RoPE's).
 // Here: the flags and the command; each scheme's runner is in schemes/<scheme>.hpp (listed in
 // schemes.hpp), the --table reading in verify_table_input.hpp, the text report (RoPE's and every
@@ -28,7 +28,8 @@
 #include <vector>
 
 #include <posenc/io/verify_report_json.hpp>
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/report.hpp>
+#include <posenc/verify/scheme_verify_core.hpp>
 
 #include "args.hpp"
 #include "commands_verify.hpp"

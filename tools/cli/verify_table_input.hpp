@@ -19,7 +19,8 @@
 #include <posenc/io/tensor.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/report.hpp>
+#include <posenc/verify/scheme_verify_core.hpp>
 
 #include "args.hpp"
 #include "commands_verify.hpp"

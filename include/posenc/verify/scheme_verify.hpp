@@ -26,18 +26,9 @@
 // entries) run on request.run's threads, and request.run.shard takes a slice of them, as for RoPE
 // (blocks.hpp): the merged reports of the slices equal the report of one run. The laws read the
 // whole table: they run once, in the slice that holds block 0. BLOOM's 16 slopes take about a
-// millisecond.
+// millisecond. The engines are listed once, with the descriptors, in registry/schemes.hpp.
 #pragma once
 
-#include "posenc/verify/alibi_verify.hpp"
-#include "posenc/verify/deberta_verify.hpp"
-#include "posenc/verify/kerple_verify.hpp"
-#include "posenc/verify/logn_verify.hpp"
+#include "posenc/verify/registry/schemes.hpp"  // every scheme's engine, with its descriptor
 #include "posenc/verify/report.hpp"
-#include "posenc/verify/sandwich_verify.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
-#include "posenc/verify/shaw_verify.hpp"
-#include "posenc/verify/sinusoidal_verify.hpp"
-#include "posenc/verify/t5_verify.hpp"
-#include "posenc/verify/transformer_xl_verify.hpp"
-#include "posenc/verify/xpos_verify.hpp"

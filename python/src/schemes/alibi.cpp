@@ -126,9 +126,7 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
   });
 }
 
-}  // namespace
-
-void bind_alibi(py::module_& m) {
+void bind(py::module_& m) {
   publish_config_fields(m, "alibi", alibi::config_fields);
   m.def("alibi_slopes", &alibi_slopes, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("dtype"));
   m.def("alibi_bias_by_distance", &alibi_bias_by_distance, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"),
@@ -136,5 +134,9 @@ void bind_alibi(py::module_& m) {
   m.def("alibi_bias", &alibi_bias, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("positions"),
         py::arg("symmetric"), py::arg("masked"), py::arg("dtype"));
 }
+
+}  // namespace
+
+const scheme_binding alibi_binding{"alibi", &bind};
 
 }  // namespace posenc::python

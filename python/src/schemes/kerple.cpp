@@ -55,9 +55,7 @@ py::array kerple_bias(bool log, const std::vector<double>& p, const std::vector<
   });
 }
 
-}  // namespace
-
-void bind_kerple(py::module_& m) {
+void bind(py::module_& m) {
   m.def(
       "kerple_log_bias",
       [](const std::vector<double>& p, const std::vector<double>& a, std::uint64_t distances,
@@ -69,5 +67,9 @@ void bind_kerple(py::module_& m) {
          const std::string& dtype) { return kerple_bias(false, p, a, distances, dtype); },
       py::arg("p"), py::arg("a"), py::arg("distances"), py::arg("dtype"));
 }
+
+}  // namespace
+
+const scheme_binding kerple_binding{"kerple", &bind};
 
 }  // namespace posenc::python

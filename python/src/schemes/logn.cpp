@@ -34,12 +34,14 @@ py::array logn_factors(std::int64_t base, bool at_least_one, std::uint64_t posit
   });
 }
 
-}  // namespace
-
-void bind_logn(py::module_& m) {
+void bind(py::module_& m) {
   publish_config_fields(m, "logn", logn::config_fields);
   m.def("logn_factors", &logn_factors, py::arg("base"), py::arg("at_least_one"), py::arg("positions"), py::arg("start"),
         py::arg("dtype"));
 }
+
+}  // namespace
+
+const scheme_binding logn_binding{"logn", &bind};
 
 }  // namespace posenc::python

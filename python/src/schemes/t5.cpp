@@ -48,12 +48,14 @@ py::array_t<std::int32_t> t5_buckets(const std::string& json_text, std::optional
   return out;
 }
 
-}  // namespace
-
-void bind_t5(py::module_& m) {
+void bind(py::module_& m) {
   publish_config_fields(m, "t5", t5::config_fields);
   m.def("t5_buckets", &t5_buckets, py::arg("json_text"), py::arg("num_buckets"), py::arg("max_distance"),
         py::arg("bidirectional"), py::arg("range"));
 }
+
+}  // namespace
+
+const scheme_binding t5_binding{"t5", &bind};
 
 }  // namespace posenc::python

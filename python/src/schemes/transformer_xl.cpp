@@ -70,14 +70,16 @@ py::array_t<std::int64_t> transformer_xl_positions(std::int64_t klen, std::int64
   return out;
 }
 
-}  // namespace
-
-void bind_transformer_xl(py::module_& m) {
+void bind(py::module_& m) {
   publish_config_fields(m, "transformer_xl", transformer_xl::config_fields);
   m.def("transformer_xl_table", &transformer_xl_table, py::arg("d_model"), py::arg("klen"), py::arg("qlen"),
         py::arg("clamp_len"), py::arg("model"), py::arg("attn_type"), py::arg("bi_data"), py::arg("dtype"));
   m.def("transformer_xl_positions", &transformer_xl_positions, py::arg("klen"), py::arg("qlen"), py::arg("clamp_len"),
         py::arg("model"), py::arg("attn_type"), py::arg("bi_data"));
 }
+
+}  // namespace
+
+const scheme_binding transformer_xl_binding{"transformer_xl", &bind};
 
 }  // namespace posenc::python

@@ -48,12 +48,14 @@ py::array xpos_scales(int head_dim, std::uint64_t positions, std::int64_t start,
   });
 }
 
-}  // namespace
-
-void bind_xpos(py::module_& m) {
+void bind(py::module_& m) {
   publish_config_fields(m, "xpos", xpos::config_fields);
   m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"), py::arg("scale_base"),
         py::arg("inverse"), py::arg("dtype"));
 }
+
+}  // namespace
+
+const scheme_binding xpos_binding{"xpos", &bind};
 
 }  // namespace posenc::python

@@ -34,7 +34,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/alibi_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -167,6 +167,8 @@ inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
 inline constexpr scheme_command alibi_command{
     "alibi", "alibi (--heads H | --hf-config FILE) [--max-bias 8] [--bias --positions N [--symmetric]]", alibi_flags,
     true, emit_alibi};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command alibi_commands[] = {alibi_command};
 
 }  // namespace posenc::cli::emit
 
@@ -203,6 +205,7 @@ inline pv::verify_report run_alibi(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme alibi_verify{"alibi", run_alibi, false};
+inline constexpr verify_scheme alibi_verifiers[] = {alibi_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

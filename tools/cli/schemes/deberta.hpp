@@ -30,7 +30,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/deberta_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -67,6 +67,8 @@ inline std::string emit_deberta(const parsed_args& a, const table_options& o) {
 inline constexpr scheme_command deberta_bucket_command{
     "deberta-bucket", "deberta-bucket [--position-buckets 256] [--max-relative-positions 512] --range R", deberta_flags,
     false, emit_deberta};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command deberta_commands[] = {deberta_bucket_command};
 
 }  // namespace posenc::cli::emit
 
@@ -89,6 +91,7 @@ inline pv::verify_report run_deberta(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme deberta_bucket_verify{"deberta-bucket", run_deberta, true};
+inline constexpr verify_scheme deberta_verifiers[] = {deberta_bucket_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/kerple_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -95,6 +95,8 @@ inline constexpr scheme_command kerple_log_command{"kerple-log", "kerple-log --p
                                                    kerple_flags, true, emit_kerple_log};
 inline constexpr scheme_command kerple_power_command{
     "kerple-power", "kerple-power --p P0,P1,... --a A0,A1,... --distances N", kerple_flags, true, emit_kerple_power};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command kerple_commands[] = {kerple_log_command, kerple_power_command};
 
 }  // namespace posenc::cli::emit
 
@@ -123,6 +125,7 @@ inline pv::verify_report run_kerple_power(const parsed_args& a, const options& o
 
 inline constexpr verify_scheme kerple_log_verify{"kerple-log", run_kerple_log, false};
 inline constexpr verify_scheme kerple_power_verify{"kerple-power", run_kerple_power, false};
+inline constexpr verify_scheme kerple_verifiers[] = {kerple_log_verify, kerple_power_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/logn_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -75,6 +75,8 @@ inline std::string emit_logn(const parsed_args& a, const table_options& o) {
 
 inline constexpr scheme_command logn_command{"logn", "logn --positions N [--start 1] [--base 512] [--at-least-one]",
                                              logn_flags, true, emit_logn};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command logn_commands[] = {logn_command};
 
 }  // namespace posenc::cli::emit
 
@@ -97,6 +99,7 @@ inline pv::verify_report run_logn(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme logn_verify{"logn", run_logn, false};
+inline constexpr verify_scheme logn_verifiers[] = {logn_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

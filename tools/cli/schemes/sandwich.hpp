@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/sandwich_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -82,6 +82,8 @@ inline std::string emit_sandwich(const parsed_args& a, const table_options& o) {
 
 inline constexpr scheme_command sandwich_command{"sandwich", "sandwich --dim D --heads H --distances N", sandwich_flags,
                                                  true, emit_sandwich};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command sandwich_commands[] = {sandwich_command};
 
 }  // namespace posenc::cli::emit
 
@@ -111,6 +113,7 @@ inline pv::verify_report run_sandwich(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme sandwich_verify{"sandwich", run_sandwich, false};
+inline constexpr verify_scheme sandwich_verifiers[] = {sandwich_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

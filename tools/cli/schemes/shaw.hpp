@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/shaw_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -72,6 +72,8 @@ inline std::string emit_shaw(const parsed_args& a, const table_options& o) {
 
 inline constexpr scheme_command shaw_command{"shaw", "shaw --positions N [--max-relative-position 20]", shaw_flags,
                                              false, emit_shaw};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command shaw_commands[] = {shaw_command};
 
 }  // namespace posenc::cli::emit
 
@@ -93,6 +95,7 @@ inline pv::verify_report run_shaw(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme shaw_verify{"shaw", run_shaw, true};
+inline constexpr verify_scheme shaw_verifiers[] = {shaw_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

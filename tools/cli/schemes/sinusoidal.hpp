@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/sinusoidal_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -87,6 +87,8 @@ inline constexpr scheme_command sinusoidal_command{
     "sinusoidal --dim D --positions N [--start P] [--base 10000] [--exponent paper|fairseq] [--layout "
     "interleaved|concat]",
     sinusoidal_flags, true, emit_sinusoidal};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command sinusoidal_commands[] = {sinusoidal_command};
 
 }  // namespace posenc::cli::emit
 
@@ -114,6 +116,7 @@ inline pv::verify_report run_sinusoidal(const parsed_args& a, const options& o) 
 }
 
 inline constexpr verify_scheme sinusoidal_verify{"sinusoidal", run_sinusoidal, false};
+inline constexpr verify_scheme sinusoidal_verifiers[] = {sinusoidal_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

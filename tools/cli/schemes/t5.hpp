@@ -34,7 +34,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/t5_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -84,6 +84,8 @@ inline std::string emit_t5(const parsed_args& a, const table_options& o) {
 inline constexpr scheme_command t5_bucket_command{
     "t5-bucket", "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--no-bidirectional] --range R",
     t5_flags, false, emit_t5};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command t5_commands[] = {t5_bucket_command};
 
 }  // namespace posenc::cli::emit
 
@@ -113,6 +115,7 @@ inline pv::verify_report run_t5(const parsed_args& a, const options& o) {
 inline constexpr verify_scheme t5_bucket_verify{
     "t5-bucket", run_t5, true,
     "t5-bucket (--num-buckets B --max-distance M | --hf-config FILE) [--no-bidirectional] [--range R]"};
+inline constexpr verify_scheme t5_verifiers[] = {t5_bucket_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

@@ -30,7 +30,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/transformer_xl_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -87,6 +87,8 @@ inline constexpr scheme_command transformer_xl_command{
     "transformer-xl --d-model D --klen K [--clamp-len C] [--model transformer-xl|xlnet] [--qlen Q] [--attn-type "
     "bi|uni] [--bi-data]",
     transformer_xl_flags, true, emit_transformer_xl};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command transformer_xl_commands[] = {transformer_xl_command};
 
 }  // namespace posenc::cli::emit
 
@@ -113,6 +115,7 @@ inline pv::verify_report run_transformer_xl(const parsed_args& a, const options&
 }
 
 inline constexpr verify_scheme transformer_xl_verify{"transformer-xl", run_transformer_xl, false};
+inline constexpr verify_scheme transformer_xl_verifiers[] = {transformer_xl_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

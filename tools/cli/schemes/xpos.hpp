@@ -29,7 +29,7 @@
 #include "scheme_command.hpp"
 
 #if POSENC_CLI_HAVE_VERIFY
-#include <posenc/verify/scheme_verify.hpp>
+#include <posenc/verify/xpos_verify.hpp>
 
 #include "verify_table_input.hpp"
 #endif
@@ -92,6 +92,8 @@ inline std::string emit_xpos(const parsed_args& a, const table_options& o) {
 
 inline constexpr scheme_command xpos_command{
     "xpos", "xpos --head-dim D --positions N [--start P] [--scale-base 512] [--inverse]", xpos_flags, true, emit_xpos};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command xpos_commands[] = {xpos_command};
 
 }  // namespace posenc::cli::emit
 
@@ -119,6 +121,7 @@ inline pv::verify_report run_xpos(const parsed_args& a, const options& o) {
 }
 
 inline constexpr verify_scheme xpos_verify{"xpos", run_xpos, false};
+inline constexpr verify_scheme xpos_verifiers[] = {xpos_verify};
 
 }  // namespace posenc::cli::verify_schemes
 #endif

@@ -1,7 +1,10 @@
 // registry/schemes.hpp: the list of the registry's scheme descriptors (every scheme but RoPE, whose
-// registry is registry/configs.hpp and registry/laws.hpp). Each descriptor (registry/<scheme>.hpp)
-// holds its representative configs, its tables, its laws; registry/scheme.hpp says what a
-// descriptor is. Adding a scheme: its descriptor, and one line here.
+// registry is registry/configs.hpp and registry/laws.hpp), and the one place the verify layer lists
+// the schemes: with each descriptor (registry/<scheme>.hpp: its representative configs, its tables,
+// its laws) it includes the scheme's verify engine (verify/<scheme>_verify.hpp: the MPFR oracle, the
+// request, verify_<scheme>), so that verify/scheme_verify.hpp, the umbrella of the engines, names
+// none. registry/scheme.hpp says what a descriptor is. Adding a scheme: its descriptor and engine,
+// their includes and one entry of every_scheme here.
 //
 //   hana::for_each(registry::every_scheme, [](auto d) {
 //     using D = typename decltype(d)::type;
@@ -15,6 +18,10 @@
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
 
+#include "posenc/verify/alibi_verify.hpp"
+#include "posenc/verify/deberta_verify.hpp"
+#include "posenc/verify/kerple_verify.hpp"
+#include "posenc/verify/logn_verify.hpp"
 #include "posenc/verify/registry/alibi.hpp"
 #include "posenc/verify/registry/deberta.hpp"
 #include "posenc/verify/registry/kerple.hpp"
@@ -26,6 +33,12 @@
 #include "posenc/verify/registry/t5.hpp"
 #include "posenc/verify/registry/transformer_xl.hpp"
 #include "posenc/verify/registry/xpos.hpp"
+#include "posenc/verify/sandwich_verify.hpp"
+#include "posenc/verify/shaw_verify.hpp"
+#include "posenc/verify/sinusoidal_verify.hpp"
+#include "posenc/verify/t5_verify.hpp"
+#include "posenc/verify/transformer_xl_verify.hpp"
+#include "posenc/verify/xpos_verify.hpp"
 
 namespace posenc::verify::registry {
 
