@@ -5,3 +5,4 @@
 #include "posenc/deberta/config.hpp"
 #include "posenc/deberta/config_fields.hpp"
 #include "posenc/deberta/validate.hpp"
+#include "posenc/laws/bucket/deberta_spec.hpp"

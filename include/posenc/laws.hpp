@@ -1,11 +1,8 @@
-// laws.hpp: every constexpr law of posenc/laws/ (core: standard library only). docs/laws.md.
+// laws.hpp: the constexpr laws shared by schemes (core: standard library only). docs/laws.md. The
+// laws of one scheme come with the scheme's header (posenc/<scheme>.hpp includes
+// posenc/laws/<scheme>/ and its bucket spec), and posenc.hpp includes every one.
 #pragma once
 
-#include "posenc/laws/alibi/bias_table.hpp"
-#include "posenc/laws/alibi/geometric_slopes.hpp"
-#include "posenc/laws/alibi/monotone_bias.hpp"
-#include "posenc/laws/alibi/power_of_two_slopes.hpp"
-#include "posenc/laws/alibi/relative_bias.hpp"
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/bucket/bounded.hpp"
 #include "posenc/laws/bucket/monotone.hpp"
@@ -30,4 +27,3 @@
 #include "posenc/laws/sinusoid/relative_dot.hpp"
 #include "posenc/laws/sinusoid/shift.hpp"
 #include "posenc/laws/sinusoid/table.hpp"
-#include "posenc/laws/xpos/relative_scale.hpp"

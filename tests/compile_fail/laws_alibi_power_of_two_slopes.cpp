@@ -1,6 +1,7 @@
 // expect-error: (in call to 'posenc::laws::failed::alibi_power_of_two_slopes\(3, -1, -1\)'|in call to 'alibi_power_of_two_slopes\(3, -1, -1\)'|expansion of [^a-z]*posenc::laws::failed::alibi_power_of_two_slopes\(3, -1, -1\).*value [^0-9]*4[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_head_plus_one)
 // require<law(t)>(), the template form: a failing law names itself and its first failure's position,
 // pair and element in the output of GCC and Clang alike (posenc/laws/require.hpp); the twin is laws_schemes_twin.cpp.
+#include <posenc/alibi.hpp>
 #include <posenc/laws.hpp>
 
 namespace laws = posenc::laws;

@@ -2,6 +2,7 @@
 // require<law(t)>(), the template form: a failing law names itself and its first failure's position,
 // pair and element in the output of GCC and Clang alike (posenc/laws/require.hpp); the twin is laws_schemes_twin.cpp.
 #include <posenc/laws.hpp>
+#include <posenc/shaw.hpp>
 
 namespace laws = posenc::laws;
 // Shaw with k = 4: indices clip(r, -4, 4) + 4 of r = -8 .. 8, in [0, 8]; r = 2 holds 9.

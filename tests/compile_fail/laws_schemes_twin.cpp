@@ -5,6 +5,7 @@
 #include <posenc/deberta.hpp>
 #include <posenc/laws.hpp>
 #include <posenc/rope/table.hpp>
+#include <posenc/shaw.hpp>
 #include <posenc/sinusoidal.hpp>
 #include <posenc/t5.hpp>
 #include <posenc/xpos.hpp>

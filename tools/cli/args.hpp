@@ -184,7 +184,7 @@ inline parsed_args parse_args(std::span<const std::string_view> tokens, std::spa
                         ")");
     }
     if (val.empty()) throw usage_error(where + "flag --" + std::string(name) + " has an empty value");
-    out.add(name, canonical_value(name, val));  // half_split -> half-split, float32 -> f32, ...
+    out.add(name, canonical_value(name, val, spec->value_name));  // half_split -> half-split, float32 -> f32, ...
   }
   return out;
 }

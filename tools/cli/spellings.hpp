@@ -5,6 +5,7 @@
 // the alternative spelling maps to the canonical one as soon as the command line is parsed.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace posenc::cli {
@@ -18,7 +19,6 @@ inline constexpr spelling spellings[] = {
     {"half_split", "half-split"},
     {"hf_float32", "hf-float32"},
     {"ggml_float32", "ggml-float32"},
-    {"transformer_xl", "transformer-xl"},
     {"float64", "f64"},
     {"float32", "f32"},
     {"bfloat16", "bf16"},
@@ -42,11 +42,32 @@ constexpr std::string_view canonical_name(std::string_view name) {
   return name;
 }
 
-// The value stored for flag --flag: its canonical word when the flag takes a name.
-constexpr std::string_view canonical_value(std::string_view flag, std::string_view value) {
-  for (const std::string_view f : named_value_flags)
-    if (f == flag) return canonical_name(value);
+// The word of `words` (a flag's value list, "transformer-xl|xlnet") that `value` spells with '_' for
+// '-' (transformer_xl), as a view of `words`; or `value` itself. Every flag whose values are listed
+// words takes Python's spelling of them this way, with no table entry.
+constexpr std::string_view listed_word(std::string_view value, std::string_view words) {
+  while (!words.empty()) {
+    const std::size_t bar = words.find('|');
+    const std::string_view word = words.substr(0, bar);
+    bool same = word.size() == value.size() && word.find('-') != std::string_view::npos;
+    for (std::size_t i = 0; same && i < word.size(); ++i)
+      same = word[i] == value[i] || (word[i] == '-' && value[i] == '_');
+    if (same) return word;
+    if (bar == std::string_view::npos) break;
+    words.remove_prefix(bar + 1);
+  }
   return value;
+}
+
+// The value stored for flag --flag, whose value list is `words`: its canonical word when the flag
+// takes a name.
+constexpr std::string_view canonical_value(std::string_view flag, std::string_view value, std::string_view words = {}) {
+  for (const std::string_view f : named_value_flags)
+    if (f == flag) {
+      const std::string_view c = canonical_name(value);
+      if (c != value) return c;
+    }
+  return listed_word(value, words);
 }
 
 }  // namespace posenc::cli
