@@ -160,6 +160,11 @@ TEST_CASE("scheme verify: posenc's own ALiBi tables pass in every dtype, all law
   const pv::alibi_verify_request wrong{.config = {.heads = 16}};
   const std::vector<float> short_table(15);
   CHECK_THROWS_AS(verify_given<float>(wrong, short_table), std::invalid_argument);
+  // one report entry per dtype: two tables of one dtype, or none, is an error (RoPE's rule too)
+  const pv::values_input twice[] = {pv::own_values(pv::table_dtype::f32), pv::own_values(pv::table_dtype::f32)};
+  CHECK_THROWS_WITH(pv::verify_alibi(wrong, twice), Catch::Matchers::Contains("two tables of dtype f32"));
+  CHECK_THROWS_WITH(pv::verify_alibi(wrong, std::span<const pv::values_input>()),
+                    Catch::Matchers::Contains("no table to verify"));
 }
 
 TEST_CASE("scheme verify: T5 buckets against the published formula; one bucket off fails, named", "[verify][t5]") {

@@ -69,9 +69,7 @@ inline verify_report verify_kerple(const kerple_verify_request& q, std::span<con
       }
     }
   };
-  const auto locate = [n](std::uint64_t i) {
-    return "head " + std::to_string(i / n) + ", distance " + std::to_string(i % n);
-  };
+  const auto locate = sv::head_and_distance(n);
   const auto own = [&]<class T>(std::type_identity<T>) {
     std::vector<T> out(heads * n);
     for (std::size_t h = 0; h < heads; ++h) {

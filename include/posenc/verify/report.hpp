@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -287,5 +288,22 @@ struct shard_spec {
 inline std::uint64_t shard_first_block(std::uint64_t total_blocks, shard_spec s) noexcept {
   return static_cast<std::uint64_t>(static_cast<ulp_sum_type>(total_blocks) * s.index / s.count);
 }
+
+namespace detail {
+
+// The tables verified together, one per dtype (a report has one entry per dtype): wanted[d] is set
+// for each table's dtype; no table, or two of one dtype, is an error naming it. RoPE's engine and
+// every scheme's check what they are given with this one rule.
+template <class Input>
+void distinct_dtypes(std::span<const Input> tables, bool (&wanted)[4]) {
+  if (tables.empty()) throw std::invalid_argument("no table to verify");
+  for (const Input& in : tables) {
+    if (wanted[static_cast<int>(in.dtype)])
+      throw std::invalid_argument("two tables of dtype " + std::string(dtype_name(in.dtype)));
+    wanted[static_cast<int>(in.dtype)] = true;
+  }
+}
+
+}  // namespace detail
 
 }  // namespace posenc::verify

@@ -199,17 +199,13 @@ void verify_block_of(const rope_verify_request& q, const table_input& in, const 
 inline verify_report verify_rope(const rope_verify_request& q, std::span<const table_input> tables) {
   namespace rv = detail::rv;
   const auto t0 = std::chrono::steady_clock::now();
-  if (tables.empty()) throw std::invalid_argument("no table to verify");
+  bool wanted[4] = {false, false, false, false};
+  detail::distinct_dtypes(tables, wanted);  // no table, or two of one dtype, is an error
   if (q.rows == 0) throw std::invalid_argument("the table has no rows");
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(q.config));
   if (const rope::validation v = rope::check_table(q.config, static_cast<std::size_t>(q.rows), d, q.start); !v)
     throw std::invalid_argument(v.message);
-  bool wanted[4] = {false, false, false, false};
   for (const table_input& in : tables) {
-    for (const table_input& other : tables)
-      if (&other != &in && other.dtype == in.dtype)
-        throw std::invalid_argument(std::string("two tables of dtype ") + std::string(dtype_name(in.dtype)));
-    wanted[static_cast<int>(in.dtype)] = true;
     if (in.cos != nullptr && (in.sin == nullptr || in.size != q.rows * d))
       throw std::invalid_argument("the " + std::string(dtype_name(in.dtype)) + " table has " + std::to_string(in.size) +
                                   " entries in each of cos and sin, expected " + std::to_string(q.rows) + " rows x " +

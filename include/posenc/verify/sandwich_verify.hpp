@@ -57,9 +57,7 @@ inline verify_report verify_sandwich(const sandwich_verify_request& q, std::span
       out.push_back(sv::exact_of(v, wanted));
     }
   };
-  const auto locate = [n](std::uint64_t i) {
-    return "head " + std::to_string(i / n) + ", distance " + std::to_string(i % n);
-  };
+  const auto locate = sv::head_and_distance(n);
   const auto own = [&]<class T>(std::type_identity<T>) {
     const sandwich::checked_config cc{q.config};
     std::vector<T> out(heads * n);

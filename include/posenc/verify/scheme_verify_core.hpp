@@ -151,12 +151,16 @@ void run_laws(const Tables& t, table_dtype dtype, std::string_view skip,
   });
 }
 
+// The locator of a [heads, distances] table (KERPLE's, Sandwich's): "head h, distance k" of entry i.
+inline std::function<std::string(std::uint64_t)> head_and_distance(std::size_t distances) {
+  return [distances](std::uint64_t i) {
+    return "head " + std::to_string(i / distances) + ", distance " + std::to_string(i % distances);
+  };
+}
+
 inline void check_tables(std::span<const values_input> tables) {
-  if (tables.empty()) throw std::invalid_argument("no table to verify");
-  for (const values_input& in : tables)
-    for (const values_input& other : tables)
-      if (&other != &in && other.dtype == in.dtype)
-        throw std::invalid_argument("two tables of dtype " + std::string(dtype_name(in.dtype)));
+  bool wanted[4] = {false, false, false, false};
+  posenc::verify::detail::distinct_dtypes(tables, wanted);
 }
 
 inline void check_size(const values_input& in, std::size_t want, const std::string& what) {

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 
-#include "posenc/t5/config.hpp"
 #include "posenc/laws/bucket/table.hpp"
+#include "posenc/t5/config.hpp"
 
 namespace posenc::laws {
 
