@@ -16,11 +16,14 @@
 #include <cstring>
 #include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <catch2/catch.hpp>
 
+#include "posenc/config_field.hpp"
 #include "posenc/kerple.hpp"
+#include "posenc/logn.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/sandwich.hpp"
@@ -258,5 +261,19 @@ TEST_CASE("The tables built at compile time equal the run-time tables", "[kerple
   compile_time_equals_run_time<bfloat16>();
   compile_time_equals_run_time<float16>();
 }
+
+// Each scheme's config_fields.hpp static_asserts that its list covers the config; the count it
+// compares with is shown here to tell a short list (or an extra member) from a full one.
+struct two_members {
+  int a = 0;
+  double b = 0;
+};
+static_assert(posenc::detail::aggregate_member_count<two_members>() == 2);
+static_assert(posenc::detail::fields_cover_config<posenc::logn::config>(posenc::logn::config_fields));
+static_assert(!posenc::detail::fields_cover_config<posenc::logn::config>(
+    std::make_tuple(posenc::config_field<posenc::logn::config, bool>{
+        .name = "at_least_one", .member = &posenc::logn::config::at_least_one, .help = ""})));
+static_assert(posenc::detail::is_snake_case("max_relative_position") && !posenc::detail::is_snake_case("max-bias") &&
+              !posenc::detail::is_snake_case("Heads") && !posenc::detail::is_snake_case("_x"));
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include <tuple>
 #include <utility>
 
+#include "posenc/config_field.hpp"
 #include "posenc/rope/config.hpp"
 
 namespace posenc::rope {
@@ -95,29 +96,10 @@ inline constexpr std::size_t config_field_count = std::tuple_size_v<decltype(con
 
 namespace posenc::rope::detail {
 
-// The number of members of an aggregate A: the largest N for which A{x_1, ..., x_N} compiles, each
-// x_i converting to anything. Used only in unevaluated requires-expressions.
-struct any_value {
-  template <class T>
-  constexpr operator T() const noexcept {
-    return T{};
-  }
-};
-template <class A, std::size_t... I>
-constexpr bool braces(std::index_sequence<I...>) noexcept {
-  return requires { A{(static_cast<void>(I), any_value{})...}; };
-}
-template <class A, std::size_t N = 0>
-constexpr std::size_t member_count() noexcept {
-  if constexpr (!braces<A>(std::make_index_sequence<N + 1>()))
-    return N;
-  else
-    return member_count<A, N + 1>();
-}
-
 // A member added to rope::config without its line in config_fields stops the build here (and a
-// line for a member that went away, at its &config::member).
-static_assert(member_count<rope::config>() == rope::config_field_count,
+// line for a member that went away, at its &config::member). The count is config_field.hpp's, the
+// one every scheme's list is checked with.
+static_assert(posenc::detail::aggregate_member_count<rope::config>() == rope::config_field_count,
               "posenc: rope::config_fields must list every member of rope::config");
 
 }  // namespace posenc::rope::detail
