@@ -2,7 +2,7 @@
 // describes a config (the posenc CLI's flags and help, Python's keyword arguments and their
 // defaults) is derived from one place, the scheme's own <scheme>/config_fields.hpp.
 //
-//   posenc::config_field<Config, M>       {name, &Config::member, help, need, names, hf_key, cli_alias}
+//   posenc::config_field<Config, M>       {name, &Config::member, help, need, names, cli_alias}
 //   posenc::for_each_field(fields, f)     f(field) for each field of a tuple of them, in order
 //   field.default_value()                 Config{}'s value of the member: the one default
 //
@@ -48,8 +48,7 @@ struct config_field {
   std::string_view help;  // one line, without the default (help texts add Config{}'s)
   field_need need = field_need::optional;
   std::array<named_value<M>, Names> names{};  // an enumerated member's words
-  std::string_view hf_key{};     // HF's config.json key, when the scheme reads one and it differs from name
-  std::string_view cli_alias{};  // an older flag of the CLI for the same field, still accepted
+  std::string_view cli_alias{};               // an older flag of the CLI for the same field, still accepted
 
   constexpr M default_value() const { return Config{}.*member; }
   constexpr bool required() const { return need == field_need::required; }
@@ -86,8 +85,8 @@ constexpr std::size_t aggregate_member_count() noexcept {
     return aggregate_member_count<A, N + 1>();
 }
 
-// Whether `fields` lists every member of Config once (count) and names each as a snake_case
-// identifier (so that Python's keyword and the CLI's dashed flag are the same word).
+// Whether `fields` has as many entries as Config has members (each scheme's static_assert; a
+// member pointer that names no member stops the build by itself).
 template <class Config, class Fields>
 constexpr bool fields_cover_config(const Fields&) noexcept {
   return aggregate_member_count<Config>() == std::tuple_size_v<Fields>;
@@ -100,6 +99,8 @@ constexpr bool is_snake_case(std::string_view s) noexcept {
   return true;
 }
 
+// Whether every name of `fields` is a snake_case identifier, so that Python's keyword and the CLI's
+// dashed flag are the same word.
 template <class Fields>
 constexpr bool field_names_snake_case(const Fields& fields) noexcept {
   bool ok = true;
