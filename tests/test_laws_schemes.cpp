@@ -117,10 +117,10 @@ constexpr std::array<laws::law_result, 2> sinusoid_family(int defect) {
 static_assert(exactly(sinusoid_family<float>(0), {}));
 static_assert(exactly(sinusoid_family<double>(0), {}));
 static_assert(exactly(sinusoid_family<float>(1),
-                      {{law_kind::sinusoid_shift, 9, 0, 0, 1}, {law_kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
-static_assert(exactly(sinusoid_family<float>(2), {{law_kind::sinusoid_shift, 2, 0, 0, 1}}));
-static_assert(exactly(sinusoid_family<double>(3),
-                      {{law_kind::sinusoid_shift, -3, 1, 1, 1}, {law_kind::sinusoid_relative_dot, -4, -1, -1, -3}}));
+                      {{&laws::kind::sinusoid_shift, 9, 0, 0, 1}, {&laws::kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
+static_assert(exactly(sinusoid_family<float>(2), {{&laws::kind::sinusoid_shift, 2, 0, 0, 1}}));
+static_assert(exactly(sinusoid_family<double>(3), {{&laws::kind::sinusoid_shift, -3, 1, 1, 1},
+                                                   {&laws::kind::sinusoid_relative_dot, -4, -1, -1, -3}}));
 
 TEST_CASE("sinusoid laws: seeded defects fail exactly where expected, at compile time and run time",
           "[laws][schemes]") {
@@ -132,7 +132,7 @@ TEST_CASE("sinusoid laws: seeded defects fail exactly where expected, at compile
   constexpr auto ct = sinusoid_family<float>(1);
   const auto rt = sinusoid_family<float>(opaque(1));
   INFO(describe(rt));
-  CHECK(exactly(rt, {{law_kind::sinusoid_shift, 9, 0, 0, 1}, {law_kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
+  CHECK(exactly(rt, {{&laws::kind::sinusoid_shift, 9, 0, 0, 1}, {&laws::kind::sinusoid_relative_dot, 8, -1, -1, 9}}));
   CHECK(same(ct, rt));
 }
 
@@ -261,13 +261,13 @@ constexpr std::array<laws::law_result, 4> alibi_family(int defect) {
 }
 
 static_assert(exactly(alibi_family(0), {}));
-static_assert(exactly(alibi_family(1), {{law_kind::alibi_geometric_slopes, -1, 5, -1},
-                                        {law_kind::alibi_power_of_two_slopes, -1, 5, -1}}));
-static_assert(exactly(alibi_family(2), {{law_kind::alibi_power_of_two_slopes, -1, 3, -1}}));
-static_assert(exactly(alibi_family(3), {{law_kind::alibi_relative_bias, 3, 1, 1, 0}}));
-static_assert(exactly(alibi_family(4), {{law_kind::alibi_monotone_bias, 0, 1, 1, 0}}));
-static_assert(exactly(alibi_family(5),
-                      {{law_kind::alibi_relative_bias, 4, 0, 1, 0}, {law_kind::alibi_monotone_bias, 4, 0, 1, 2}}));
+static_assert(exactly(alibi_family(1), {{&laws::kind::alibi_geometric_slopes, -1, 5, -1},
+                                        {&laws::kind::alibi_power_of_two_slopes, -1, 5, -1}}));
+static_assert(exactly(alibi_family(2), {{&laws::kind::alibi_power_of_two_slopes, -1, 3, -1}}));
+static_assert(exactly(alibi_family(3), {{&laws::kind::alibi_relative_bias, 3, 1, 1, 0}}));
+static_assert(exactly(alibi_family(4), {{&laws::kind::alibi_monotone_bias, 0, 1, 1, 0}}));
+static_assert(exactly(alibi_family(5), {{&laws::kind::alibi_relative_bias, 4, 0, 1, 0},
+                                        {&laws::kind::alibi_monotone_bias, 4, 0, 1, 2}}));
 
 TEST_CASE("ALiBi laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   for (int d = 0; d <= 5; ++d) {
@@ -356,18 +356,18 @@ constexpr std::array<laws::law_result, 4> bucket_family(int defect) {
 }
 
 static_assert(exactly(bucket_family(0), {}));
-static_assert(exactly(bucket_family(1), {{law_kind::bucket_monotone, -50, -1, -1, -49}}));
+static_assert(exactly(bucket_family(1), {{&laws::kind::bucket_monotone, -50, -1, -1, -49}}));
 // Buckets of max_distance 256 read as 128's: bucket 8 + floor(8 log(n/8) / log 32) stays below 15
 // while n / 8 < 32^(7/8) = 20.75..., i.e. n <= 165: the first unsaturated r from -200 up is -165.
-static_assert(exactly(bucket_family(2), {{law_kind::bucket_saturation, -165, -1, -1}}));
-static_assert(exactly(bucket_family(3),
-                      {{law_kind::bucket_saturation, -200, -1, -1}, {law_kind::bucket_sign_partition, -200, -1, -1}}));
-static_assert(exactly(bucket_family(5),
-                      {{law_kind::bucket_monotone, -150, -1, -1, -149}, {law_kind::bucket_saturation, -150, -1, -1}}));
+static_assert(exactly(bucket_family(2), {{&laws::kind::bucket_saturation, -165, -1, -1}}));
+static_assert(exactly(bucket_family(3), {{&laws::kind::bucket_saturation, -200, -1, -1},
+                                         {&laws::kind::bucket_sign_partition, -200, -1, -1}}));
+static_assert(exactly(bucket_family(5), {{&laws::kind::bucket_monotone, -150, -1, -1, -149},
+                                         {&laws::kind::bucket_saturation, -150, -1, -1}}));
 static_assert(exactly(bucket_family(7),
-                      {{law_kind::bucket_monotone, 5, -1, -1, 4}, {law_kind::bucket_sign_partition, 5, -1, -1}}));
+                      {{&laws::kind::bucket_monotone, 5, -1, -1, 4}, {&laws::kind::bucket_sign_partition, 5, -1, -1}}));
 static_assert(exactly(bucket_family(9),
-                      {{law_kind::bucket_monotone, 3, -1, -1, 2}, {law_kind::bucket_bounded, 2, -1, -1}}));
+                      {{&laws::kind::bucket_monotone, 3, -1, -1, 2}, {&laws::kind::bucket_bounded, 2, -1, -1}}));
 
 TEST_CASE("bucket laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   // T5 causal, DeBERTa and Shaw without defects: every law holds; causal T5 has no sign partition.
@@ -415,8 +415,8 @@ constexpr std::array<laws::law_result, 1> xpos_family(int defect) {
 
 static_assert(exactly(xpos_family<float>(0), {}));
 static_assert(exactly(xpos_family<double>(0), {}));
-static_assert(exactly(xpos_family<float>(1), {{law_kind::xpos_relative_scale, 10, 2, -1, 9}}));
-static_assert(exactly(xpos_family<float>(2), {{law_kind::xpos_relative_scale, 9, 0, -1, 8}}));
+static_assert(exactly(xpos_family<float>(1), {{&laws::kind::xpos_relative_scale, 10, 2, -1, 9}}));
+static_assert(exactly(xpos_family<float>(2), {{&laws::kind::xpos_relative_scale, 9, 0, -1, 8}}));
 
 TEST_CASE("XPOS law: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   for (int d = 0; d <= 2; ++d) {
@@ -515,10 +515,11 @@ TEST_CASE("the scheme law runner reports a corrupted table", "[laws][schemes][re
   for (const auto& o : outcomes) {
     if (!o.ran) continue;
     INFO(laws::to_string(o.result));
-    const bool expect_fail = o.result.kind == law_kind::bucket_bounded || o.result.kind == law_kind::bucket_monotone;
+    const bool expect_fail =
+        o.result.kind == &laws::kind::bucket_bounded || o.result.kind == &laws::kind::bucket_monotone;
     CHECK(o.result.holds == !expect_fail);
-    if (o.result.kind == law_kind::bucket_bounded) CHECK(o.result.first_failure.position == 20);
-    if (o.result.kind == law_kind::bucket_monotone) CHECK(o.result.first_failure.position == 21);
+    if (o.result.kind == &laws::kind::bucket_bounded) CHECK(o.result.first_failure.position == 20);
+    if (o.result.kind == &laws::kind::bucket_monotone) CHECK(o.result.first_failure.position == 21);
   }
 }
 

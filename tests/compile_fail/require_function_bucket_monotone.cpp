@@ -1,4 +1,4 @@
-// expect-error: (in call to 'posenc::laws::failed::bucket_monotone\(-50, -1, -1\)'|in call to 'bucket_monotone\(-50, -1, -1\)'|failed::bucket_monotone\(.*value [^0-9]*51[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_minus_position_plus_one)
+// expect-error: (in call to 'posenc::laws::failed::bucket_monotone\(-50, -1, -1\)'|in call to 'bucket_monotone\(-50, -1, -1\)'|value [^0-9]*51[^0-9]* is outside the bounds of array [^a-z]*posenc::laws::failed::first_failure_minus_position_plus_one<posenc::laws::failed::bucket_monotone>)
 // require(r), the function form (kept for constexpr functions, whose results cannot be template
 // arguments): Clang names the law, position, pair and element; GCC the law and the index the array
 // read shows (posenc/laws/require.hpp); the twin is laws_schemes_twin.cpp.

@@ -1,4 +1,4 @@
-// expect-error: (in call to 'exactness\(-1, -1, -1\)'|failed::exactness\(.*outside the bounds of array [^a-z]*posenc::laws::failed::table_shape_or_description_invalid)
+// expect-error: (in call to 'exactness\(-1, -1, -1\)'|outside the bounds of array [^a-z]*posenc::laws::failed::table_shape_or_description_invalid<posenc::laws::failed::exactness>)
 // require(r), the function form (kept for constexpr functions, whose results cannot be template
 // arguments): Clang names the law, position, pair and element; GCC the law and the index the array
 // read shows (posenc/laws/require.hpp); the twin is laws_require_twin.cpp.

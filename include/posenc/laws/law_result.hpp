@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "posenc/laws/law_kind.hpp"
+
 namespace posenc::laws {
 
 // partner's value when a law reads one row per case.
@@ -27,41 +29,9 @@ struct entry_index {
   std::int64_t partner = no_partner;
 };
 
-// Which law a result is of (laws/require.hpp names it in the compiler's output).
-enum class law_kind : unsigned char {
-  exactness,
-  unit_norm,
-  pair_copies,
-  identity_at_zero,
-  layout_equivalence,
-  relative_dot,
-  composition,
-  norm_preservation,
-  pass_through,
-  monotone_frequencies,
-  parity,
-  // The laws of the bias and absolute encodings (docs/laws.md sections 6-9).
-  sinusoid_shift,
-  sinusoid_relative_dot,
-  alibi_geometric_slopes,
-  alibi_power_of_two_slopes,
-  alibi_relative_bias,
-  alibi_monotone_bias,
-  bucket_monotone,
-  bucket_bounded,
-  bucket_saturation,
-  bucket_sign_partition,
-  xpos_relative_scale,
-};
-
-// The position of a failure the law could not place (a table it cannot read, an invalid
-// description), for the laws whose positions are signed (require() names it
-// table_shape_or_description_invalid).
-inline constexpr std::int64_t invalid_position = INT64_MIN;
-
 struct law_result {
   const char* law = "";
-  law_kind kind = law_kind::exactness;
+  law_kind kind = nullptr;  // &kind::<law> (laws/law_kind.hpp); set by make_result
   bool holds = true;
   double deviation = 0;        // the worst measured value (relative to its bound)
   double bound = 0;            // the bound at the worst case

@@ -15,13 +15,15 @@
 
 namespace posenc::laws {
 
-// The words of each index field: the RoPE laws' positions are never negative (-1: none); the
-// laws of the bias and absolute encodings have signed positions (laws::invalid_position: none), the
-// ALiBi slope laws a head, the ALiBi bias laws a query, a head and a key.
-inline std::string to_string(const entry_index& at, law_kind kind = law_kind::exactness) {
-  const bool signed_positions = kind >= law_kind::sinusoid_shift;
-  const bool slopes = kind == law_kind::alibi_geometric_slopes || kind == law_kind::alibi_power_of_two_slopes;
-  const bool bias = kind == law_kind::alibi_relative_bias || kind == law_kind::alibi_monotone_bias;
+// The words of each index field, from the law's law_indices (laws/law_kind.hpp): the rotary laws'
+// positions are never negative (-1: none); the laws of the bias and absolute encodings have signed
+// positions (laws::invalid_position: none), the slope laws a head, the bias laws a query, a head
+// and a key.
+inline std::string to_string(const entry_index& at, law_kind kind = nullptr) {
+  const law_indices indices = kind == nullptr ? law_indices::rotary : kind->indices;
+  const bool signed_positions = indices != law_indices::rotary;
+  const bool slopes = indices == law_indices::head;
+  const bool bias = indices == law_indices::query_head_key;
   const char* position = bias ? "query" : "position";
   const char* pair = slopes || bias ? "head" : "pair";
   const char* element = bias ? "key" : "element";

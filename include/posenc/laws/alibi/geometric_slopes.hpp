@@ -25,6 +25,21 @@
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing alibi_geometric_slopes stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool alibi_geometric_slopes(std::int64_t head, std::int64_t position, std::int64_t element) noexcept {
+  return at_head<alibi_geometric_slopes>(head) && position + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity alibi_geometric_slopes{failed::alibi_geometric_slopes, law_indices::head};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class T>
@@ -45,7 +60,7 @@ constexpr bool normal_value(double x) noexcept {
 template <class T>
 constexpr law_result alibi_geometric_slopes(std::span<const T> m, const alibi::config& c) noexcept {
   law_result r = make_result("alibi geometric slopes: m_h = m_0 m_{h-1} within each power-of-two group, m_c^2 = m_0",
-                             law_kind::alibi_geometric_slopes);
+                             &kind::alibi_geometric_slopes);
   if (!alibi::validate(c).ok() || m.size() != static_cast<std::size_t>(c.heads)) {
     r.require(false, {-1, -1, -1});
     return r;

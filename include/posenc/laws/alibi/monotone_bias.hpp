@@ -18,12 +18,27 @@
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing alibi_monotone_bias stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool alibi_monotone_bias(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<alibi_monotone_bias>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity alibi_monotone_bias{failed::alibi_monotone_bias, law_indices::query_head_key};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class T>
 constexpr law_result alibi_monotone_bias(const alibi_bias_table<T>& t) noexcept {
-  law_result r = make_result("alibi monotone bias: 0 at distance 0, non-increasing in the distance",
-                             law_kind::alibi_monotone_bias);
+  law_result r =
+      make_result("alibi monotone bias: 0 at distance 0, non-increasing in the distance", &kind::alibi_monotone_bias);
   if (!t.valid()) {
     r.require(false, {invalid_position, -1, -1});
     return r;

@@ -20,12 +20,27 @@
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing alibi_power_of_two_slopes stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool alibi_power_of_two_slopes(std::int64_t head, std::int64_t position, std::int64_t element) noexcept {
+  return at_head<alibi_power_of_two_slopes>(head) && position + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity alibi_power_of_two_slopes{failed::alibi_power_of_two_slopes, law_indices::head};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class T>
 constexpr law_result alibi_power_of_two_slopes(std::span<const T> m, const alibi::config& c) noexcept {
   law_result r = make_result("alibi power-of-two slopes: m_h = 2^-e_h exactly where e_h is an integer",
-                             law_kind::alibi_power_of_two_slopes);
+                             &kind::alibi_power_of_two_slopes);
   if (!alibi::validate(c).ok() || m.size() != static_cast<std::size_t>(c.heads)) {
     r.require(false, {-1, -1, -1});
     return r;

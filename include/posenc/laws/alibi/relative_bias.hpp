@@ -17,11 +17,26 @@
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing alibi_relative_bias stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool alibi_relative_bias(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<alibi_relative_bias>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity alibi_relative_bias{failed::alibi_relative_bias, law_indices::query_head_key};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class T>
 constexpr law_result alibi_relative_bias(const alibi_bias_table<T>& t) noexcept {
-  law_result r = make_result("alibi relative bias: B[h][i][j] depends on i - j alone", law_kind::alibi_relative_bias);
+  law_result r = make_result("alibi relative bias: B[h][i][j] depends on i - j alone", &kind::alibi_relative_bias);
   if (!t.valid()) {
     r.require(false, {invalid_position, -1, -1});
     return r;

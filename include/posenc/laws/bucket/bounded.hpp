@@ -12,11 +12,26 @@
 #include "posenc/laws/bucket/table.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing bucket_bounded stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool bucket_bounded(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<bucket_bounded>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity bucket_bounded{failed::bucket_bounded, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class I>
 constexpr law_result bucket_bounded(const bucket_table<I>& t, const bucket_spec& s) noexcept {
-  law_result r = make_result("bucket bounded: lowest <= bucket <= highest", law_kind::bucket_bounded);
+  law_result r = make_result("bucket bounded: lowest <= bucket <= highest", &kind::bucket_bounded);
   for (std::size_t k = 0; k < t.size(); ++k) {
     const std::int64_t rel = t.relative(k);
     if (detail::magnitude(rel) > s.range) continue;

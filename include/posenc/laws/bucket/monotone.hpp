@@ -15,12 +15,27 @@
 #include "posenc/laws/bucket/table.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing bucket_monotone stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool bucket_monotone(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<bucket_monotone>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity bucket_monotone{failed::bucket_monotone, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class I>
 constexpr law_result bucket_monotone(const bucket_table<I>& t, const bucket_spec& s) noexcept {
   law_result r =
-      make_result("bucket monotone: the bucket moves one way on each side as |r| grows", law_kind::bucket_monotone);
+      make_result("bucket monotone: the bucket moves one way on each side as |r| grows", &kind::bucket_monotone);
   for (std::size_t k = 0; k + 1 < t.size(); ++k) {
     const std::int64_t a = t.relative(k), b = t.relative(k + 1);
     if (detail::magnitude(a) > s.range || detail::magnitude(b) > s.range) continue;

@@ -13,12 +13,27 @@
 #include "posenc/laws/bucket/table.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing bucket_saturation stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool bucket_saturation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<bucket_saturation>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity bucket_saturation{failed::bucket_saturation, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class I>
 constexpr law_result bucket_saturation(const bucket_table<I>& t, const bucket_spec& s) noexcept {
-  law_result r = make_result("bucket saturation: from saturates_from on, the side's saturated bucket",
-                             law_kind::bucket_saturation);
+  law_result r =
+      make_result("bucket saturation: from saturates_from on, the side's saturated bucket", &kind::bucket_saturation);
   for (std::size_t k = 0; k < t.size(); ++k) {
     const std::int64_t rel = t.relative(k), mag = detail::magnitude(rel);
     if (rel == 0 || mag > s.range) continue;

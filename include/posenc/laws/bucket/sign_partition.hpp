@@ -16,12 +16,27 @@
 #include "posenc/laws/bucket/table.hpp"
 #include "posenc/laws/law_result.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing bucket_sign_partition stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool bucket_sign_partition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<bucket_sign_partition>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity bucket_sign_partition{failed::bucket_sign_partition, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class I>
 constexpr law_result bucket_sign_partition(const bucket_table<I>& t, const bucket_spec& s) noexcept {
   law_result r = make_result("bucket sign partition: every bucket at r < 0 is below every bucket at r > 0",
-                             law_kind::bucket_sign_partition);
+                             &kind::bucket_sign_partition);
   if (!s.sign_partitioned) return r;
   if (!(s.negative_max < s.positive_min)) {
     r.require(false, {invalid_position, -1, -1});

@@ -37,6 +37,21 @@
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/table.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing exactness stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool exactness(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<exactness>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity exactness{failed::exactness, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 struct exactness_options {
@@ -253,7 +268,7 @@ bool compare_filled(law_result& r, const V& v, const rope::config& c, exactness_
 
 template <rotary_table V>
 constexpr law_result exactness(const V& v, const rope::config& c, exactness_options o = {}) noexcept {
-  law_result r = make_result("exactness: every entry within max_ulp of the exact described table", law_kind::exactness);
+  law_result r = make_result("exactness: every entry within max_ulp of the exact described table", &kind::exactness);
   if (!well_shaped(v) || !rope::validate(c).ok() || v.rotary_dim() != static_cast<std::size_t>(rope::rotary_dim(c))) {
     r.require(false, {});
     return r;

@@ -26,12 +26,27 @@
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing monotone_frequencies stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool monotone_frequencies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_pair<monotone_frequencies>(pair) && position + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity monotone_frequencies{failed::monotone_frequencies, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 namespace detail {
 
 constexpr law_result monotone_result() noexcept {
-  return make_result("monotone frequencies: f[j] < f[j-1], all positive", law_kind::monotone_frequencies);
+  return make_result("monotone frequencies: f[j] < f[j-1], all positive", &kind::monotone_frequencies);
 }
 
 constexpr void monotone_step(law_result& r, double prev, double next, std::size_t j) noexcept {

@@ -39,6 +39,21 @@
 #include "posenc/math/sqrt.hpp"
 #include "posenc/rope/apply.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing norm_preservation stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool norm_preservation(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<norm_preservation>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity norm_preservation{failed::norm_preservation, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 // The rows a kernel law applies the kernel with: every row of a table of up to max_rows rows, else
@@ -109,8 +124,8 @@ constexpr law_result norm_preservation_of(const V& v, const std::array<S, norm_m
                                           kernel_grid g) noexcept {
   using T = typename V::value_type;
   using C = rope::compute_t<S>;
-  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)",
-                             law_kind::norm_preservation);
+  law_result r =
+      make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)", &kind::norm_preservation);
   const std::size_t d = v.rotary_dim(), half = d / 2;
   const std::size_t step = v.layout() == rope::layout::interleaved ? 2 : 1;
   const math::double_double nv = add_squares<S>({0, 0}, xs.data(), d);
@@ -164,8 +179,8 @@ constexpr law_result norm_preservation_of(const V& v, const std::array<S, norm_m
 }
 
 constexpr law_result norm_preservation_refused() noexcept {
-  law_result r = make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)",
-                             law_kind::norm_preservation);
+  law_result r =
+      make_result("norm preservation: | |R~ v| / |v| - 1 | <= kr + u_t (the apply kernel)", &kind::norm_preservation);
   r.require(false, {});
   return r;
 }

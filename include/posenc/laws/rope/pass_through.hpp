@@ -33,6 +33,21 @@
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/apply.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing pass_through stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool pass_through(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<pass_through>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity pass_through{failed::pass_through, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 inline constexpr std::size_t pass_through_max_head_dim = 512;
@@ -71,7 +86,7 @@ constexpr std::array<S, pass_through_max_head_dim> default_head(std::size_t rota
 }
 
 constexpr law_result pass_through_result() noexcept {
-  return make_result("pass-through: elements past rotary_dim keep their bits", law_kind::pass_through);
+  return make_result("pass-through: elements past rotary_dim keep their bits", &kind::pass_through);
 }
 
 }  // namespace detail

@@ -29,6 +29,21 @@
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing composition stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool composition(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<composition>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity composition{failed::composition, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 struct composition_grid {
@@ -39,7 +54,7 @@ struct composition_grid {
 template <rotary_table V>
 constexpr law_result composition(const V& v, composition_grid grid = {}) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("composition: R~_m R~_n = R~_{m+n} within 3u + u^2", law_kind::composition);
+  law_result r = make_result("composition: R~_m R~_n = R~_{m+n} within 3u + u^2", &kind::composition);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

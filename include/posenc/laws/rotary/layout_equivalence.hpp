@@ -6,17 +6,33 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/rotary/table_view.hpp"
+
+namespace posenc::laws::failed {
+
+// Where a failing layout_equivalence stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool layout_equivalence(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<layout_equivalence>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity layout_equivalence{failed::layout_equivalence, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
 
 namespace posenc::laws {
 
 template <rotary_table A, rotary_table B>
 constexpr law_result layout_equivalence(const A& interleaved, const B& half_split) noexcept {
   law_result r = make_result("layout equivalence: interleaved element 2j+t == half-split element j+tD/2 (bits)",
-                             law_kind::layout_equivalence);
+                             &kind::layout_equivalence);
   const std::size_t d = interleaved.rotary_dim();
   if (!well_shaped(interleaved) || !well_shaped(half_split) || half_split.rotary_dim() != d ||
       half_split.rows() != interleaved.rows() || interleaved.layout() != rotary_layout::interleaved ||

@@ -6,17 +6,33 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/rotary/table_view.hpp"
+
+namespace posenc::laws::failed {
+
+// Where a failing pair_copies stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool pair_copies(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<pair_copies>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity pair_copies{failed::pair_copies, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
 
 namespace posenc::laws {
 
 template <rotary_table V>
 constexpr law_result pair_copies(const V& v) noexcept {
   law_result r =
-      make_result("pair copies: both elements of each pair hold the same cos and sin (bits)", law_kind::pair_copies);
+      make_result("pair copies: both elements of each pair hold the same cos and sin (bits)", &kind::pair_copies);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

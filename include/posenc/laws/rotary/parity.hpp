@@ -27,6 +27,21 @@
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/numeric/format.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing parity stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool parity(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<parity>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity parity{failed::parity, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <rotary_table V>
@@ -34,7 +49,7 @@ constexpr law_result parity(const V& v) noexcept {
   using T = typename V::value_type;
   using U = typename posenc::detail::float_format<T>::storage;
   constexpr U sign = static_cast<U>(U{1} << (8 * sizeof(U) - 1));
-  law_result r = make_result("parity: cos(-p) = cos(p), sin(-p) = -sin(p) (bits)", law_kind::parity);
+  law_result r = make_result("parity: cos(-p) = cos(p), sin(-p) = -sin(p) (bits)", &kind::parity);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

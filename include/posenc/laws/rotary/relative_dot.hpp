@@ -33,6 +33,21 @@
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing relative_dot stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<relative_dot>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity relative_dot{failed::relative_dot, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 // Stands for "half the table's span": position(rows / 2) - position(0) in relative_dot_grid, and
@@ -63,8 +78,8 @@ struct first_key {
 template <rotary_table V>
 constexpr law_result relative_dot(const V& v, relative_dot_grid grid = {}) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("relative dot: R~_m^T R~_n depends on n - m only (blocks within 2(2u + u^2))",
-                             law_kind::relative_dot);
+  law_result r =
+      make_result("relative dot: R~_m^T R~_n depends on n - m only (blocks within 2(2u + u^2))", &kind::relative_dot);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "posenc/laws/bounds.hpp"
@@ -22,6 +23,21 @@
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/double_double.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing unit_norm stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool unit_norm(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at<unit_norm>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity unit_norm{failed::unit_norm, law_indices::rotary};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 // unit_norm_bound<T>() is in laws/bounds.hpp (one definition, shared with the MPFR checkers).
@@ -29,7 +45,7 @@ namespace posenc::laws {
 template <rotary_table V>
 constexpr law_result unit_norm(const V& v) noexcept {
   using T = typename V::value_type;
-  law_result r = make_result("unit norm |cos^2 + sin^2 - 1| <= 2u + u^2", law_kind::unit_norm);
+  law_result r = make_result("unit norm |cos^2 + sin^2 - 1| <= 2u + u^2", &kind::unit_norm);
   if (!well_shaped(v)) {
     r.require(false, {});
     return r;

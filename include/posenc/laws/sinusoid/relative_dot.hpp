@@ -25,6 +25,21 @@
 #include "posenc/laws/sinusoid/table.hpp"
 #include "posenc/math/double_double.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing sinusoid_relative_dot stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool sinusoid_relative_dot(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<sinusoid_relative_dot>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity sinusoid_relative_dot{failed::sinusoid_relative_dot, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 // |D(p, k) - D(p', k)| for two dots of n pairs of T (docs/laws.md section 6).
@@ -59,7 +74,7 @@ constexpr double dd_distance(math::double_double a, math::double_double b) noexc
 template <class T>
 constexpr law_result sinusoid_relative_dot(const sinusoid_table<T>& t, const sinusoid_grid& g = {}) noexcept {
   law_result r = make_result("sinusoid relative dot: P(p) . P(p + k) depends on k alone, = P(p) . P(p - k)",
-                             law_kind::sinusoid_relative_dot);
+                             &kind::sinusoid_relative_dot);
   if (!t.valid()) {
     r.require(false, {invalid_position, -1, -1});
     return r;

@@ -23,12 +23,27 @@
 #include "posenc/laws/sinusoid/table.hpp"
 #include "posenc/math/sqrt.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing sinusoid_shift stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool sinusoid_shift(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<sinusoid_shift>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity sinusoid_shift{failed::sinusoid_shift, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class T>
 constexpr law_result sinusoid_shift(const sinusoid_table<T>& t, const sinusoid_grid& g = {}) noexcept {
   law_result r =
-      make_result("sinusoid shift: P(p + k) = M_k P(p), M_k the rotation by k omega (row k)", law_kind::sinusoid_shift);
+      make_result("sinusoid shift: P(p + k) = M_k P(p), M_k the rotation by k omega (row k)", &kind::sinusoid_shift);
   if (!t.valid()) {
     r.require(false, {invalid_position, -1, -1});
     return r;

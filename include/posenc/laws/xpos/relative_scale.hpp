@@ -29,6 +29,21 @@
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/math/sqrt.hpp"
 
+namespace posenc::laws::failed {
+
+// Where a failing xpos_relative_scale stops the compiler (laws/law_kind.hpp, laws/require.hpp).
+constexpr bool xpos_relative_scale(std::int64_t position, std::int64_t pair, std::int64_t element) noexcept {
+  return at_signed<xpos_relative_scale>(position) && pair + element > 0;
+}
+
+}  // namespace posenc::laws::failed
+
+namespace posenc::laws::kind {
+
+inline constexpr law_identity xpos_relative_scale{failed::xpos_relative_scale, law_indices::signed_position};
+
+}  // namespace posenc::laws::kind
+
 namespace posenc::laws {
 
 template <class S, class T>
@@ -46,7 +61,7 @@ constexpr law_result xpos_relative_scale(const V& v, std::span<const S> sigma, s
                                          const xpos_grid& g = {}) noexcept {
   using T = typename V::value_type;
   law_result r = make_result("xpos relative scale: zeta^(n/s) zeta^(-m/s) R~_n^T R~_m depends on n - m alone",
-                             law_kind::xpos_relative_scale);
+                             &kind::xpos_relative_scale);
   const std::size_t rows = v.rows(), half = v.rotary_dim() / 2;
   if (v.rotary_dim() < 2 || v.rotary_dim() % 2 != 0 || sigma.size() != rows * half || iota.size() != rows * half) {
     r.require(false, {invalid_position, -1, -1});
