@@ -1,4 +1,4 @@
-// posenc::io's config.json reader (include/posenc/io/hf_config.hpp): the numbers are the JSON's
+// posenc::io's config.json reader (include/posenc/io/rope_hf_config.hpp and its peers): the numbers are the JSON's
 // decimals rounded once (checked against hex literals), every key maps to its rope::config field,
 // each shipped fixture (examples/configs/) equals the library's preset or the explicit config of
 // its model, and every bad input is a one-line error naming the field, never an exception.
@@ -13,7 +13,8 @@
 
 #include <posenc/alibi/config.hpp>
 #include <posenc/io/alibi_hf_config.hpp>
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/read_text_file.hpp>
+#include <posenc/io/rope_hf_config.hpp>
 #include <posenc/io/t5_hf_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>

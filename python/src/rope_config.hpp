@@ -14,7 +14,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/rope_hf_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
 #include <posenc/rope/scaling_names.hpp>

@@ -1,7 +1,7 @@
 // hf_config_flag.hpp: `--hf-config FILE` of `posenc emit rope`, `rope-freq`, `alibi` and
 // `t5-bucket`: the file (a HuggingFace config.json) gives the values, and explicit flags override
 // them (each command starts from the file's config and reads its flags over it). Reading goes
-// through the library's posenc::io (posenc/io/hf_config.hpp); any problem with the file is bad
+// through the library's posenc::io (posenc/io/read_text_file.hpp, posenc/io/rope_hf_config.hpp); any problem with the file is bad
 // input: a usage_error naming the file and the field, before any output exists.
 //
 // Without nlohmann-json the tool is built without posenc::io (POSENC_CLI_HAVE_IO unset) and the
@@ -17,7 +17,8 @@
 #include <posenc/rope/config.hpp>
 
 #if defined(POSENC_CLI_HAVE_IO)
-#include <posenc/io/hf_config.hpp>
+#include <posenc/io/read_text_file.hpp>
+#include <posenc/io/rope_hf_config.hpp>
 #endif
 
 #include "args.hpp"

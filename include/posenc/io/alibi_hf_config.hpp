@@ -1,5 +1,5 @@
 // alibi_hf_config.hpp: a HuggingFace config.json read into alibi::config, with HF's key names and
-// defaults (the fields: io/detail/hf_fields.hpp; RoPE's reader: io/hf_config.hpp).
+// defaults (the fields: io/detail/hf_fields.hpp; RoPE's reader: io/rope_hf_config.hpp).
 //
 //   auto r = posenc::io::alibi_from_hf_config(text);   // text: the file's contents
 //

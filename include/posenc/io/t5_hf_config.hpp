@@ -1,5 +1,5 @@
 // t5_hf_config.hpp: a HuggingFace config.json read into t5::config, with HF's key names and
-// defaults (the fields: io/detail/hf_fields.hpp; RoPE's reader: io/hf_config.hpp).
+// defaults (the fields: io/detail/hf_fields.hpp; RoPE's reader: io/rope_hf_config.hpp).
 //
 //   auto r = posenc::io::t5_from_hf_config(text);      // text: the file's contents
 //

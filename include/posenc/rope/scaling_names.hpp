@@ -1,5 +1,5 @@
 // scaling_names.hpp: the name of each RoPE scaling as HuggingFace's rope_type spells it, one table
-// that the config.json reader (io/hf_config.hpp), the command line (--rope-type) and the Python
+// that the config.json reader (io/rope_hf_config.hpp), the command line (--rope-type) and the Python
 // module (rope_type=...) all read, so that a scaling added to rope::scaling is named once.
 // (HF's older aliases, "su" for longrope and v5's "proportional", are the config reader's own.)
 #pragma once

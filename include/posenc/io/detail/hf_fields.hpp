@@ -1,6 +1,7 @@
 // hf_fields.hpp: typed reads of a config.json's fields, each failure a one-line message that names
-// the field by its path ("rope_scaling.factor"). Internal to io/hf_config.hpp: the readers throw
-// field_error, and the public functions there catch it (and nlohmann's exceptions) at the API.
+// the field by its path ("rope_scaling.factor"). Internal to the io/<scheme>_hf_config.hpp readers:
+// the readers throw field_error, and the public functions there catch it (and nlohmann's
+// exceptions) at the API.
 //
 // Numbers: nlohmann-json keeps an integer token as an integer (exact) and reads any other number
 // with strtod, which glibc rounds correctly, so a real field is the JSON's decimal rounded once to
