@@ -342,6 +342,8 @@ TEST_CASE("emit <scheme> --help: one flag per config field, with the library's d
   CHECK(fields_not_in_help("xpos", posenc::xpos::config_fields).empty());
   CHECK(fields_not_in_help("sandwich", posenc::sandwich::config_fields).empty());
   CHECK(fields_not_in_help("logn", posenc::logn::config_fields).empty());
+  CHECK(fields_not_in_help("kerple-log", posenc::kerple::log_config_fields).empty());
+  CHECK(fields_not_in_help("kerple-power", posenc::kerple::power_config_fields).empty());
   // the checker can fail: a field the tool has no flag for, and a default the help does not show
   using logn_field = posenc::config_field<posenc::logn::config, std::int64_t>;
   CHECK(fields_not_in_help("logn", std::make_tuple(logn_field{
@@ -619,6 +621,9 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
       {{"sinusoidal", "--dim", "4", "--positions", "1", "--exponent", "nope"},
        "invalid value 'nope' for --exponent (expected one of: paper, fairseq)"},
       {{"kerple-log", "--a", "1", "--distances", "2"}, "--p X,X,... (one value per head) is required"},
+      {{"kerple-power", "--p", "1", "--distances", "2"}, "--a X,X,... (one value per head) is required"},
+      {{"kerple-log", "--p", "1,2", "--a", "1", "--distances", "2"}, "--p has 2 values and --a 1 (one per head each)"},
+      {{"kerple-power", "--p", "1", "--a", "1,x", "--distances", "2"}, "--a entry"},
       {{"sandwich", "--dim", "8", "--heads", "2"}, "--distances is required"},
       // sizes
       {{"sinusoidal", "--dim", "65536", "--positions", "257"}, "table too large"},

@@ -2,4 +2,5 @@
 #pragma once
 
 #include "posenc/kerple/bias.hpp"
+#include "posenc/kerple/config_fields.hpp"
 #include "posenc/kerple/table.hpp"

@@ -23,10 +23,13 @@ FUNCTIONS = {
     "sandwich": [posenc.sandwich_bias],
     "shaw": [posenc.shaw_relative_indices],
     "transformer_xl": [posenc.transformer_xl_table],  # (transformer_xl_positions: all but d_model)
+    "kerple_log": [posenc.kerple_log_bias],  # (a list per keyword: one value per head)
+    "kerple_power": [posenc.kerple_power_bias],
 }
 
 # The CLI's table of each scheme.
-CLI_TABLES = {"t5": "t5-bucket", "deberta": "deberta-bucket", "transformer_xl": "transformer-xl"}
+CLI_TABLES = {"t5": "t5-bucket", "deberta": "deberta-bucket", "transformer_xl": "transformer-xl",
+              "kerple_log": "kerple-log", "kerple_power": "kerple-power"}
 
 
 def fields_not_in_signature(function, fields):

@@ -4,6 +4,8 @@
 //
 //   config_field_flags<logn::config_fields>::flags    --base N, --at-least-one: flag_spec, in order
 //   read_config_fields<logn::config_fields>(a, ctx, c, from_file)   the given flags over c
+//   read_config_fields_per_head<kerple::log_config_fields, kerple::log_config>(a, ctx)
+//                                  a config per head, each field a list (--p P0,P1,... --a A0,A1,...)
 //
 // Field `name` is flag --name with '-' for '_'; a bool field is a switch, --name when its default
 // is false and --no-name when it is true; a field's cli_alias (an older flag) is accepted as well
@@ -22,6 +24,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <vector>
 
 #include <posenc/config_field.hpp>
 
@@ -29,6 +32,10 @@
 #include "hexfloat.hpp"
 
 namespace posenc::cli {
+
+// How the CLI takes a scheme's fields: one value each (one config), or a list of one value per head
+// (KERPLE, whose table has a config per head).
+enum class field_form : unsigned char { one_value, per_head };
 
 namespace field_flags_impl {
 
@@ -104,7 +111,7 @@ constexpr std::size_t flag_count(const Fields& fields) {
 
 }  // namespace field_flags_impl
 
-template <const auto& Fields>
+template <const auto& Fields, field_form Form = field_form::one_value>
 struct config_field_flags {
   using fields_type = std::remove_cvref_t<decltype(Fields)>;
   static constexpr std::size_t field_count = std::tuple_size_v<fields_type>;
@@ -132,7 +139,10 @@ struct config_field_flags {
       end(e.name);
       e.kind = impl::is_switch<F>() ? flag_kind::boolean : flag_kind::value;
       e.value_name = begin();
-      if constexpr (!impl::is_switch<F>()) {
+      if constexpr (Form == field_form::per_head) {
+        static_assert(std::is_floating_point_v<M>, "posenc: a per-head field is a list of real numbers");
+        t.add("X,X,...");
+      } else if constexpr (!impl::is_switch<F>()) {
         if constexpr (std::is_enum_v<M>) {
           for (std::size_t k = 0; k < f.names.size(); ++k) {
             if (k != 0) t.add("|");
@@ -203,9 +213,10 @@ struct config_field_flags {
 };
 
 // The flags of Fields followed by a command's own (positions, ranges, output choices).
-template <const auto& Fields, std::size_t B>
-constexpr std::array<flag_spec, config_field_flags<Fields>::count + B> with_config_flags(const flag_spec (&own)[B]) {
-  return concat(config_field_flags<Fields>::flags, own);
+template <const auto& Fields, field_form Form = field_form::one_value, std::size_t B>
+constexpr std::array<flag_spec, config_field_flags<Fields, Form>::count + B> with_config_flags(
+    const flag_spec (&own)[B]) {
+  return concat(config_field_flags<Fields, Form>::flags, own);
 }
 
 // Reads the flags of Fields over c, in the list's order: a flag given sets its member; a required
@@ -257,6 +268,43 @@ void read_config_fields(const parsed_args& a, const std::string& ctx, Config& c,
       }
     }
   });
+}
+
+// One Config per head from the per-head flags of Fields (with_config_flags<Fields,
+// field_form::per_head>): each flag is a list "X,X,..." with one value per head, read as the double
+// each entry rounds to; every field is required and every list has the first one's length.
+template <const auto& Fields, class Config>
+std::vector<Config> read_config_fields_per_head(const parsed_args& a, const std::string& ctx) {
+  using table = config_field_flags<Fields, field_form::per_head>;
+  constexpr std::size_t most_heads = 4096;
+  std::vector<Config> heads;
+  std::string first_flag;
+  std::size_t i = 0;
+  for_each_field(Fields, [&](const auto& f) {
+    static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(f)>::member_type, double>,
+                  "posenc: a per-head field is a double");
+    const std::string flag(table::flags[i++].name);
+    const std::optional<std::string_view> text = a.value(flag);
+    if (!text) throw usage_error(ctx + ": --" + flag + " X,X,... (one value per head) is required");
+    std::vector<double> values;
+    std::string_view rest = *text;
+    for (;;) {
+      const std::size_t comma = rest.find(',');
+      values.push_back(parse_real<double>(rest.substr(0, comma), "--" + flag + " entry", ctx));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    if (values.size() > most_heads) throw usage_error(ctx + ": --" + flag + " has more than 4096 heads");
+    if (first_flag.empty()) {
+      first_flag = flag;
+      heads.assign(values.size(), Config{});
+    } else if (values.size() != heads.size()) {
+      throw usage_error(ctx + ": --" + first_flag + " has " + std::to_string(heads.size()) + " values and --" + flag +
+                        " " + std::to_string(values.size()) + " (one per head each)");
+    }
+    for (std::size_t h = 0; h < values.size(); ++h) heads[h].*f.member = values[h];
+  });
+  return heads;
 }
 
 }  // namespace posenc::cli

@@ -81,21 +81,6 @@ std::string with_dtype(dtype t, F&& f) {
 
 inline std::string real_text(double v) { return format_hex(v); }
 
-inline std::vector<double> real_list(const parsed_args& a, std::string_view name, const std::string& ctx) {
-  const auto v = a.value(name);
-  if (!v) throw usage_error(ctx + ": --" + std::string(name) + " X,X,... (one value per head) is required");
-  std::vector<double> out;
-  std::string_view rest = *v;
-  for (;;) {
-    const std::size_t comma = rest.find(',');
-    out.push_back(parse_real<double>(rest.substr(0, comma), "--" + std::string(name) + " entry", ctx));
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  if (out.size() > 4096) throw usage_error(ctx + ": --" + std::string(name) + " has more than 4096 heads");
-  return out;
-}
-
 inline std::string list_text(const std::vector<double>& v) {
   std::string s;
   for (const double x : v) s += (s.empty() ? "" : ", ") + real_text(x);

@@ -13,6 +13,7 @@
 
 #include "bindings.hpp"
 #include "common.hpp"
+#include "config_fields.hpp"
 #include "fill_by_head.hpp"
 
 namespace posenc::python {
@@ -56,6 +57,9 @@ py::array kerple_bias(bool log, const std::vector<double>& p, const std::vector<
 }
 
 void bind(py::module_& m) {
+  // p and a of one head each; Python takes a sequence per keyword, one value per head.
+  publish_config_fields(m, "kerple_log", kerple::log_config_fields);
+  publish_config_fields(m, "kerple_power", kerple::power_config_fields);
   m.def(
       "kerple_log_bias",
       [](const std::vector<double>& p, const std::vector<double>& a, std::uint64_t distances,

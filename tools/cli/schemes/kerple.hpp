@@ -21,6 +21,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "config_field_flags.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -36,28 +37,39 @@
 
 namespace posenc::cli::emit {
 
-inline constexpr flag_spec kerple_flags[] = {
-    {"p", flag_kind::value, "X,X,...", "p of each head"},
-    {"a", flag_kind::value, "X,X,...", "a of each head"},
+inline constexpr flag_spec kerple_table_flags[] = {
     {"distances", flag_kind::value, "N", "distances 0 .. N-1"},
 };
+// A config per head (kerple/config_fields.hpp): each field is a list, one value per head.
+inline constexpr auto kerple_log_flags =
+    with_config_flags<kerple::log_config_fields, field_form::per_head>(kerple_table_flags);
+inline constexpr auto kerple_power_flags =
+    with_config_flags<kerple::power_config_fields, field_form::per_head>(kerple_table_flags);
 
-// KERPLE has no config aggregate: its parameters are p and a per head (kerple::log_bias /
-// power_bias check each pair's domain entry by entry).
+// p and a of each head (kerple::log_bias / power_bias check each pair's domain entry by entry).
 struct kerple_heads {
   std::vector<double> p, a;
 };
 
-inline kerple_heads read_kerple_config(const parsed_args& a, const std::string& ctx) {
-  kerple_heads k{real_list(a, "p", ctx), real_list(a, "a", ctx)};
-  if (k.p.size() != k.a.size())
-    throw usage_error(ctx + ": --p has " + std::to_string(k.p.size()) + " values and --a " +
-                      std::to_string(k.a.size()) + " (one per head each)");
+inline kerple_heads read_kerple_config(const parsed_args& a, const std::string& ctx, bool log) {
+  kerple_heads k;
+  auto add = [&k](const auto& head) {
+    k.p.push_back(head.p);
+    k.a.push_back(head.a);
+  };
+  if (log)
+    for (const kerple::log_config& h :
+         read_config_fields_per_head<kerple::log_config_fields, kerple::log_config>(a, ctx))
+      add(h);
+  else
+    for (const kerple::power_config& h :
+         read_config_fields_per_head<kerple::power_config_fields, kerple::power_config>(a, ctx))
+      add(h);
   return k;
 }
 
 inline std::string emit_kerple(const parsed_args& a, const table_options& o, bool log) {
-  const kerple_heads heads = read_kerple_config(a, o.ctx);
+  const kerple_heads heads = read_kerple_config(a, o.ctx, log);
   const std::vector<double>&p = heads.p, &av = heads.a;
   const auto n =
       static_cast<std::size_t>(required_integer(a, "distances", 1, static_cast<long long>(max_table_rows), o.ctx));
@@ -92,9 +104,10 @@ inline std::string emit_kerple_log(const parsed_args& a, const table_options& o)
 inline std::string emit_kerple_power(const parsed_args& a, const table_options& o) { return emit_kerple(a, o, false); }
 
 inline constexpr scheme_command kerple_log_command{"kerple-log", "kerple-log --p P0,P1,... --a A0,A1,... --distances N",
-                                                   kerple_flags, true, emit_kerple_log};
-inline constexpr scheme_command kerple_power_command{
-    "kerple-power", "kerple-power --p P0,P1,... --a A0,A1,... --distances N", kerple_flags, true, emit_kerple_power};
+                                                   kerple_log_flags, true, emit_kerple_log};
+inline constexpr scheme_command kerple_power_command{"kerple-power",
+                                                     "kerple-power --p P0,P1,... --a A0,A1,... --distances N",
+                                                     kerple_power_flags, true, emit_kerple_power};
 // This file's tables, as schemes.hpp collects them (its name + _commands).
 inline constexpr scheme_command kerple_commands[] = {kerple_log_command, kerple_power_command};
 
@@ -107,7 +120,7 @@ inline pv::verify_report run_kerple(const parsed_args& a, const options& o, bool
   pv::kerple_verify_request q;
   q.run = o.run;
   q.log = log;
-  emit::kerple_heads heads = emit::read_kerple_config(a, o.ctx);
+  emit::kerple_heads heads = emit::read_kerple_config(a, o.ctx, log);
   q.p = std::move(heads.p);
   q.a = std::move(heads.a);
   q.distances =
