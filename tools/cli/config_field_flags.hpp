@@ -4,7 +4,7 @@
 //
 //   config_field_flags<logn::config_fields>::flags    --base N, --at-least-one: flag_spec, in order
 //   read_config_fields<logn::config_fields>(a, ctx, c, from_file)   the given flags over c
-//   read_config_fields_per_head<kerple::log_config_fields, kerple::log_config>(a, ctx)
+//   read_config_fields_per_head<kerple::log_config_fields>(a, ctx)
 //                                  a config per head, each field a list (--p P0,P1,... --a A0,A1,...)
 //
 // Field `name` is flag --name with '-' for '_'; a bool field is a switch, --name when its default
@@ -273,8 +273,9 @@ void read_config_fields(const parsed_args& a, const std::string& ctx, Config& c,
 // One Config per head from the per-head flags of Fields (with_config_flags<Fields,
 // field_form::per_head>): each flag is a list "X,X,..." with one value per head, read as the double
 // each entry rounds to; every field is required and every list has the first one's length.
-template <const auto& Fields, class Config>
-std::vector<Config> read_config_fields_per_head(const parsed_args& a, const std::string& ctx) {
+template <const auto& Fields>
+auto read_config_fields_per_head(const parsed_args& a, const std::string& ctx) {
+  using Config = typename std::tuple_element_t<0, std::remove_cvref_t<decltype(Fields)>>::config_type;
   using table = config_field_flags<Fields, field_form::per_head>;
   constexpr std::size_t most_heads = 4096;
   std::vector<Config> heads;

@@ -58,13 +58,9 @@ inline kerple_heads read_kerple_config(const parsed_args& a, const std::string& 
     k.a.push_back(head.a);
   };
   if (log)
-    for (const kerple::log_config& h :
-         read_config_fields_per_head<kerple::log_config_fields, kerple::log_config>(a, ctx))
-      add(h);
+    for (const kerple::log_config& h : read_config_fields_per_head<kerple::log_config_fields>(a, ctx)) add(h);
   else
-    for (const kerple::power_config& h :
-         read_config_fields_per_head<kerple::power_config_fields, kerple::power_config>(a, ctx))
-      add(h);
+    for (const kerple::power_config& h : read_config_fields_per_head<kerple::power_config_fields>(a, ctx)) add(h);
   return k;
 }
 
