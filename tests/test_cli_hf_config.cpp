@@ -134,6 +134,37 @@ TEST_CASE("emit --hf-config: explicit flags override the file's values", "[cli][
                      list(posenc::rope::models::phi3_5_mini_long_factor)});
 }
 
+TEST_CASE("emit rope: LongRoPE without --seq-len takes HF's sequence length, the last position + 1",
+          "[cli][hf-config]") {
+  // HF's dynamic_rope_update: seq_len = max(position_ids) + 1; the long factors iff seq_len > 4096.
+  const std::string phi = fixture("phi-3.5-mini-instruct.json");
+  const strings up_to_4095 = {"rope", "--hf-config", phi, "--start", "4094", "--positions", "2", "--dtype", "f32"};
+  const strings up_to_4096 = {"rope", "--hf-config", phi, "--start", "4095", "--positions", "2", "--dtype", "f32"};
+  check_same_output(up_to_4095, cat(up_to_4095, {"--seq-len", "4096"}));  // short factors
+  check_same_output(up_to_4096, cat(up_to_4096, {"--seq-len", "4097"}));  // long factors
+  const cli_result short_factors = emit(cat(up_to_4096, {"--seq-len", "4096"})), hf = emit(up_to_4096);
+  REQUIRE(short_factors.status == 0);
+  CHECK(short_factors.out != hf.out);  // so the two checks above can tell the factors apart
+  CHECK(hf.err.empty());               // no warning inside max_position_embeddings
+}
+
+TEST_CASE("emit and verify rope: positions past max_position_embeddings get one warning line", "[cli][hf-config]") {
+  const std::string phi = fixture("phi-3.5-mini-instruct.json");  // max_position_embeddings 131072
+  const cli_result inside = emit({"rope", "--hf-config", phi, "--start", "131071", "--positions", "1"});
+  CHECK(inside.status == 0);
+  CHECK(inside.err.empty());
+  const cli_result past = emit({"rope", "--hf-config", phi, "--start", "131071", "--positions", "2"});
+  CHECK(past.status == 0);
+  CHECK(!past.out.empty());
+  CHECK(past.err ==
+        "posenc: warning: emit rope: position 131072 is past max_position_embeddings 131072 (positions 0 .. 131071)\n");
+  const cli_result verified = posenc_test::run_cli(POSENC_CLI_PATH, {"verify", "rope", "--hf-config", phi, "--start",
+                                                                     "131071", "--positions", "2", "--dtype", "f32"});
+  CHECK(verified.status == 0);
+  CHECK(verified.err.find("posenc: warning: verify rope: position 131072 is past max_position_embeddings 131072") == 0);
+  CHECK(verified.err.find("warning", 20) == std::string::npos);  // once (verify's progress line follows it)
+}
+
 TEST_CASE("emit --hf-config: every shipped fixture emits its table", "[cli][hf-config][fixtures]") {
   for (const char* f :
        {"llama-3.1-8b.json", "llama-3.2-1b.json", "qwen2.5-7b-instruct-yarn.json", "deepseek-v3.json",

@@ -193,6 +193,10 @@ TEST_CASE("io: each shipped fixture is its model's preset or explicit config", "
     c.max_position_embeddings = max;
     return c;
   };
+  const auto with_seq_len = [](rope::config c, std::int64_t seq_len) {
+    c.seq_len = seq_len;
+    return c;
+  };
   struct fixture_case {
     const char* file;
     rope::config want;
@@ -203,7 +207,8 @@ TEST_CASE("io: each shipped fixture is its model's preset or explicit config", "
       {"qwen2.5-7b-instruct-yarn.json", with_max(m::qwen2_5_7b_yarn, 32768)},
       {"deepseek-v3.json", with_max(m::deepseek_v3, 163840)},
       {"gpt-oss-20b.json", with_max(m::gpt_oss, 131072)},
-      {"phi-3.5-mini-instruct.json", m::phi3_5_mini_short},
+      // The file leaves seq_len to HF's rule (0); the preset pins the short factors (4096).
+      {"phi-3.5-mini-instruct.json", with_seq_len(m::phi3_5_mini_short, 0)},
       {"gpt-j-6b.json", with_max(m::gpt_j, 2048)},  // n_positions
       // No preset: the config the model card states.
       {"gemma-2-2b.json", {.head_dim = 256, .rope_theta = 10000.0, .max_position_embeddings = 8192}},

@@ -19,8 +19,10 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -304,6 +306,52 @@ TEST_CASE("dynamic NTK: the base changes only past max_position_embeddings", "[r
         CHECK(got < def);
     }
     check_against_oracle(c, "dynamic seq_len=" + std::to_string(seq));
+  }
+}
+
+TEST_CASE("seq_len unset: a table's sequence length is its last position plus one (HF's rule)", "[rope][boundary]") {
+  // HF's dynamic_rope_update: seq_len = max(position_ids) + 1, then LongRoPE takes the long factors
+  // iff seq_len > L0 and dynamic NTK rescales iff seq_len > M. So a table whose last position is p,
+  // with seq_len unset, equals the table with seq_len = p + 1 set explicitly (whose values the case
+  // above checks against the oracle), bit for bit, and the switch falls between last positions
+  // L0 - 1 and L0 (LongRoPE) or M - 1 and M (dynamic).
+  rope::config longrope = rope::models::phi3_vision_128k_short;
+  longrope.seq_len = 0;
+  const rope::config dynamic{.head_dim = 128,
+                             .rope_theta = 10000.0,
+                             .rope_type = scaling::dynamic,
+                             .factor = 2.0,
+                             .max_position_embeddings = 4096};
+  for (const rope::config& unset : {longrope, dynamic}) {
+    const std::uint64_t edge = static_cast<std::uint64_t>(
+        unset.rope_type == scaling::longrope ? unset.original_max_position_embeddings : unset.max_position_embeddings);
+    const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(unset));
+    for (const std::uint64_t last : {edge - 1, edge}) {
+      INFO("rope_type " << (unset.rope_type == scaling::longrope ? "longrope" : "dynamic") << ", last position "
+                        << last);
+      rope::config set = unset;
+      set.seq_len = static_cast<std::int64_t>(last) + 1;
+      rope::config unscaled = unset;
+      unscaled.seq_len = 1;  // short factors, or no dynamic scaling
+      // Rows last - 1 and last: from a start (the table's length is start + rows) and from a list.
+      const std::vector<std::uint64_t> list{last, last - 1};
+      std::vector<float> cos(2 * d), sin(2 * d), want_cos(2 * d), want_sin(2 * d), plain_cos(2 * d), plain_sin(2 * d);
+      REQUIRE(rope::fill_table<float>(unset, cos, sin, rope::layout::half_split, {.start = last - 1}) ==
+              posenc::status::ok);
+      REQUIRE(rope::fill_table<float>(set, want_cos, want_sin, rope::layout::half_split, {.start = last - 1}) ==
+              posenc::status::ok);
+      REQUIRE(rope::fill_table<float>(unscaled, plain_cos, plain_sin, rope::layout::half_split, {.start = last - 1}) ==
+              posenc::status::ok);
+      CHECK(cos == want_cos);
+      CHECK(sin == want_sin);
+      // Past the edge the scaled table differs from the unscaled one; up to it, it is the same.
+      CHECK((cos == plain_cos) == (last < edge));
+      std::vector<float> lcos(2 * d), lsin(2 * d);
+      REQUIRE(rope::fill_table<float>(unset, list, lcos, lsin) == posenc::status::ok);
+      CHECK(std::equal(lcos.begin(), lcos.begin() + static_cast<std::ptrdiff_t>(d),
+                       want_cos.begin() + static_cast<std::ptrdiff_t>(d)));
+      CHECK(std::equal(lsin.begin() + static_cast<std::ptrdiff_t>(d), lsin.end(), want_sin.begin()));
+    }
   }
 }
 

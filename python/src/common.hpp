@@ -32,6 +32,18 @@ namespace py = pybind11;
 
 [[noreturn]] inline void fail(const std::string& message) { throw py::value_error(message); }
 
+// A table past the model's max_position_embeddings: a UserWarning (the CLI's warning line), not an
+// error; the model never saw those positions, though a scaling may extend it. An error when the
+// caller's warnings filter turns warnings into errors.
+inline void warn_past_max_position(std::int64_t max_position_embeddings, std::uint64_t last_position,
+                                   const std::string& context) {
+  if (max_position_embeddings <= 0 || last_position < static_cast<std::uint64_t>(max_position_embeddings)) return;
+  const std::string message = context + ": position " + std::to_string(last_position) +
+                              " is past max_position_embeddings " + std::to_string(max_position_embeddings) +
+                              " (positions 0 .. " + std::to_string(max_position_embeddings - 1) + ")";
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 2) != 0) throw py::error_already_set();
+}
+
 // The dtypes of a table, by the short names the Python layer normalises every spelling to
 // ("float32", numpy.float32, "f32", ... are all "f32"; python/posenc/_dtypes.py).
 enum class dtype { f64, f32, bf16, f16 };

@@ -8,6 +8,7 @@
 // float32 recurrence (rope::angle_row per row, then cosf/sinf), for the configs rope::applies
 // accepts (default and linear), and its inv_freq is rope::inv_freq_row(ggml_float32), its angle at
 // position 1, as `posenc emit rope-freq` writes it. The fills run without the GIL.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,7 @@
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/policy.hpp>
 #include <posenc/rope/scaling_names.hpp>
+#include <posenc/rope/seq_len.hpp>
 
 #include "bindings.hpp"
 #include "common.hpp"
@@ -170,7 +172,7 @@ py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
                      bool fold, const std::string& policy_s) {
   const std::string ctx = "rope_table";
   const io::rope_settings s = read_rope_config(json_text, overrides, ctx);
-  const rope::config c = s.config();
+  rope::config c = s.config();
   const dtype d = parse_dtype(dtype_s);
   const rope::layout lay = parse_layout(layout_s);
   const policy pol = parse_policy(policy_s);
@@ -184,6 +186,12 @@ py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
       if (r.list[i] > rope::max_table_position)
         fail(ctx + ": position " + std::to_string(r.list[i]) + " (positions[" + std::to_string(i) +
              "]) is past 2^21 = 2097152");
+  }
+  if (r.rows > 0) {
+    std::uint64_t last = r.start + (r.rows - 1);
+    if (r.list != nullptr) last = *std::max_element(r.list, r.list + r.rows);
+    warn_past_max_position(c.max_position_embeddings, last, ctx);
+    c = rope::with_seq_len_of_positions(c, last);  // dynamic, LongRoPE: HF's seq_len (rope/seq_len.hpp)
   }
   // rope::check_table names the broken precondition (the fills would return a bare status).
   if (const rope::validation v =

@@ -70,6 +70,7 @@ py::dict verify_rope(const std::string& json_text, const py::dict& overrides, co
   q.config = c;
   q.start = start;
   q.rows = static_cast<std::uint64_t>(cos.shape(0));
+  if (q.rows > 0) warn_past_max_position(c.max_position_embeddings, q.start + (q.rows - 1), ctx);
   q.layout = layout_s == "interleaved" ? rope::layout::interleaved : rope::layout::half_split;
   q.fold_attention = fold;
   q.max_ulp = max_ulp;

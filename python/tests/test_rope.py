@@ -6,6 +6,7 @@ import threading
 import time
 from decimal import Decimal
 from fractions import Fraction
+import warnings
 
 import numpy as np
 import pytest
@@ -116,7 +117,8 @@ def test_every_shipped_config_against_numpy_float64(configs, name):
     path = configs / f"{name}.json"
     positions = np.array([0, 1, 100, 1000, 4095, 8191], dtype=np.int64)
     cos, sin = posenc.rope_table(path, positions, "float32")
-    inv, _ = posenc.rope_inv_freq(path, "float64")
+    # HF's sequence length for this table (Phi-3.5's LongRoPE: past 4096, the long factors).
+    inv, _ = posenc.rope_inv_freq(path, "float64", seq_len=int(positions.max()) + 1)
     angle = positions[:, None].astype(np.float64) * np.asarray(inv)[None, :]
     d = 2 * len(inv)
     for table, ref in ((cos, np.cos(angle)), (sin, np.sin(angle))):
@@ -325,3 +327,28 @@ def test_ggml_float32_in_other_dtypes_is_the_float32_table_converted():
     perm = np.empty(64, dtype=int)
     perm[0::2], perm[1::2] = np.arange(32), np.arange(32) + 32
     assert np.array_equal(np.asarray(bf).view(np.uint16), want[:, perm])
+
+
+def test_seq_len_unset_follows_hf_rule(configs):
+    """HF's dynamic_rope_update: seq_len = max(position_ids) + 1, and LongRoPE takes its long factors
+    iff seq_len > original_max_position_embeddings (4096 for Phi-3.5)."""
+    phi = configs / "phi-3.5-mini-instruct.json"
+    for last, takes_long in ((4095, False), (4096, True)):
+        positions = [last, 0]  # the largest position anywhere in the list decides
+        got = posenc.rope_table(phi, positions, "float32")
+        want = posenc.rope_table(phi, positions, "float32", seq_len=last + 1)
+        short = posenc.rope_table(phi, positions, "float32", seq_len=4096)
+        assert all(np.array_equal(g, w) for g, w in zip(got, want))
+        assert np.array_equal(got[0], short[0]) == (not takes_long)
+        counted = posenc.rope_table(phi, last + 1, "float32")  # rows 0 .. last
+        assert np.array_equal(counted[0][[last, 0]], got[0])
+
+
+def test_positions_past_max_position_embeddings_warn(configs):
+    phi = configs / "phi-3.5-mini-instruct.json"  # max_position_embeddings 131072
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        posenc.rope_table(phi, [131071], "float32")  # inside: no warning
+    with pytest.warns(UserWarning, match=r"rope_table: position 131072 is past max_position_embeddings 131072"):
+        cos, _ = posenc.rope_table(phi, [5, 131072], "float32")
+    assert cos.shape == (2, 96)

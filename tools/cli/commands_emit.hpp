@@ -45,6 +45,7 @@
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/policy.hpp>
+#include <posenc/rope/seq_len.hpp>
 #include <posenc/version.hpp>
 
 #include "args.hpp"
@@ -58,6 +59,7 @@
 #include "hf_config_flag.hpp"
 #include "policy_scope.hpp"
 #include "schemes.hpp"
+#include "warning.hpp"
 
 namespace posenc::cli::emit {
 
@@ -566,7 +568,12 @@ inline std::string run_rope(const parsed_args& a, const command_target& t) {
   const options o = read_options(a, t);
   const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
-  const parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
+  parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
+  if (o.rope) {
+    const std::uint64_t last = o.start + (o.rows - 1);
+    warn_past_max_position(pc.cfg.max_position_embeddings, last, o.ctx);
+    pc.cfg = rope::with_seq_len_of_positions(pc.cfg, last);  // dynamic, LongRoPE: HF's seq_len
+  }
   switch (o.type) {
     case dtype::f32: return emit_any<float>(pc, o);
     case dtype::bf16: return emit_any<posenc::bfloat16>(pc, o);

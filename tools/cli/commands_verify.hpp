@@ -49,6 +49,7 @@
 #include "emit_output.hpp"
 #include "hf_config_flag.hpp"
 #include "verify_report_format.hpp"
+#include "warning.hpp"
 
 namespace posenc::cli {
 
@@ -366,6 +367,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   if (q.start + q.rows - 1 > rope::max_table_position)
     throw usage_error(ctx + ": positions past 2^21: --start " + std::to_string(q.start) + " and " +
                       std::to_string(q.rows) + " rows end at position " + std::to_string(q.start + q.rows - 1));
+  warn_past_max_position(pc.cfg.max_position_embeddings, q.start + q.rows - 1, ctx);
   q.layout =
       flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
                   rope::layout::half_split, ctx);

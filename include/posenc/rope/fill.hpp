@@ -21,6 +21,8 @@
 // fold_attention RN_T(af cos), RN_T(af sin), bit for bit rope::attention_sincos: the attention
 // factor folded in as HF does, but rounded once. rope::make_table / make_pair_table (table.hpp) and
 // `posenc emit rope` are built on these functions.
+// Dynamic NTK and LongRoPE with cfg.seq_len unset (0) take HF's sequence length, the fill's largest
+// position plus one (seq_len.hpp): set seq_len when filling one table in several calls.
 //
 // Returns posenc::status::ok, or
 //   domain_error: validate(cfg) fails, the spans do not have the shape above, or a position exceeds
@@ -54,6 +56,7 @@
 #include "posenc/rope/detail/table_column.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/rope/seq_len.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
@@ -145,13 +148,24 @@ constexpr rope::validation check_fill(const rope::config& c, const fill_request<
   return v;
 }
 
+// The largest position of a fill's rows (0 for no rows): the table's HF sequence length less one.
 template <class T>
-constexpr posenc::status fill(const rope::config& c, fill_request<T> q) noexcept {
+constexpr std::uint64_t last_position(const fill_request<T>& q, std::size_t rows) noexcept {
+  if (!q.by_list) return rows == 0 ? q.start : q.start + (rows - 1);
+  std::uint64_t last = 0;
+  for (std::size_t i = 0; i < q.list_size; ++i) last = q.list[i] > last ? q.list[i] : last;
+  return last;
+}
+
+template <class T>
+constexpr posenc::status fill(const rope::config& given, fill_request<T> q) noexcept {
   // rotary_dim is total (0 or negative for some invalid configs, which check_table then reports).
-  const std::int64_t dim = rope::rotary_dim(c);
+  const std::int64_t dim = rope::rotary_dim(given);
   const std::size_t d = dim > 0 ? static_cast<std::size_t>(dim) : 0;
   const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;
   const std::size_t rows = q.by_list ? q.list_size : (width == 0 ? 0 : q.size / width);
+  // Dynamic NTK and LongRoPE with seq_len unset read the table's own length, as HF (seq_len.hpp).
+  const rope::config c = rope::with_seq_len_of_positions(given, last_position(q, rows));
   if (const rope::validation v = check_fill(c, q, rows, d); !v) return v.error;
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};

@@ -128,12 +128,15 @@ inline constexpr std::array<double, 48> phi3_vision_128k_short_factor{1.05,
                                                                       3.049999999999997};
 
 // Phi-3 (vision-128k text model) LongRoPE at a short sequence (short factors) and at its full
-// 131072-token context (long factors: seq_len > original context).
+// 131072-token context (long factors: seq_len > original context). The short preset pins seq_len
+// to the original context: unset, a table past position 4095 would take the long factors by HF's
+// rule (seq_len.hpp).
 inline constexpr config phi3_vision_128k_short{.head_dim = 96,
                                                .rope_theta = 10000.0,
                                                .rope_type = scaling::longrope,
                                                .original_max_position_embeddings = 4096,
                                                .max_position_embeddings = 131072,
+                                               .seq_len = 4096,
                                                .short_factor = phi3_vision_128k_short_factor,
                                                .long_factor = phi3_vision_128k_long_factor};
 inline constexpr config phi3_vision_128k_long{.head_dim = 96,
@@ -216,6 +219,7 @@ inline constexpr config phi3_5_mini_short{.head_dim = 96,
                                           .rope_type = scaling::longrope,
                                           .original_max_position_embeddings = 4096,
                                           .max_position_embeddings = 131072,
+                                          .seq_len = 4096,  // the short factors at any length
                                           .short_factor = phi3_5_mini_short_factor,
                                           .long_factor = phi3_5_mini_long_factor};
 inline constexpr config phi3_5_mini_long{.head_dim = 96,

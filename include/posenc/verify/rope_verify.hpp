@@ -48,6 +48,7 @@
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/rope/seq_len.hpp"
 #include "posenc/verify/blocks.hpp"
 #include "posenc/verify/compare.hpp"
 #include "posenc/verify/law_measures/table_laws.hpp"
@@ -196,8 +197,12 @@ void verify_block_of(const rope_verify_request& q, const table_input& in, const 
 }  // namespace detail::rv
 
 // Verifies the tables (one per dtype, each given or posenc's own) of the request's positions.
-inline verify_report verify_rope(const rope_verify_request& q, std::span<const table_input> tables) {
+inline verify_report verify_rope(const rope_verify_request& given, std::span<const table_input> tables) {
   namespace rv = detail::rv;
+  // Dynamic NTK and LongRoPE with seq_len unset read the whole table's length, as HF does
+  // (rope/seq_len.hpp): resolved here, once, so that every block and shard sees the same config.
+  rope_verify_request q = given;
+  if (q.rows > 0) q.config = rope::with_seq_len_of_positions(q.config, q.start + (q.rows - 1));
   const auto t0 = std::chrono::steady_clock::now();
   bool wanted[4] = {false, false, false, false};
   detail::distinct_dtypes(tables, wanted);  // no table, or two of one dtype, is an error
