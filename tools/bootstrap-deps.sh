@@ -28,6 +28,9 @@ if [ "$demo_only" -eq 0 ]; then
     qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
     pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
     python3-pytest  # its tests, run by ctest
+    python3-hypothesis  # posenc.testing: property tests of users' RoPE and bias kernels (Python)
+    librapidcheck-dev   # posenc/testing: the same in C++ (RapidCheck generators, shrinking, in Catch2)
+    libsleef-dev   # SLEEF, whose float32 pow torch's CPU build uses: the hf_float32 policy is tested against it
   )
 fi
 packages+=("$@")
