@@ -29,6 +29,7 @@ if [ "$demo_only" -eq 0 ]; then
     pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
     python3-pytest  # its tests, run by ctest
     python3-hypothesis  # posenc.testing: property tests of users' RoPE and bias kernels (Python)
+    python3-pip python3-setuptools python3-wheel  # `pip install .` of the module, tested offline
     librapidcheck-dev   # posenc/testing: the same in C++ (RapidCheck generators, shrinking, in Catch2)
     libsleef-dev   # SLEEF, whose float32 pow torch's CPU build uses: the hf_float32 policy is tested against it
   )

@@ -198,7 +198,7 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
             raise ValueError("start applies to a count of positions, not to a list of positions")
         plist = _positions_array(positions)
         cos, sin = _core.rope_table(text, overrides, plist, 0, 0, code, lay, fold_attention, pol)
-    return present(cos, code), present(sin, code)
+    return present(cos, code, dtype), present(sin, code, dtype)
 
 
 def rope_inv_freq(config=None, dtype="float64", *, policy="exact", **overrides):
@@ -217,7 +217,7 @@ def rope_inv_freq(config=None, dtype="float64", *, policy="exact", **overrides):
     """
     code = dtype_code(dtype)
     inv, att = _core.rope_inv_freq(config_text(config), overrides, code, _choice("policy", policy, _POLICIES))
-    return present(inv, code), att
+    return present(inv, code, dtype), att
 
 
 def rope_config(config=None, **overrides):
@@ -251,7 +251,7 @@ def alibi_slopes(config=None, *, heads=None, max_bias=None, dtype="float64"):
     """
     text, heads, max_bias = _alibi_args(config, heads, max_bias)
     code = dtype_code(dtype)
-    return present(_core.alibi_slopes(text, heads, max_bias, code), code)
+    return present(_core.alibi_slopes(text, heads, max_bias, code), code, dtype)
 
 
 def alibi_bias_by_distance(config=None, distances=None, *, heads=None, max_bias=None, dtype="float64"):
@@ -260,7 +260,7 @@ def alibi_bias_by_distance(config=None, distances=None, *, heads=None, max_bias=
     text, heads, max_bias = _alibi_args(config, heads, max_bias)
     n = _count("distances", distances)
     code = dtype_code(dtype)
-    return present(_core.alibi_bias_by_distance(text, heads, max_bias, n, code), code)
+    return present(_core.alibi_bias_by_distance(text, heads, max_bias, n, code), code, dtype)
 
 
 def alibi_bias(config=None, positions=None, *, heads=None, max_bias=None, mask="causal", masked=-math.inf,
@@ -278,7 +278,7 @@ def alibi_bias(config=None, positions=None, *, heads=None, max_bias=None, mask="
     if isinstance(masked, bool) or not isinstance(masked, numbers.Real) or math.isnan(masked):
         raise ValueError(f"masked must be a number (not NaN), got {masked!r}")
     code = dtype_code(dtype)
-    return present(_core.alibi_bias(text, heads, max_bias, n, kind == "symmetric", float(masked), code), code)
+    return present(_core.alibi_bias(text, heads, max_bias, n, kind == "symmetric", float(masked), code), code, dtype)
 
 
 # ---- T5 -----------------------------------------------------------------------------------------
@@ -341,7 +341,7 @@ def logn_factors(positions, dtype="float64", *, base=_field_default("logn", "bas
     if not isinstance(at_least_one, bool):
         raise TypeError("at_least_one must be a bool")
     code = dtype_code(dtype)
-    return present(_core.logn_factors(_integer("base", base), at_least_one, n, _integer("start", start), code), code)
+    return present(_core.logn_factors(_integer("base", base), at_least_one, n, _integer("start", start), code), code, dtype)
 
 
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------
@@ -362,7 +362,7 @@ def sinusoidal_table(positions, dim, dtype="float64", *, start=0, base=_field_de
         raise TypeError("base must be a number")
     base = check_finite("base", float(base))
     return present(_core.sinusoidal_table(d, n, _integer("start", start), base, exponent, layout,
-                                          dtype_code(dtype)), dtype_code(dtype))
+                                          dtype_code(dtype)), dtype_code(dtype), dtype)
 
 
 def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=_field_default("xpos", "scale_base"),
@@ -377,7 +377,7 @@ def xpos_scales(positions, head_dim, dtype="float64", *, start=0, scale_base=_fi
         raise TypeError("inverse must be a bool")
     code = dtype_code(dtype)
     return present(_core.xpos_scales(d, n, _integer("start", start), _integer("scale_base", scale_base), inverse,
-                                     code), code)
+                                     code), code, dtype)
 
 
 # ---- KERPLE, Sandwich, Shaw -------------------------------------------------------------------------
@@ -406,7 +406,7 @@ def kerple_log_bias(distances, dtype="float64", *, p, a):
     names a broken head, and the first entry that overflows ``dtype``. ``posenc emit kerple-log``."""
     n = _count("distances", distances)
     code = dtype_code(dtype)
-    return present(_core.kerple_log_bias(_reals("p", p), _reals("a", a), n, code), code)
+    return present(_core.kerple_log_bias(_reals("p", p), _reals("a", a), n, code), code, dtype)
 
 
 def kerple_power_bias(distances, dtype="float64", *, p, a):
@@ -416,7 +416,7 @@ def kerple_power_bias(distances, dtype="float64", *, p, a):
     ``posenc emit kerple-power``."""
     n = _count("distances", distances)
     code = dtype_code(dtype)
-    return present(_core.kerple_power_bias(_reals("p", p), _reals("a", a), n, code), code)
+    return present(_core.kerple_power_bias(_reals("p", p), _reals("a", a), n, code), code, dtype)
 
 
 def sandwich_bias(distances, dim, heads, dtype="float64"):
@@ -427,7 +427,7 @@ def sandwich_bias(distances, dim, heads, dtype="float64"):
     2^28 cosine terms (heads x distances x dim/2) per call, as ``posenc emit sandwich``."""
     n = _count("distances", distances)
     code = dtype_code(dtype)
-    return present(_core.sandwich_bias(_integer("dim", dim), _integer("heads", heads), n, code), code)
+    return present(_core.sandwich_bias(_integer("dim", dim), _integer("heads", heads), n, code), code, dtype)
 
 
 def shaw_relative_indices(positions, *, max_relative_position=_field_default("shaw", "max_relative_position")):
@@ -477,7 +477,7 @@ def transformer_xl_table(d_model, klen, dtype="float64", *, qlen=None,
     XLNet's. ``posenc emit transformer-xl``."""
     args = _txl_args(klen, qlen, clamp_len, model, attn_type, bi_data)
     code = dtype_code(dtype)
-    return present(_core.transformer_xl_table(_integer("d_model", d_model), *args, code), code)
+    return present(_core.transformer_xl_table(_integer("d_model", d_model), *args, code), code, dtype)
 
 
 def transformer_xl_positions(klen, *, qlen=None, clamp_len=_field_default("transformer_xl", "clamp_len"),

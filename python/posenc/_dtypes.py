@@ -52,8 +52,21 @@ def dtype_code(dtype):
     return code
 
 
-def present(array, code):
-    """The array as returned to the user: bfloat16 bits viewed as ml_dtypes.bfloat16 when available."""
+def _is_torch_dtype(dtype):
+    return str(dtype).startswith("torch.") and type(dtype).__module__.startswith("torch")
+
+
+def present(array, code, asked=None):
+    """The array as returned to the user.
+
+    A dtype asked for as a torch dtype (``torch.bfloat16``, ``torch.float32``, ...) gives a torch
+    tensor of that dtype, sharing the array's memory: bfloat16 as ``torch.bfloat16``, the same bits.
+    Otherwise a numpy array, bfloat16 bits viewed as ml_dtypes.bfloat16 when that is importable.
+    """
+    if asked is not None and _is_torch_dtype(asked):
+        import torch  # asked for by a torch dtype, so importable
+        tensor = torch.from_numpy(np.ascontiguousarray(array.view(np.int16) if code == "bf16" else array))
+        return tensor.view(torch.bfloat16) if code == "bf16" else tensor
     if code == "bf16" and _ml_dtypes is not None:
         return array.view(_ml_dtypes.bfloat16)
     return array

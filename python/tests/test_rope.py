@@ -352,3 +352,16 @@ def test_positions_past_max_position_embeddings_warn(configs):
     with pytest.warns(UserWarning, match=r"rope_table: position 131072 is past max_position_embeddings 131072"):
         cos, _ = posenc.rope_table(phi, [5, 131072], "float32")
     assert cos.shape == (2, 96)
+
+
+def test_torch_dtype_gives_torch_tensors(configs):
+    """A dtype asked for as a torch dtype gives torch tensors: bfloat16 as torch.bfloat16, same bits."""
+    torch = pytest.importorskip("torch")
+    cfg = configs / "llama-3.1-8b.json"
+    cos_t, sin_t = posenc.rope_table(cfg, 16, torch.bfloat16)
+    cos_n, _ = posenc.rope_table(cfg, 16, "bfloat16")
+    assert isinstance(cos_t, torch.Tensor) and cos_t.dtype == torch.bfloat16 and tuple(cos_t.shape) == (16, 128)
+    assert np.array_equal(cos_t.view(torch.int16).numpy().view(np.uint16), np.asarray(cos_n).view(np.uint16))
+    inv_t, _ = posenc.rope_inv_freq(cfg, torch.float32)
+    assert inv_t.dtype == torch.float32
+    assert np.array_equal(inv_t.numpy(), posenc.rope_inv_freq(cfg, "float32")[0])

@@ -307,3 +307,33 @@ def test_strategies_draw_valid_configs_and_positions():
         posenc.rope_table(config, pos, "float32")
 
     run()
+
+
+# ---- torch kernels (skipped without torch; Debian python3-torch) ----
+
+def test_torch_bfloat16_kernel(configs):
+    """HF's apply_rotary_pos_emb in torch bfloat16 (its ops compute in float32 and round each result to
+    bfloat16), fed posenc's exact table asked for as torch.bfloat16; and the same with one wrong lane."""
+    torch = pytest.importorskip("torch")
+    cfg = cfg_path(configs, "qwen2.5-7b-instruct-yarn")
+
+    def rotate_half(x):
+        x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+        return torch.cat((-x2, x1), dim=-1)
+
+    def hf_apply(x, positions, wrong_lane=None):
+        cos, sin = posenc.rope_table(cfg, positions.numpy(), torch.bfloat16, fold_attention=True)
+        cos, sin = cos.unsqueeze(1), sin.unsqueeze(1)  # [tokens, 1, head_dim] against [tokens, heads, head_dim]
+        out = (x * cos) + (rotate_half(x) * sin)
+        if wrong_lane is not None:
+            out[..., wrong_lane] = x[..., wrong_lane]
+        return out
+
+    r = pt.check_rope_apply(hf_apply, cfg, dtype="bfloat16", framework="torch", table_rounding="correct",
+                            examples=EXAMPLES, seed=SEED)
+    assert 0 < r.worst_ratio <= 1
+
+    def one_wrong_lane(x, positions):
+        return hf_apply(x, positions, wrong_lane=100)
+
+    _caught(one_wrong_lane, cfg, None, dtype="bfloat16", framework="torch")

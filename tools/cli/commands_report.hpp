@@ -33,6 +33,7 @@
 #include <vector>
 
 #include <posenc/rope/config.hpp>
+#include <posenc/rope/seq_len.hpp>
 #include <posenc/version.hpp>
 
 #if defined(POSENC_CLI_HAVE_MPFR)
@@ -364,10 +365,12 @@ inline void run_precision(const parsed_args& a, std::string& out) {
   const target t = read_target(a);
   const auto hf = emit::hf_rope_settings(a, ctx);
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
-  const emit::parsed_config pc = emit::read_config(a, ctx, hf ? &hf_cfg : nullptr);
+  emit::parsed_config pc = emit::read_config(a, ctx, hf ? &hf_cfg : nullptr);
   const auto max_position = static_cast<std::uint64_t>(
       flag_integer(a, "max-position", 1, static_cast<long long>(vf::rope_precision::max_position),
                    static_cast<long long>(default_max_position), ctx));
+  // The measured positions end at max_position: HF's sequence length for dynamic NTK and LongRoPE.
+  pc.cfg = rope::with_seq_len_of_positions(pc.cfg, max_position);
   const auto per_decade = static_cast<std::uint64_t>(flag_integer(a, "per-decade", 1, 100000, default_per_decade, ctx));
   const auto threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
   const bool plots = !a.has("no-plots");
