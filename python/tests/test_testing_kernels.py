@@ -165,6 +165,23 @@ def test_hf_float32_pipeline_passes_against_hf_float32(configs):
         pt.check_rope_apply(hf_kernel, cfg, positions=np.arange(30000, 32768), examples=EXAMPLES, seed=SEED)
 
 
+def test_ggml_float32_kernel_passes_against_ggml_float32(configs):
+    # ggml's CPU recurrence table (rope::ggml_float32) with float32 operations: equal to ggml's cache
+    cfg = cfg_path(configs, "pythia-160m")  # rope_type default (ggml's recurrence has no llama3 bands)
+
+    def ggml_kernel(x, positions):
+        cos, sin = posenc.rope_table(cfg, positions, "float32", policy="ggml_float32")
+        half = cos.shape[1] // 2
+        c, s = cos[:, None, :half], sin[:, None, :half]
+        a, b = x[..., :half], x[..., half:2 * half]
+        return np.concatenate([a * c - b * s, a * s + b * c, x[..., 2 * half:]], axis=-1)
+
+    r = pt.check_rope_apply(ggml_kernel, cfg, reference="ggml_float32", table_rounding="correct",
+                            examples=EXAMPLES, seed=SEED)
+    assert 0 < r.worst_ratio <= 1
+    _caught(ggml_kernel, cfg, None, positions=np.arange(1500, 2048))  # not the exact rotation
+
+
 def test_layouts_are_one_rotation(configs):
     llama = cfg_path(configs, "llama-3.2-1b")
     half_split = rope_kernel(llama, posenc_table=True)
