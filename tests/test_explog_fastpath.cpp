@@ -16,13 +16,14 @@
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/geometric_frequency.hpp"
 #include "posenc/math/pow.hpp"
+#include "sample_count.hpp"
 
 namespace {
 
 namespace d = posenc::detail;
 namespace m = posenc::math;
 
-constexpr long kArgs = 100000;
+constexpr long kArgs = posenc_test::samples(100000);  // a tenth in the sanitizer build
 
 // A 1200-bit MPFR number; every sum of doubles used below is exact at this precision.
 struct big {

@@ -16,6 +16,7 @@
 #include <random>
 
 #include "posenc/math/round.hpp"
+#include "sample_count.hpp"
 
 namespace {
 
@@ -213,10 +214,18 @@ void check_round_dd(std::uint64_t seed, long n) {
 
 }  // namespace
 
-TEST_CASE("round_dd: one correct rounding into double, vs MPFR", "[round]") { check_round_dd<double>(1, 1000000); }
-TEST_CASE("round_dd: one correct rounding into float, vs MPFR", "[round]") { check_round_dd<float>(2, 1000000); }
-TEST_CASE("round_dd: one correct rounding into bfloat16, vs MPFR", "[round]") { check_round_dd<bfloat16>(3, 1000000); }
-TEST_CASE("round_dd: one correct rounding into float16, vs MPFR", "[round]") { check_round_dd<float16>(4, 1000000); }
+TEST_CASE("round_dd: one correct rounding into double, vs MPFR", "[round]") {
+  check_round_dd<double>(1, posenc_test::samples(1000000));
+}
+TEST_CASE("round_dd: one correct rounding into float, vs MPFR", "[round]") {
+  check_round_dd<float>(2, posenc_test::samples(1000000));
+}
+TEST_CASE("round_dd: one correct rounding into bfloat16, vs MPFR", "[round]") {
+  check_round_dd<bfloat16>(3, posenc_test::samples(1000000));
+}
+TEST_CASE("round_dd: one correct rounding into float16, vs MPFR", "[round]") {
+  check_round_dd<float16>(4, posenc_test::samples(1000000));
+}
 
 namespace {
 
@@ -279,16 +288,16 @@ void check_ziv(std::uint64_t seed, long n) {
 }  // namespace
 
 TEST_CASE("ziv_round: never wrong, accepts clearly safe intervals (double)", "[round][ziv]") {
-  check_ziv<double>(11, 1000000);
+  check_ziv<double>(11, posenc_test::samples(1000000));
 }
 TEST_CASE("ziv_round: never wrong, accepts clearly safe intervals (float)", "[round][ziv]") {
-  check_ziv<float>(12, 1000000);
+  check_ziv<float>(12, posenc_test::samples(1000000));
 }
 TEST_CASE("ziv_round: never wrong, accepts clearly safe intervals (bfloat16)", "[round][ziv]") {
-  check_ziv<bfloat16>(13, 1000000);
+  check_ziv<bfloat16>(13, posenc_test::samples(1000000));
 }
 TEST_CASE("ziv_round: never wrong, accepts clearly safe intervals (float16)", "[round][ziv]") {
-  check_ziv<float16>(14, 1000000);
+  check_ziv<float16>(14, posenc_test::samples(1000000));
 }
 
 TEST_CASE("ziv_round: err == 0 is exact rounding, boundaries refused", "[round][ziv]") {
@@ -372,7 +381,7 @@ TEST_CASE("round_dyadic: 128-bit mantissas with sticky bit, vs MPFR", "[round]")
   mpfr_t x;
   mpfr_init2(x, 200);
   long bad = 0;
-  const long n = 200000;
+  const long n = posenc_test::samples(200000);
   for (long i = 0; i < n; ++i) {
     const int len = 1 + static_cast<int>(g() % 128);
     std::uint64_t mhi = len > 64 ? (g() >> (128 - len)) | (std::uint64_t{1} << (len - 65)) : 0;
