@@ -50,6 +50,7 @@ bool has_avx512f() { return __builtin_cpu_supports("avx512f"); }
 extern "C" {
 __attribute__((target("avx2,fma"))) __m256 Sleef_powf8_u10avx2(__m256, __m256);
 __attribute__((target("avx512f"))) __m512 Sleef_powf16_u10avx512f(__m512, __m512);
+float Sleef_powf1_u10purecfma(float, float);  // sleef.h: only under FP_FAST_FMAF
 }
 __attribute__((target("avx2,fma"))) void sleef_avx2(const float* x, const float* y, float* out) {
   _mm256_storeu_ps(out, Sleef_powf8_u10avx2(_mm256_loadu_ps(x), _mm256_loadu_ps(y)));
@@ -59,7 +60,7 @@ __attribute__((target("avx512f"))) void sleef_avx512(const float* x, const float
 }
 
 struct tally {
-  long n = 0, vs_avx2 = 0, vs_avx512 = 0, scalar_vs_avx2 = 0, cr_vs_avx2 = 0;
+  long n = 0, vs_avx2 = 0, vs_avx512 = 0, vs_purecfma = 0, scalar_vs_avx2 = 0, cr_vs_avx2 = 0;
 };
 
 // Compares 16 pairs: posenc against each SLEEF variant the CPU runs, plus the side counts.
@@ -76,6 +77,9 @@ void check16(const float* x, const float* y, tally& t, bool with_cr) {
       ++t.vs_avx2;
     }
     if (a5 && !same(mine, v16[i])) ++t.vs_avx512;
+    // SLEEF's one-lane build of the same vector source with FMA (what test_rope_policy's
+    // reference calls); it needs the FMA instructions too.
+    if (a2 && !same(mine, Sleef_powf1_u10purecfma(x[i], y[i]))) ++t.vs_purecfma;
     if (a2 && !same(Sleef_powf_u10(x[i], y[i]), v8[i])) ++t.scalar_vs_avx2;
     if (a2 && with_cr && !same(posenc::math::pow(x[i], y[i]), v8[i])) ++t.cr_vs_avx2;
   }
@@ -83,10 +87,10 @@ void check16(const float* x, const float* y, tally& t, bool with_cr) {
 
 void report(const char* what, const tally& t, bool with_cr) {
   std::printf(
-      "sleef_powf %s: %ld pairs; differ from Sleef_powf8_u10avx2 %ld%s, from Sleef_powf16_u10avx512f %ld%s; "
-      "scalar Sleef_powf_u10 differs from the AVX2 vector %ld",
+      "sleef_powf %s: %ld pairs; differ from Sleef_powf8_u10avx2 %ld%s, from Sleef_powf16_u10avx512f %ld%s, "
+      "from Sleef_powf1_u10purecfma %ld; scalar Sleef_powf_u10 differs from the AVX2 vector %ld",
       what, t.n, t.vs_avx2, has_avx2_fma() ? "" : " (no AVX2+FMA: not run)", t.vs_avx512,
-      has_avx512f() ? "" : " (no AVX-512F: not run)", t.scalar_vs_avx2);
+      has_avx512f() ? "" : " (no AVX-512F: not run)", t.vs_purecfma, t.scalar_vs_avx2);
   if (with_cr) std::printf("; the correctly rounded power differs from it %ld", t.cr_vs_avx2);
   std::printf("\n");
 }
@@ -111,6 +115,7 @@ TEST_CASE("sleef_powf is Sleef_powf8_u10avx2 on every RoPE exponent of the usual
   report("RoPE grid", t, true);
   CHECK(t.vs_avx2 == 0);
   CHECK(t.vs_avx512 == 0);
+  CHECK(t.vs_purecfma == 0);
   // The comparison can fail: the correctly rounded power is off SLEEF's somewhere on this grid.
   if (has_avx2_fma()) CHECK(t.cr_vs_avx2 > 0);
 }
@@ -132,6 +137,7 @@ TEST_CASE("sleef_powf is Sleef_powf8_u10avx2 on random pairs in RoPE's range and
   report("random RoPE-range pairs", rope, false);
   CHECK(rope.vs_avx2 == 0);
   CHECK(rope.vs_avx512 == 0);
+  CHECK(rope.vs_purecfma == 0);
   // Any bit patterns: negative, subnormal, huge, infinite and NaN operands, the special cases.
   std::uniform_int_distribution<std::uint32_t> bits;
   for (int i = 0; i < 100000 / 16; ++i) {
