@@ -176,8 +176,24 @@ constexpr f2 div(f2 n, f2 d) noexcept {
 constexpr std::int32_t ilogb2k(float d) noexcept { return ((bits_of(d) >> 23) & 0xff) - 0x7f; }
 // vldexp3_vf_vf_vi2: add q to the exponent field directly (no range checks).
 constexpr float ldexp3(float d, std::int32_t q) noexcept { return float_of(wrap_add(bits_of(d), wrap_shl(q, 23))); }
-// vldexp_vf_vf_vi2: d * 2^q in four steps of at most 2^(4*...) so that huge |q| saturate the way
-// SLEEF's does (m is clamped to the exponent field's range before it becomes a float).
+// x * u for u a power of two or +inf, as the float multiply rounds it, without overflowing in
+// constant evaluation (GCC rejects a float operation that overflows; the vector unit gives inf):
+// the product is exact in double, so one conversion rounds it, after an explicit overflow check.
+constexpr float mul_pow2(float x, float u) noexcept {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  if (x != x) return x;
+  if (u == inf) return x == 0.0f ? std::numeric_limits<float>::quiet_NaN() : (x < 0 ? -inf : inf);  // 0 * inf
+  if (x == inf || x == -inf) return x;
+  const double p = static_cast<double>(x) * static_cast<double>(u);
+  // RN to float overflows from 2^128 - 2^103 (half an ulp above FLT_MAX) up.
+  if (p >= 0x1p128 - 0x1p103) return inf;
+  if (p <= -(0x1p128 - 0x1p103)) return -inf;
+  return static_cast<float>(p);
+}
+
+// vldexp_vf_vf_vi2: d * 2^q in steps (four times 2^m then 2^q') so that huge |q| saturate the
+// way SLEEF's does: m is clamped to the exponent field's range before it becomes a float (0xff:
+// +inf), and the remaining q' always gives a finite power of two.
 constexpr float ldexp(float x, std::int32_t q) noexcept {
   std::int32_t m = q >> 31;  // arithmetic shift (C++20): -1 for q < 0
   m = wrap_shl((wrap_add(m, q) >> 6) - m, 4);
@@ -186,12 +202,12 @@ constexpr float ldexp(float x, std::int32_t q) noexcept {
   m = m > 0 ? m : 0;
   m = m > 0xff ? 0xff : m;
   float u = float_of(wrap_shl(m, 23));
-  x = x * u;
-  x = x * u;
-  x = x * u;
-  x = x * u;
+  x = mul_pow2(x, u);
+  x = mul_pow2(x, u);
+  x = mul_pow2(x, u);
+  x = mul_pow2(x, u);
   u = float_of(wrap_shl(wrap_add(q, 0x7f), 23));
-  return x * u;
+  return mul_pow2(x, u);
 }
 
 // ---- log and exp kernels ----------------------------------------------------------------------
@@ -292,7 +308,19 @@ constexpr float sleef_powf(float x, float y) noexcept {
   // x finite, nonzero, != 1; y finite, nonzero. A negative x needs an integer y (else NaN: the
   // kernel's result times SLEEF_NANf, 0x7fc00000); an odd y gives the result x's sign.
   if (!(x > 0) && !yisint) return std::numeric_limits<float>::quiet_NaN();
-  float result = s::expk(s::mul(s::logk(ax), y));  // finite, 0 or inf: see expk's first lines
+  const s::f2 l = s::logk(ax);
+  float result = 0.0f;
+  // l.x * y, the leading part of the kernel's argument, is exact in double. Far beyond expk's
+  // thresholds (|d.x| > 1e4 gives inf, d.x < -104 gives +0) the float product may overflow
+  // (+-inf, and a NaN in the error term): return expk's result without forming it.
+  const double lead = static_cast<double>(l.x) * static_cast<double>(y);
+  if (lead >= 0x1p100)
+    result = inf;
+  else if (lead <= -0x1p100)
+    result = 0.0f;
+  else
+    result = s::expk(s::mul(l, y));
+  if (result != result) result = inf;  // xpowf: a NaN from the kernel becomes inf
   return x > 0 ? result : result * (yisodd ? -1.0f : 1.0f);
 }
 
