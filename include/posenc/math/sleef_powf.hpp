@@ -66,6 +66,9 @@ constexpr float fma(float a, float b, float c) noexcept {
 constexpr std::int32_t wrap_add(std::int32_t a, std::int32_t b) noexcept {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
 }
+constexpr std::int32_t wrap_sub(std::int32_t a, std::int32_t b) noexcept {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) - static_cast<std::uint32_t>(b));
+}
 constexpr std::int32_t wrap_shl(std::int32_t a, int s) noexcept {
   return static_cast<std::int32_t>(static_cast<std::uint32_t>(a) << s);
 }
@@ -196,8 +199,8 @@ constexpr float mul_pow2(float x, float u) noexcept {
 // +inf), and the remaining q' always gives a finite power of two.
 constexpr float ldexp(float x, std::int32_t q) noexcept {
   std::int32_t m = q >> 31;  // arithmetic shift (C++20): -1 for q < 0
-  m = wrap_shl((wrap_add(m, q) >> 6) - m, 4);
-  q = wrap_add(q, -wrap_shl(m, 2));
+  m = wrap_shl(wrap_sub(wrap_add(m, q) >> 6, m), 4);
+  q = wrap_sub(q, wrap_shl(m, 2));
   m = wrap_add(m, 0x7f);
   m = m > 0 ? m : 0;
   m = m > 0xff ? 0xff : m;
