@@ -18,6 +18,7 @@
 #include "posenc/math/pow.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/math/sincos_table.hpp"
+#include "posenc/math/sleef_powf.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/math/trig.hpp"
 
@@ -179,6 +180,18 @@ constexpr xy<float> powf_gen(std::uint64_t& s, std::size_t) {
 }
 constexpr auto pow_f = with_curated<4, xy<float>>(powf_curated, 10, powf_gen);
 
+// SLEEF's powf (rope::hf_float32's power) on RoPE's arguments: float bases, exponents 2j/d. The
+// first case is torch's pair 37 of d = 128 at 1e6; pow_f's arguments are run through it too.
+constexpr std::array<xy<float>, 4> sleef_curated = {
+    {{1e6f, 74.0f / 128.0f}, {1e4f, 222.0f / 256.0f}, {150000.0f, 12.0f / 64.0f}, {1e4f, 40.0f / 96.0f}}};
+constexpr xy<float> sleef_gen(std::uint64_t& s, std::size_t) {
+  constexpr float bases[5] = {1e4f, 1e5f, 1.5e5f, 5e5f, 1e6f};
+  const auto d = static_cast<int>(16 + 2 * (splitmix(s) % 249));  // 16 .. 512, even
+  const auto j = static_cast<int>(splitmix(s) % static_cast<std::uint64_t>(d / 2));
+  return {bases[splitmix(s) % 5], static_cast<float>(2 * j) / static_cast<float>(d)};
+}
+constexpr auto sleef_pow_f = with_curated<4, xy<float>>(sleef_curated, 12, sleef_gen);
+
 // RoPE: positions up to 2^21, pairs j < 64 of d = 128, the usual bases.
 struct rope_arg {
   std::uint64_t m;
@@ -209,6 +222,7 @@ constexpr double f_sqrt_d(const double& x) { return pm::sqrt(x); }
 constexpr float f_sqrt_f(const float& x) { return pm::sqrt(x); }
 constexpr double f_pow_d(const xy<double>& a) { return pm::pow(a.x, a.y); }
 constexpr float f_pow_f(const xy<float>& a) { return pm::pow(a.x, a.y); }
+constexpr float f_sleef_powf(const xy<float>& a) { return pm::sleef_powf(a.x, a.y); }
 constexpr pm::sincos_result<float> f_rope_f(const rope_arg& a) {
   return pm::sincos_geometric<float>(a.m, a.base, 2 * a.j, 128).value;
 }

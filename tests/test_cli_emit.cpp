@@ -34,6 +34,7 @@
 #include <posenc/version.hpp>
 
 #include "cli_test_util.hpp"
+#include "torch_powf_ref.hpp"
 
 namespace {
 
@@ -241,7 +242,8 @@ TEST_CASE("emit: --decimal reads back to the same value of the dtype", "[cli][em
 namespace {
 
 // HF's float32 pipeline transcribed with MPFR at 24 bits (each step correctly rounded, as the
-// policy specifies): t = 2j / d, p = base^t, inv = 1 / p, inv /= factor, a = inv * m, cos(a), sin(a).
+// policy specifies): t = 2j / d, p = base^t, inv = 1 / p, inv /= factor, a = inv * m, cos(a), sin(a);
+// base^t is torch's float32 pow (tests/torch_powf_ref.hpp: SLEEF's powf on the vector body).
 float mp_float(void (*f)(mpfr_ptr, mpfr_srcptr), float x) {
   posenc::verify::detail::mp in(24), out(24);
   mpfr_set_flt(in.get(), x, MPFR_RNDN);
@@ -250,13 +252,6 @@ float mp_float(void (*f)(mpfr_ptr, mpfr_srcptr), float x) {
 }
 void mp_cos(mpfr_ptr r, mpfr_srcptr x) { mpfr_cos(r, x, MPFR_RNDN); }
 void mp_sin(mpfr_ptr r, mpfr_srcptr x) { mpfr_sin(r, x, MPFR_RNDN); }
-float mp_powf(float b, float t) {
-  posenc::verify::detail::mp x(24), y(24), r(24);
-  mpfr_set_flt(x.get(), b, MPFR_RNDN);
-  mpfr_set_flt(y.get(), t, MPFR_RNDN);
-  mpfr_pow(r.get(), x.get(), y.get(), MPFR_RNDN);
-  return mpfr_get_flt(r.get(), MPFR_RNDN);
-}
 
 }  // namespace
 
@@ -267,7 +262,7 @@ TEST_CASE("emit --policy hf-float32 reproduces HF's float32 pipeline", "[cli][em
   std::vector<float> inv(d / 2);
   for (int j = 0; j < d / 2; ++j)
     inv[static_cast<std::size_t>(j)] =
-        (1.0f / mp_powf(base, static_cast<float>(2 * j) / static_cast<float>(d))) / factor;
+        (1.0f / posenc_test::torch_powf(base, static_cast<float>(2 * j) / static_cast<float>(d), j, d / 2)) / factor;
   SECTION("rope-freq") {
     const auto lines = ok_lines(cat({"rope-freq", "--dtype", "f32"}, cfg));
     REQUIRE(lines.size() == d / 2 + 2);

@@ -75,6 +75,8 @@ TEST_CASE("compile time equals run time: exp, log, sqrt, pow", "[ct_rt]") {
   compare<sqrt_f, f_sqrt_f>("sqrt(float)");
   compare<pow_d, f_pow_d>("pow(double)");
   compare<pow_f, f_pow_f>("pow(float)");
+  compare<pow_f, f_sleef_powf>("sleef_powf");
+  compare<sleef_pow_f, f_sleef_powf>("sleef_powf (RoPE)");
 }
 
 TEST_CASE("compile time equals run time: rope_sincos, sincos_product", "[ct_rt]") {

@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "posenc/math/sincos_table.hpp"
+#include "posenc/math/sleef_powf.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/policy.hpp"
 #include "posenc/verify/rope_oracle.hpp"
+#include "torch_powf_ref.hpp"
 
 namespace {
 
@@ -58,10 +60,13 @@ float mp_mulf(float x, std::uint64_t m) {
   return mpfr_get_flt(r.v, MPFR_RNDN);
 }
 
+// torch's float32 pow of element j of n (tests/torch_powf_ref.hpp: SLEEF from libsleef, MPFR).
+float torch_powf(float b, float t, int j, int n) { return posenc_test::torch_powf(b, t, j, n); }
+
 // HF's inv_freq re-derived: 1.0 / (base ** (arange(0, d, 2).float() / d)), / factor for linear.
 float hf_inv_ref(double base, int d, int j, double factor) {
   volatile float t = static_cast<float>(2 * j) / static_cast<float>(d);  // volatile: no folding tricks
-  float inv = 1.0f / mp_powf(static_cast<float>(base), t);
+  float inv = 1.0f / torch_powf(static_cast<float>(base), t, j, d / 2);
   if (factor != 0) inv = inv / static_cast<float>(factor);
   return inv;
 }
@@ -383,7 +388,6 @@ float add(float x, float y) { return r32(op::add, x, y); }
 float sub(float x, float y) { return r32(op::sub, x, y); }
 float mul(float x, float y) { return r32(op::mul, x, y); }
 float div(float x, float y) { return r32(op::div, x, y); }
-float powf_(float x, float y) { return r32(op::pow, x, y); }
 
 struct hf_ref {
   std::vector<float> inv;
@@ -394,7 +398,7 @@ struct hf_ref {
 std::vector<float> default_inv(float base, int dim, int n) {
   std::vector<float> v;
   for (int j = 0; j < n; ++j)
-    v.push_back(div(1.0f, powf_(base, div(static_cast<float>(2 * j), static_cast<float>(dim)))));
+    v.push_back(div(1.0f, torch_powf(base, div(static_cast<float>(2 * j), static_cast<float>(dim)), j, n)));
   return v;
 }
 
@@ -455,7 +459,7 @@ hf_ref hf_reference(const pr::config& c, int dim) {
       if (low == high) high += 0.001;
       std::vector<float> pos_freqs;
       for (int j = 0; j < half; ++j)
-        pos_freqs.push_back(powf_(f32(base), div(static_cast<float>(2 * j), static_cast<float>(dim))));
+        pos_freqs.push_back(torch_powf(f32(base), div(static_cast<float>(2 * j), static_cast<float>(dim)), j, half));
       for (int j = 0; j < half; ++j) {
         const float pf = pos_freqs[static_cast<std::size_t>(j)];
         const float extrap = div(1.0f, pf);                    // 1.0 / pos_freqs
@@ -481,7 +485,7 @@ hf_ref hf_reference(const pr::config& c, int dim) {
       for (int j = 0; j < half; ++j) {
         const float shape = div(static_cast<float>(2 * j), static_cast<float>(dim));
         // torch.tensor(ext_factors, dtype=torch.float32): each Python float rounded to float32
-        r.inv.push_back(div(1.0f, mul(f32(ext[static_cast<std::size_t>(j)]), powf_(f32(base), shape))));
+        r.inv.push_back(div(1.0f, mul(f32(ext[static_cast<std::size_t>(j)]), torch_powf(f32(base), shape, j, half))));
       }
       return r;
     }

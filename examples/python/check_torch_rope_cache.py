@@ -5,9 +5,13 @@ torch is installed (Debian python3-torch) and skips it otherwise.
     python3 examples/python/check_torch_rope_cache.py [config.json] [--positions N]
 
 Three questions, three one-line checks:
-  1. Is the cache what HF's float32 pipeline gives? posenc's hf_float32 policy is that pipeline with
-     correctly rounded float32 cos/sin, so it must agree within 1 ulp (torch's CPU cos/sin are not
-     correctly rounded everywhere); the angles themselves agree exactly.
+  1. Is the cache what HF's float32 pipeline gives? posenc's hf_float32 policy is that pipeline
+     (inv_freq with torch's CPU float32 pow, SLEEF's powf as on an AVX2 machine) with correctly
+     rounded float32 cos/sin, so it must agree within 1 ulp (torch's CPU cos/sin are not correctly
+     rounded everywhere); the angles themselves agree exactly. A torch whose pow differs (another
+     build, aarch64, ATEN_CPU_CAPABILITY=default) can pass its inv_freq: rope_table(...,
+     inv_freq=inv_freq.numpy()). Checked on Llama-2's, Mistral-7B-v0.3's and Gemma-2's settings
+     (docs/rope-precision.md, "torch's pow").
   2. How far is the cache from the exact values? The exact table (policy "exact") is the true
      cos/sin rounded once; the cache's absolute error grows with the position (the float32 angle's
      error, about position x 2^-24 rad).

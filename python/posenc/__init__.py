@@ -120,7 +120,7 @@ def _positions_array(positions):
 
 
 def rope_table(config, positions, dtype="float64", *, start=0, layout="half_split", fold_attention=False,
-               policy="exact", **overrides):
+               policy="exact", inv_freq=None, **overrides):
     """RoPE cos and sin tables, shape ``[rows, rotary_dim]``.
 
     Parameters
@@ -147,13 +147,20 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
     policy : ``"exact"``, ``"hf_float32"`` or ``"ggml_float32"`` (also ``"hf-float32"``, ``"ggml-float32"``)
         ``exact``: the exact values of the exact scaled frequencies, rounded once into ``dtype``.
         ``hf_float32``: HuggingFace's float32 pipeline (inv_freq as HF computes it in float32, the
-        float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf), then converted to
+        float32 angle ``inv_freq[j] * float(m)``, correctly rounded cosf/sinf; the float32 powers are
+        torch's CPU ones on AVX2, SLEEF's powf, not correctly rounded ones), then converted to
         ``dtype`` as ``.to(dtype)`` does: what a model's float32 rotary cache holds (within the rare
         ulp by which torch's own cos/sin differ from correctly rounded ones).
         ``ggml_float32``: ggml's CPU float32 recurrence (``theta_scale = powf(base, -2/d)``,
         ``theta = float(m)`` multiplied by ``theta_scale`` once per pair, times ``1/factor`` for linear
         scaling, correctly rounded cosf/sinf), then converted to ``dtype``; rope_type ``default`` and
         ``linear`` only (ValueError for any other scaling or proportional RoPE).
+    inv_freq : 1-D float32 array of ``rotary_dim / 2`` entries, or None
+        ``hf_float32`` only: your framework's own inv_freq (e.g. ``rotary_emb.inv_freq.numpy()``) in
+        place of posenc's. posenc's is torch's CPU float32 pipeline on an AVX2 machine (SLEEF's
+        pow, docs/rope-precision.md "torch's pow"); another torch build, CPU or GPU may round a few
+        powers differently. The angles, cos/sin and attention factor then follow as usual. Must be
+        float32 (TypeError otherwise: a float64 array would be rounded silently).
     **overrides
         Fields of posenc's rope::config, by HF's key names, over the config's values:
         ``head_dim``, ``rope_theta``, ``partial_rotary_factor``, ``rotary_dim``, ``rope_type``
@@ -181,6 +188,12 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
     pol = _choice("policy", policy, _POLICIES)
     if not isinstance(fold_attention, bool):
         raise TypeError("fold_attention must be a bool")
+    if inv_freq is not None:
+        if pol != "hf_float32":
+            raise ValueError(f"rope_table: inv_freq applies to policy 'hf_float32' only, not '{policy}'")
+        inv_freq = np.asarray(inv_freq)
+        if inv_freq.dtype != np.float32:
+            raise TypeError(f"inv_freq must be a float32 array (HF's tensor is float32), got {inv_freq.dtype}")
     start = _integer("start", start)
     if start < 0:
         raise ValueError(f"start must be non-negative, got {start}")
@@ -189,7 +202,7 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
         if start + rows - 1 > MAX_ROPE_POSITION:
             raise ValueError(f"rope_table: positions past 2^21: start {start} + {rows} positions ends at "
                              f"{start + rows - 1} (the last position must be <= {MAX_ROPE_POSITION})")
-        cos, sin = _core.rope_table(text, overrides, None, start, rows, code, lay, fold_attention, pol)
+        cos, sin = _core.rope_table(text, overrides, None, start, rows, code, lay, fold_attention, pol, inv_freq)
     else:
         if isinstance(positions, bool) or np.ndim(positions) == 0:
             raise TypeError("positions must be an int or a one-dimensional sequence of ints, got "
@@ -197,7 +210,7 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
         if start != 0:
             raise ValueError("start applies to a count of positions, not to a list of positions")
         plist = _positions_array(positions)
-        cos, sin = _core.rope_table(text, overrides, plist, 0, 0, code, lay, fold_attention, pol)
+        cos, sin = _core.rope_table(text, overrides, plist, 0, 0, code, lay, fold_attention, pol, inv_freq)
     return present(cos, code, dtype), present(sin, code, dtype)
 
 

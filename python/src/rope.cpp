@@ -122,9 +122,13 @@ std::size_t first_infinite(std::span<const T> cos, std::span<const T> sin) {
   return 0;
 }
 
+// A caller's own float32 inv_freq (Python's inv_freq=, for hf_float32 only): torch's tensor when
+// that torch's pow is not the one hf_float32 reproduces (docs/rope-precision.md, "torch's pow").
+using inv_freq_array = std::optional<py::array_t<float, py::array::c_style | py::array::forcecast>>;
+
 template <class T>
 py::tuple rope_table_t(const rope::config& c, const rows_spec& r, rope::layout lay, bool fold, policy pol,
-                       const std::string& ctx) {
+                       const std::string& ctx, const inv_freq_array& user_inv) {
   const std::size_t dim = static_cast<std::size_t>(rope::rotary_dim(c));
   table_size(r.rows, dim, ctx);
   const auto shape = std::vector<py::ssize_t>{static_cast<py::ssize_t>(r.rows), static_cast<py::ssize_t>(dim)};
@@ -132,7 +136,15 @@ py::tuple rope_table_t(const rope::config& c, const rows_spec& r, rope::layout l
   const std::span<T> cs = elements<T>(cos), ss = elements<T>(sin);
   if (pol == policy::hf_float32) {
     std::vector<float> inv(dim / 2);
-    if (rope::inv_freq_row(rope::hf_float32, c, inv) != posenc::status::ok) unsupported_policy(ctx);
+    if (user_inv) {
+      if (user_inv->ndim() != 1 || static_cast<std::size_t>(user_inv->size()) != inv.size())
+        fail(ctx + ": inv_freq must be one-dimensional with rotary_dim / 2 = " + std::to_string(inv.size()) +
+             " entries, got " + std::to_string(user_inv->size()) + " entries in " + std::to_string(user_inv->ndim()) +
+             " dimension(s)");
+      std::copy(user_inv->data(), user_inv->data() + inv.size(), inv.begin());
+    } else if (rope::inv_freq_row(rope::hf_float32, c, inv) != posenc::status::ok) {
+      unsupported_policy(ctx);
+    }
     const auto att = rope::attention_scaling(rope::hf_float32, c);
     if (!att.ok()) unsupported_policy(ctx);
     {
@@ -169,7 +181,7 @@ py::tuple rope_table_t(const rope::config& c, const rows_spec& r, rope::layout l
 py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
                      std::optional<py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>> positions,
                      std::uint64_t start, std::uint64_t rows, const std::string& dtype_s, const std::string& layout_s,
-                     bool fold, const std::string& policy_s) {
+                     bool fold, const std::string& policy_s, const inv_freq_array& inv_freq) {
   const std::string ctx = "rope_table";
   const io::rope_settings s = read_rope_config(json_text, overrides, ctx);
   rope::config c = s.config();
@@ -198,7 +210,9 @@ py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
           rope::check_table(c, r.rows, static_cast<std::size_t>(rope::rotary_dim(c)), r.list != nullptr ? 0 : r.start);
       !v)
     fail(ctx + ": " + v.message);
-  return with_dtype(d, [&]<class T>(std::type_identity<T>) { return rope_table_t<T>(c, r, lay, fold, pol, ctx); });
+  if (inv_freq && pol != policy::hf_float32) fail(ctx + ": inv_freq applies to policy 'hf_float32' only");
+  return with_dtype(
+      d, [&]<class T>(std::type_identity<T>) { return rope_table_t<T>(c, r, lay, fold, pol, ctx, inv_freq); });
 }
 
 py::tuple rope_inv_freq(const std::string& json_text, const py::dict& overrides, const std::string& dtype_s,
@@ -255,7 +269,7 @@ py::dict rope_config(const std::string& json_text, const py::dict& overrides) {
 void bind_rope(py::module_& m) {
   m.def("rope_table", &rope_table, py::arg("json_text"), py::arg("overrides"), py::arg("positions"), py::arg("start"),
         py::arg("rows"), py::arg("dtype"), py::arg("layout"), py::arg("fold_attention"), py::arg("policy"),
-        "cos, sin tables [rows, rotary_dim] (low level: use posenc.rope_table).");
+        py::arg("inv_freq") = py::none(), "cos, sin tables [rows, rotary_dim] (low level: use posenc.rope_table).");
   m.def("rope_inv_freq", &rope_inv_freq, py::arg("json_text"), py::arg("overrides"), py::arg("dtype"),
         py::arg("policy"), "(inv_freq, attention_factor) (low level: use posenc.rope_inv_freq).");
   m.def("rope_config", &rope_config, py::arg("json_text"), py::arg("overrides"),

@@ -312,6 +312,8 @@ int main() {
   compare<sqrt_f, f_sqrt_f>("sqrt float");
   compare<pow_d, f_pow_d>("pow double");
   compare<pow_f, f_pow_f>("pow float");
+  compare<pow_f, f_sleef_powf>("sleef_powf");
+  compare<sleef_pow_f, f_sleef_powf>("sleef_powf RoPE");
   compare<rope_args, f_rope_f>("rope_sincos float");
   compare<rope_args, f_rope_d>("rope_sincos double");
   compare_tables();

@@ -6,16 +6,22 @@
 // Python scalar meeting a float32 tensor is first converted to float32 (torch type promotion:
 // a wrapped number never widens a tensor), written f32(x) below. Python scalars computed with
 // math.* are binary64 (posenc::math's correctly rounded double log/pow/sqrt stand in for libm).
-// Two torch facts the formulas rely on (torch/_tensor.py, aten/src/ATen/native/cpu/PowKernel.cpp):
+// Three torch facts the formulas rely on (torch/_tensor.py, aten/src/ATen/native/cpu/PowKernel.cpp):
 //   scalar / tensor  is Tensor.__rtruediv__ = tensor.reciprocal() * scalar  (two roundings);
 //   tensor ** python_float  on a 1-element float tensor is std::pow(float, double) (a binary64
-//   pow, then rounded to float), except exponent 2.0 which is x * x.
+//   pow, then rounded to float), except exponent 2.0 which is x * x;
+//   python_float ** tensor  (base ** (arange / dim)) is pow(Tensor, Tensor) with the base wrapped
+//   and converted to float32; the CPU kernel (cpu_kernel_vec, ATen/native/cpu/Loops.h) runs
+//   Vectorized<float>::pow on whole blocks of 2 * Vectorized<float>::size() elements, which on
+//   the AVX2 build is SLEEF's Sleef_powf8_u10 (math::sleef_powf: 1 ULP, not correctly rounded),
+//   and std::pow(float, float), libm's powf, on the n mod 16 elements after the last block.
 #pragma once
 
 #include <cstdint>
 
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
+#include "posenc/math/sleef_powf.hpp"
 #include "posenc/math/sqrt.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
@@ -144,11 +150,25 @@ constexpr params make_params(const rope::config& c) noexcept {
   return p;
 }
 
+// Elements of torch's float32 pow over n elements that its AVX2 kernel computes with SLEEF: the
+// whole blocks of 16 (two 8-float vectors per step of vectorized_loop). The AVX-512 build has
+// blocks of 32 and the same SLEEF algorithm (Sleef_powf16_u10avx512f: the same bits, checked by
+// tests/sleef/test_sleef_powf.cpp); torch 1.13 picks AVX2 unless ATEN_CPU_CAPABILITY says otherwise.
+constexpr std::int64_t torch_avx2_vector_body(std::int64_t n) noexcept { return n - n % 16; }
+
+// base ** t as torch computes element j of the n-element exponent tensor (see the header): SLEEF's
+// powf in the vector body; in the tail, libm's powf, for which the correctly rounded power stands in
+// (glibc's powf is not correctly rounded: it differs from it on 239 of the 327,760 RoPE exponents
+// of tests/sleef's grid; docs/rope-precision.md, "torch's pow").
+constexpr float torch_pow(float base, float t, std::int64_t j, std::int64_t n) noexcept {
+  return j < torch_avx2_vector_body(n) ? math::sleef_powf(base, t) : math::pow(base, t);
+}
+
 // inv_freq[j] (0 <= j < dim/2), following the function of p.type line by line.
 constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
-  if (j >= p.pairs) return 0.0f;                    // proportional: torch.zeros(nope_angles)
-  const float t = static_cast<float>(2 * j) / p.d;  // arange(0, dim, 2).float() / dim
-  const float pw = math::pow(p.base, t);            // base ** t
+  if (j >= p.pairs) return 0.0f;                      // proportional: torch.zeros(nope_angles)
+  const float t = static_cast<float>(2 * j) / p.d;    // arange(0, dim, 2).float() / dim
+  const float pw = torch_pow(p.base, t, j, p.pairs);  // base ** t, p.pairs elements
   switch (p.type) {
     case scaling::yarn: {
       const float extrap = 1.0f / pw;                               // 1.0 / pos_freqs
