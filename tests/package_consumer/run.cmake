@@ -14,10 +14,11 @@ function(posenc_step)
   endif()
 endfunction()
 
-# Install posenc alone: no tests, no tools.
+# Install posenc alone, headers only, without a build step: no tests, no tools, no Python module (its
+# install rule needs the built module; python/tests/install_test.cmake installs that one).
 posenc_step(${CMAKE_COMMAND} -S "${POSENC_SOURCE_DIR}" -B "${POSENC_WORK_DIR}/posenc-build"
             -G "${POSENC_GENERATOR}" -DCMAKE_CXX_COMPILER=${POSENC_CXX_COMPILER}
-            -DPOSENC_BUILD_TESTS=OFF -DPOSENC_BUILD_TOOLS=OFF
+            -DPOSENC_BUILD_TESTS=OFF -DPOSENC_BUILD_TOOLS=OFF -DPOSENC_BUILD_PYTHON=OFF
             -DCMAKE_INSTALL_PREFIX=${_prefix})
 posenc_step(${CMAKE_COMMAND} --install "${POSENC_WORK_DIR}/posenc-build")
 
