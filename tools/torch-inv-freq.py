@@ -3,11 +3,12 @@
 
 For each model config, computes inv_freq in torch the way HF transformers' modeling_rope_utils.py
 (v5 text) does for its rope type (default / partial rotary, dynamic NTK at __init__, yarn,
-longrope, llama3: transcribed below, each line a torch op on a float32 tensor or a Python float)
+longrope, llama3: transcribed in examples/python/check_torch_rope_cache.py, each line a torch op
+on a float32 tensor or a Python float)
 and compares it with the CLI's. Prints one line per config and, for a difference, the pairs and
 both values. docs/rope-precision.md ("torch's pow") records a run.
 
-Usage: python3 tools/torch-inv-freq.py POSENC_BINARY
+Usage: PYTHONPATH=build/gcc/python python3 tools/torch-inv-freq.py POSENC_BINARY
        ATEN_CPU_CAPABILITY=avx512|default python3 tools/torch-inv-freq.py POSENC_BINARY
 Needs Debian python3-torch (local only: CI does not run this).
 """
@@ -23,70 +24,9 @@ import torch
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
 
-def rope_dim(c):
-    if "rotary_dim" in c:  # GPT-J
-        return c["rotary_dim"]
-    head_dim = c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"]
-    prf = c.get("partial_rotary_factor", c.get("rotary_pct", 1.0))
-    return int(head_dim * prf)
-
-
-def default_inv(base, dim):
-    # _compute_default_rope_parameters: a Python float base meets a float32 tensor
-    return 1.0 / (base ** (torch.arange(0, dim, 2, dtype=torch.int64).to(dtype=torch.float) / dim))
-
-
-def hf_inv_freq(c, seq_len=None):
-    rs = c.get("rope_scaling") or {}
-    kind = rs.get("rope_type", rs.get("type", "default"))
-    base, dim = float(c.get("rope_theta", 10000.0)), rope_dim(c)
-    if kind == "default":
-        return default_inv(base, dim)
-    if kind == "dynamic":
-        factor, mp = rs["factor"], c["max_position_embeddings"]
-        if seq_len is None:  # __init__: seq_len = max_position_embeddings, Python floats
-            base = base * ((factor * mp / mp) - (factor - 1)) ** (dim / (dim - 2))
-        else:  # forward (dynamic_rope_update): seq_len = max(position_ids) + 1, an int64 tensor
-            seq = torch.tensor(seq_len, dtype=torch.int64)
-            base = base * ((factor * seq / mp) - (factor - 1)) ** (dim / (dim - 2))  # a float32 0-dim tensor
-        return default_inv(base, dim)
-    if kind == "yarn":
-        factor = rs["factor"]
-        l0 = rs.get("original_max_position_embeddings") or c["max_position_embeddings"]
-        beta_fast, beta_slow = rs.get("beta_fast") or 32, rs.get("beta_slow") or 1
-
-        def corr_dim(n_rot):
-            return (dim * math.log(l0 / (n_rot * 2 * math.pi))) / (2 * math.log(base))
-
-        low, high = corr_dim(beta_fast), corr_dim(beta_slow)
-        if rs.get("truncate", True):
-            low, high = math.floor(low), math.ceil(high)
-        low, high = max(low, 0), min(high, dim - 1)
-        if low == high:
-            high += 0.001
-        ramp = torch.clamp((torch.arange(dim // 2, dtype=torch.float32) - low) / (high - low), 0, 1)
-        pos_freqs = base ** (torch.arange(0, dim, 2).to(dtype=torch.float) / dim)
-        extrap, interp = 1.0 / pos_freqs, 1.0 / (factor * pos_freqs)
-        ef = 1 - ramp.to(dtype=torch.float)
-        return interp * (1 - ef) + extrap * ef
-    if kind == "longrope":
-        l0 = c.get("original_max_position_embeddings") or c["max_position_embeddings"]
-        long = seq_len is not None and seq_len > l0
-        ext = torch.tensor(rs["long_factor"] if long else rs["short_factor"], dtype=torch.float32)
-        shape = torch.arange(0, dim, 2, dtype=torch.int64).float() / dim
-        return 1.0 / (ext * base**shape)
-    if kind == "llama3":
-        inv = default_inv(base, dim)
-        factor, lff, hff = rs["factor"], rs["low_freq_factor"], rs["high_freq_factor"]
-        old = rs["original_max_position_embeddings"]
-        low_wl, high_wl = old / lff, old / hff
-        wavelen = 2 * math.pi / inv
-        llama = torch.where(wavelen > low_wl, inv / factor, inv)
-        sf = (old / wavelen - lff) / (hff - lff)
-        smoothed = (1 - sf) * llama / factor + sf * llama
-        medium = ~(wavelen < high_wl) * ~(wavelen > low_wl)
-        return torch.where(medium, smoothed, llama)
-    raise SystemExit(f"rope type {kind} is not transcribed here")
+# HF's inv_freq transcribed in torch lives in the example that checks a model's cache with it.
+sys.path.insert(0, os.path.join(ROOT, "examples", "python"))
+from check_torch_rope_cache import hf_inv_freq  # noqa: E402
 
 
 def posenc_inv_freq(binary, path, seq_len=None):
