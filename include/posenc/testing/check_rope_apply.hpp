@@ -1,0 +1,277 @@
+// check_rope_apply.hpp: property-based test of a user's RoPE kernel against the exact rotation,
+// with the derived tolerance of docs/testing-kernels.md and RapidCheck's search and shrinking.
+//
+//   auto kernel = [&](std::span<const float> x, std::span<const std::int64_t> pos, std::span<float> out,
+//                     std::size_t heads, std::size_t head_dim) { ... };   // x, out: [tokens][heads][head_dim]
+//   posenc::testing::check_result r = posenc::testing::check_rope_apply<float>(kernel, cfg,
+//       {.model = {.table = posenc::testing::dtype::float32, .rounding = posenc::testing::table_rounding::correct}});
+//   if (!r.passed) std::puts(r.message.c_str());   // the property, where, the error and B in ulps, how to replay
+//
+// Each case draws tokens (1..8), heads (1..4), one position per token (rope_positions, or the
+// options' list) and the input (element_vectors), calls the kernel at the positions m and again at
+// m + t, and checks in this order: pass-through (bit for bit), norm, relative position, inverse and
+// exact (property.hpp). Dynamic NTK and LongRoPE with seq_len unset take HF's sequence length,
+// max(positions) + 1, per call (rope/seq_len.hpp), as HF's dynamic_rope_update does. The cos/sin
+// are folded with the attention factor as HF folds them, and the reference is MPFR (R = 0).
+// catch2.hpp has the Catch2 form (require_rope_apply).
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/rope/seq_len.hpp"
+#include "posenc/rope/validate.hpp"
+#include "posenc/testing/detail/rope_case_checks.hpp"
+#include "posenc/testing/detail/rope_case_reference.hpp"
+#include "posenc/testing/generators.hpp"
+#include "posenc/testing/rope_kernel_bound.hpp"
+#include "posenc/testing/rope_property.hpp"
+#include "posenc/verify/rope_table_oracle.hpp"
+
+namespace rc::detail {
+// Defined in librapidcheck (src/detail/Configuration.cpp) but not declared in its installed
+// headers: the string RC_PARAMS="reproduce=..." takes, for a map of test id -> Reproduce.
+std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce>& reproduce_map);
+}  // namespace rc::detail
+
+namespace posenc::testing {
+
+// A kernel: out = the rotation of x at positions, x and out row-major [tokens][heads][head_dim].
+template <class K, class T>
+concept rope_kernel =
+    std::invocable<K&, std::span<const T>, std::span<const std::int64_t>, std::span<T>, std::size_t, std::size_t>;
+
+struct check_options {
+  kernel_model model{};  // unset data: the kernel's element type
+  rope::layout layout = rope::layout::half_split;
+  std::vector<std::int64_t> positions{};  // nonempty: every position is drawn from this list
+  std::int64_t position_limit = 0;        // 0: max_position_embeddings, or 2^21 when unset
+  int max_success = 0;                    // cases to pass; 0: RapidCheck's (RC_PARAMS max_success, 100)
+  std::optional<std::uint64_t> seed{};    // unset: RapidCheck's (RC_PARAMS seed, else a random one)
+  std::string name = "posenc::testing::check_rope_apply";  // RapidCheck's test id (reproduce= keys on it)
+};
+
+struct check_result {
+  bool passed = false;
+  int cases = 0;           // cases passed (before the failure, if any)
+  double worst_ratio = 0;  // max |y~ - y| / B over every element of every passing exact check
+  std::string property;    // the failing property's name (property.hpp), empty when passed
+  std::string message;     // the shrunk failure, the counterexample and how to replay it
+  std::uint64_t seed = 0;  // the seed RapidCheck ran with
+};
+
+namespace detail {
+
+template <class T>
+double to_double(T v) noexcept {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return static_cast<double>(v);
+  } else {
+    return static_cast<double>(v.to_float());
+  }
+}
+
+template <class T>
+T from_double(double v) noexcept {  // v is a T (element_values draws them so)
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return static_cast<T>(v);
+  } else {
+    return math::round_to<T>(v).value;
+  }
+}
+
+// One oracle per resolved config: only dynamic NTK and LongRoPE with seq_len unset need several.
+class oracle_cache {
+ public:
+  const verify::rope_table_oracle& get(const rope::config& c) {
+    auto& p = by_seq_len_[c.seq_len];
+    if (!p) p = std::make_unique<verify::rope_table_oracle>(c);
+    return *p;
+  }
+
+ private:
+  std::map<std::int64_t, std::unique_ptr<verify::rope_table_oracle>> by_seq_len_;
+};
+
+// The kernel at `positions`, its output as doubles; out starts as NaN so an element the kernel
+// leaves unwritten cannot pass.
+template <class T, class K>
+std::optional<failure> run_call(K& kernel, const case_shape& sh, const std::vector<T>& x, call_data& c) {
+  std::vector<T> out(x.size(), from_double<T>(std::numeric_limits<double>::quiet_NaN()));
+  kernel(std::span<const T>(x), std::span<const std::int64_t>(c.positions), std::span<T>(out), sh.heads, sh.head_dim);
+  c.y.resize(out.size());
+  for (std::size_t k = 0; k < out.size(); ++k) c.y[k] = to_double(out[k]);
+  for (std::size_t i = 0; i < sh.tokens; ++i)
+    for (std::size_t h = 0; h < sh.heads; ++h)
+      for (std::size_t e = sh.rotary; e < sh.head_dim; ++e) {
+        const std::size_t k = sh.at(i, h, e);
+        if (std::memcmp(&out[k], &x[k], sizeof(T)) != 0) {
+          std::ostringstream o;
+          o.precision(17);
+          o << "pass-through: " << where(c, i, h) << ", element " << e << " (past the rotary dim " << sh.rotary
+            << "): the kernel gives " << c.y[k] << ", the input was " << c.x[k] << " (must be the same bits)";
+          return failure{rope_property::pass_through, o.str()};
+        }
+      }
+  return std::nullopt;
+}
+
+struct case_input {
+  std::size_t tokens, heads;
+  std::vector<std::int64_t> positions;
+  std::vector<double> x;
+  std::int64_t shift;
+};
+
+// The five properties on one case; worst collects the exact check's max |y~ - y| / B.
+template <class T, class K>
+std::optional<failure> check_case(K& kernel, const rope::config& cfg, const resolved_model& m, rope::layout lay,
+                                  oracle_cache& oracles, const case_input& in, double& worst) {
+  const std::size_t rotary = static_cast<std::size_t>(rope::rotary_dim(cfg));
+  const case_shape sh{in.tokens, in.heads, cfg.head_dim > 0 ? static_cast<std::size_t>(cfg.head_dim) : rotary, rotary,
+                      lay};
+  std::vector<T> x(in.x.size());
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = from_double<T>(in.x[k]);
+  call_data c[2];
+  std::unique_ptr<case_reference> refs[2];
+  for (int call = 0; call < 2; ++call) {
+    c[call].x = in.x;
+    c[call].positions = in.positions;
+    if (call == 1)
+      for (auto& p : c[call].positions) p += in.shift;
+    if (auto f = run_call(kernel, sh, x, c[call])) return f;
+    const std::int64_t last = *std::max_element(c[call].positions.begin(), c[call].positions.end());
+    const rope::config resolved = rope::with_seq_len_of_positions(cfg, static_cast<std::uint64_t>(last));
+    refs[call] = std::make_unique<case_reference>(oracles.get(resolved), c[call].positions, rotary / 2);
+    c[call].ref = refs[call].get();
+    c[call].prepare(sh, m);
+  }
+  for (const call_data& k : c)
+    if (auto f = check_norm(sh, k, m.d)) return f;
+  if (auto f = check_relative(sh, c[0], c[1], m.d)) return f;
+  for (const call_data& k : c)
+    if (auto f = check_inverse(sh, k, m.d)) return f;
+  for (const call_data& k : c)
+    if (auto f = check_exact(sh, k, m.d, worst)) return f;
+  return std::nullopt;
+}
+
+// "tokens 2, heads 1, positions [0, 5] then shifted by 3 to [3, 8]": the drawn case, named.
+inline std::string case_summary(const case_input& in) {
+  std::ostringstream o;
+  const auto list = [&](std::int64_t shift) {
+    o << "[";
+    for (std::size_t i = 0; i < in.positions.size(); ++i) o << (i ? ", " : "") << in.positions[i] + shift;
+    o << "]";
+  };
+  o << "case: tokens " << in.tokens << ", heads " << in.heads << ", positions ";
+  list(0);
+  o << " then shifted by " << in.shift << " to ";
+  list(in.shift);
+  return o.str();
+}
+
+class quiet_listener final : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+// The report of a RapidCheck result: its message, the counterexample and how to replay.
+inline void describe(const rc::detail::TestResult& r, const std::string& id, std::uint64_t seed, check_result& out) {
+  std::ostringstream o;
+  if (r.template is<rc::detail::FailureResult>()) {
+    const auto& f = r.template get<rc::detail::FailureResult>();
+    out.cases = f.numSuccess;
+    o << id << ": falsified after " << f.numSuccess << " passing cases; the shrunk case:\n" << f.description << "\n";
+    for (const auto& [type, value] : f.counterExample) o << "  " << type << ": " << value << "\n";
+    o << "replay this case: RC_PARAMS=\"reproduce=" << rc::detail::reproduceMapToString({{id, f.reproduce}})
+      << "\"\nreplay the whole search: RC_PARAMS=\"seed=" << seed << "\"";
+  } else {
+    rc::detail::printResultMessage(r, o);
+    o << "\n(seed " << seed << ")";
+  }
+  out.message = o.str();
+}
+
+}  // namespace detail
+
+// Runs the property search; never throws for a failing kernel (the result says it failed).
+// Throws std::invalid_argument for an invalid config or a model whose dtype is not T's.
+template <class T, rope_kernel<T> K>
+check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_options& opt = {}) {
+  if (!rope::validate(cfg).ok()) throw std::invalid_argument("posenc::testing::check_rope_apply: invalid config");
+  if (opt.model.data && *opt.model.data != dtype_of<T>())
+    throw std::invalid_argument(
+        "posenc::testing::check_rope_apply: kernel_model.data is not the kernel's element type");
+  const resolved_model m = resolve(opt.model, dtype_of<T>());
+  const std::size_t rotary = static_cast<std::size_t>(rope::rotary_dim(cfg));
+  const std::size_t head_dim = cfg.head_dim > 0 ? static_cast<std::size_t>(cfg.head_dim) : rotary;
+  const std::int64_t limit = !opt.positions.empty()
+                                 ? *std::max_element(opt.positions.begin(), opt.positions.end()) + 1
+                                 : (opt.position_limit > 0 ? opt.position_limit : detail::position_limit(cfg));
+  const rc::Gen<std::int64_t> pos_gen =
+      opt.positions.empty() ? rope_positions(cfg, limit) : rc::gen::elementOf(opt.positions);
+  const rc::Gen<double> value_gen = element_values(m.d);
+  detail::oracle_cache oracles;
+  double worst = 0;
+  std::string last_property;
+  const auto property = [&] {
+    detail::case_input in;
+    in.tokens = *rc::gen::inRange<std::size_t>(1, 9);
+    in.heads = *rc::gen::inRange<std::size_t>(1, 5);
+    in.positions = *rc::gen::container<std::vector<std::int64_t>>(in.tokens, pos_gen);
+    in.x = *rc::gen::container<std::vector<double>>(in.tokens * in.heads * head_dim, value_gen);
+    const auto [lo, hi] = std::minmax_element(in.positions.begin(), in.positions.end());
+    in.shift = *rc::gen::inRange<std::int64_t>(-*lo, limit - *hi);
+    double w = 0;
+    auto f = detail::check_case<T>(kernel, cfg, m, opt.layout, oracles, in, w);
+    if (f) {
+      last_property = name_of(f->property);
+      f->message = detail::case_summary(in) + "\n" + f->message;
+      // What RC_FAIL throws, without its file:line and macro text: the message is the report.
+      throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, f->message);
+    }
+    worst = std::max(worst, w);
+  };
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  if (opt.max_success > 0) params.maxSuccess = opt.max_success;
+  if (opt.seed) params.seed = *opt.seed;
+  rc::detail::TestMetadata meta;
+  meta.id = opt.name;
+  meta.description = opt.name;
+  detail::quiet_listener listener;
+  const rc::detail::TestResult r =
+      rc::detail::checkTestable(property, meta, params, listener, rc::detail::configuration().reproduce);
+  check_result out;
+  out.seed = params.seed;
+  out.worst_ratio = worst;
+  if (r.template is<rc::detail::SuccessResult>()) {
+    out.passed = true;
+    out.cases = r.template get<rc::detail::SuccessResult>().numSuccess;
+  } else {
+    out.property = last_property;
+  }
+  if (!out.passed) detail::describe(r, opt.name, params.seed, out);
+  return out;
+}
+
+}  // namespace posenc::testing

@@ -1,0 +1,205 @@
+// generators.hpp: RapidCheck generators for property tests of RoPE kernels (rc::Gen), the ones
+// check_rope_apply draws its cases from, for users writing their own properties:
+//
+//   rope_configs()            the shipped presets (rope/models.hpp, every scaling they have) and
+//                             random valid configs of every scaling (random_rope_configs())
+//   rope_positions(c)         positions of c: uniform over [0, limit), both ends, positions where
+//                             cos of the two highest-frequency pairs is near 0, and large angles
+//   element_values(f)         finite values of format f as doubles: varied exponents, both signs,
+//                             zeros, powers of two (never NaN or infinity)
+//   element_vectors<T>(n)     n such values of T
+//
+// Integer ranges grow with RapidCheck's size (small values first), and every generator shrinks
+// toward small positions, few tokens and simple values, so a failure comes back small.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <vector>
+
+#include "posenc/math/round.hpp"
+#include "posenc/rope/checked_config.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/models.hpp"
+#include "posenc/rope/seq_len.hpp"
+#include "posenc/rope/validate.hpp"
+#include "posenc/testing/rope_kernel_bound.hpp"
+
+namespace posenc::testing {
+
+namespace detail {
+
+// LongRoPE factor arrays for random configs: a config holds spans, so the storage must outlive
+// it. 1 <= short < 3 and 1 <= long < 65, increasing like the published arrays (models.hpp).
+inline const std::array<double, 128>& longrope_factors(bool long_factors) {
+  static const auto make = [](double top) {
+    std::array<double, 128> f{};
+    for (std::size_t j = 0; j < f.size(); ++j) f[j] = 1.0 + (top - 1.0) * static_cast<double>(j * j) / (127.0 * 127.0);
+    return f;
+  };
+  static const std::array<double, 128> short_f = make(3.0), long_f = make(64.0);
+  return long_factors ? long_f : short_f;
+}
+
+// The exclusive upper end of a config's positions: max_position_embeddings, or 2^21 (posenc's
+// largest table position plus one) when it is unset.
+inline std::int64_t position_limit(const rope::config& c) noexcept {
+  return c.max_position_embeddings > 0 ? c.max_position_embeddings : std::int64_t{1} << 21;
+}
+
+// Positions m < limit where |cos(m theta_j)| < 1e-3 for the two highest-frequency pairs (j = 0,
+// 1): the entries whose float rounding is relatively the largest, and where a kernel with an
+// inaccurate angle shows it first. m = round((k + 1/2) pi / theta_j) for each k: the integers
+// nearest the zeros of cos; double accuracy is ample for choosing candidates.
+inline std::vector<std::int64_t> cos_zero_positions(const rope::config& c, std::int64_t limit) {
+  std::vector<std::int64_t> out;
+  const rope::config r = rope::with_seq_len_of_positions(c, static_cast<std::uint64_t>(limit - 1));
+  for (int j = 0; j < 2 && j < rope::rotary_dim(r) / 2; ++j) {
+    const double theta = rope::inv_freq<double>(rope::checked_config(r), j).value;
+    if (!(theta > 0)) continue;
+    for (double k = 0;; ++k) {
+      const double m = std::nearbyint((k + 0.5) * std::numbers::pi / theta);
+      if (!(m < static_cast<double>(limit))) break;
+      if (m >= 0 && std::fabs(std::cos(m * theta)) < 1e-3) out.push_back(static_cast<std::int64_t>(m));
+      if (out.size() >= 4096) break;
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+// Positions for config c in [0, limit) (limit 0: detail::position_limit(c)).
+inline rc::Gen<std::int64_t> rope_positions(const rope::config& c, std::int64_t limit = 0) {
+  if (limit <= 0) limit = detail::position_limit(c);
+  const std::int64_t top = limit - 1;
+  std::vector<std::int64_t> hard = detail::cos_zero_positions(c, limit);
+  if (hard.empty()) hard.push_back(top);
+  const std::int64_t near_top = limit - std::max<std::int64_t>(1, limit / 8);
+  return rc::gen::weightedOneOf<std::int64_t>({
+      {8, rc::gen::inRange<std::int64_t>(0, limit)},
+      {1, rc::gen::element(std::int64_t{0}, std::min<std::int64_t>(1, top), top)},
+      {2, rc::gen::elementOf(hard)},
+      {2, rc::gen::inRange<std::int64_t>(near_top, limit)},  // large angles
+  });
+}
+
+// Finite values of format f, as the doubles they are: +-0, +-2^k, and +-(1 + r) 2^k rounded to
+// f, with k in [-30, 30] (float16: [-24, 10], so that a rotation times an attention factor of
+// up to 8 cannot overflow it).
+inline rc::Gen<double> element_values(dtype f) {
+  const int lo = f == dtype::float16 ? -24 : -30, hi = f == dtype::float16 ? 10 : 30;
+  const auto to_f = [f](double v) {
+    switch (f) {
+      case dtype::float64: return v;
+      case dtype::float32: return static_cast<double>(static_cast<float>(v));
+      case dtype::bfloat16: return static_cast<double>(math::round_to<bfloat16>(v).value.to_float());
+      case dtype::float16: return static_cast<double>(math::round_to<float16>(v).value.to_float());
+    }
+    return v;
+  };
+  // i = 0, 1, 2, 3, 4, ... -> k = 0, -1, 1, -2, 2, ...: shrinking (toward i = 0) gives magnitude 1.
+  const auto signed_pow2 = [](bool neg, int i) {
+    return (neg ? -1.0 : 1.0) * std::ldexp(1.0, i % 2 == 0 ? i / 2 : -(i + 1) / 2);
+  };
+  const rc::Gen<int> exps = rc::gen::suchThat(rc::gen::inRange(0, 2 * std::max(-lo, hi) + 1), [=](int i) {
+    const int k = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
+    return k >= lo && k <= hi;
+  });
+  return rc::gen::weightedOneOf<double>({
+      {1, rc::gen::element(0.0, -0.0)},
+      {2, rc::gen::apply(signed_pow2, rc::gen::arbitrary<bool>(), exps)},
+      {12, rc::gen::apply(
+               [=](bool neg, int i, std::uint64_t r) {
+                 return to_f(signed_pow2(neg, i) * (1.0 + static_cast<double>(r) * 0x1p-52));
+               },
+               rc::gen::arbitrary<bool>(), exps, rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 52))},
+  });
+}
+
+// n values of T (double, float, posenc::bfloat16, posenc::float16).
+template <class T>
+rc::Gen<std::vector<T>> element_vectors(std::size_t n) {
+  return rc::gen::map(rc::gen::container<std::vector<double>>(n, element_values(dtype_of<T>())),
+                      [](const std::vector<double>& v) {
+                        std::vector<T> out(v.size());
+                        for (std::size_t i = 0; i < v.size(); ++i) {
+                          if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+                            out[i] = static_cast<T>(v[i]);
+                          } else {
+                            out[i] = math::round_to<T>(v[i]).value;  // exact: v[i] is a T
+                          }
+                        }
+                        return out;
+                      });
+}
+
+// The presets of rope/models.hpp (default, llama3, YaRN, partial rotary, LongRoPE short and long).
+inline rc::Gen<rope::config> rope_presets() {
+  namespace m = rope::models;
+  return rc::gen::element(m::llama2_7b, m::llama3_1_8b, m::llama3_2_1b, m::qwen2_5_7b_yarn, m::deepseek_v3, m::gpt_oss,
+                          m::pythia, m::gpt_j, m::phi3_vision_128k_short, m::phi3_vision_128k_long,
+                          m::phi3_5_mini_short, m::phi3_5_mini_long);
+}
+
+// A random valid config of scaling s: head_dim 2..128 (a multiple of 8 under a partial rotary
+// factor), a base from 2 to 1e7 or a published one, and the scaling's own fields.
+inline rc::Gen<rope::config> random_rope_configs(rope::scaling s) {
+  using rope::scaling;
+  const auto make = [s](int half, bool partial, int base_kind, int base_r, int f_kind, int l0_kind, bool unset) {
+    rope::config c;
+    c.rope_type = s;
+    c.head_dim = partial ? 8 * std::max(1, half / 4) : 2 * half;
+    if (partial) c.partial_rotary_factor = 0.5;
+    constexpr std::array<double, 4> bases{10000.0, 500000.0, 1000000.0, 150000.0};
+    c.rope_theta = base_kind < 4 ? bases[static_cast<std::size_t>(base_kind)] : 2.0 + base_r * 9.5;  // up to about 1e7
+    constexpr std::array<double, 6> factors{1.5, 2.0, 4.0, 8.0, 32.0, 40.0};
+    c.factor = factors[static_cast<std::size_t>(f_kind)];
+    constexpr std::array<std::int64_t, 4> l0s{2048, 4096, 8192, 32768};
+    const std::int64_t l0 = l0s[static_cast<std::size_t>(l0_kind)];
+    switch (s) {
+      case scaling::dynamic: c.max_position_embeddings = l0; break;  // seq_len unset: HF's rule
+      case scaling::yarn:
+      case scaling::llama3: c.original_max_position_embeddings = l0; break;
+      case scaling::longrope: {
+        const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+        c.factor = 0.0;  // derived from the two lengths, as Phi-3's config
+        c.original_max_position_embeddings = l0;
+        c.max_position_embeddings = 32 * l0;
+        c.seq_len = unset ? 0 : l0;
+        c.short_factor = std::span<const double>(detail::longrope_factors(false).data(), pairs);
+        c.long_factor = std::span<const double>(detail::longrope_factors(true).data(), pairs);
+        break;
+      }
+      default: break;
+    }
+    if (s == scaling::default_) c.factor = 0.0;
+    return c;
+  };
+  return rc::gen::suchThat(rc::gen::apply(make, rc::gen::inRange(1, 65), rc::gen::arbitrary<bool>(),
+                                          rc::gen::inRange(0, 6), rc::gen::inRange(0, 1 << 20), rc::gen::inRange(0, 6),
+                                          rc::gen::inRange(0, 4), rc::gen::arbitrary<bool>()),
+                           [](const rope::config& c) { return rope::validate(c).ok(); });
+}
+
+// A preset or a random valid config of any scaling.
+inline rc::Gen<rope::config> rope_configs() {
+  using rope::scaling;
+  return rc::gen::weightedOneOf<rope::config>({
+      {3, rope_presets()},
+      {1, random_rope_configs(scaling::default_)},
+      {1, random_rope_configs(scaling::linear)},
+      {1, random_rope_configs(scaling::ntk)},
+      {1, random_rope_configs(scaling::dynamic)},
+      {1, random_rope_configs(scaling::yarn)},
+      {1, random_rope_configs(scaling::longrope)},
+      {1, random_rope_configs(scaling::llama3)},
+  });
+}
+
+}  // namespace posenc::testing
