@@ -267,6 +267,8 @@ check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_o
   if (r.template is<rc::detail::SuccessResult>()) {
     out.passed = true;
     out.cases = r.template get<rc::detail::SuccessResult>().numSuccess;
+    if (!rc::detail::configuration().reproduce.empty() && out.cases == 0)
+      out.message = opt.name + ": not run (RC_PARAMS reproduce= replays other checks only)";
   } else {
     out.property = last_property;
   }
