@@ -18,12 +18,14 @@
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/rope/apply.hpp"
+#include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/fill.hpp"
-#include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/models.hpp"
 #include "posenc/rope/seq_len.hpp"
 #include "posenc/testing/catch2.hpp"
 #include "posenc/testing/check_rope_apply.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+#include "posenc/verify/rope_table_oracle.hpp"
 #include "sample_count.hpp"
 
 namespace {
@@ -57,8 +59,9 @@ struct bugs {
 
 float f16_round(double v) { return posenc::math::round_to<posenc::float16>(v).value.to_float(); }
 
-// Naive rotate-half in double: inv_freq and af from posenc's frequencies (HF's seq_len rule for
-// dynamic/LongRoPE), angle m * inv_freq, std::cos/std::sin, y = a c - b s in double, stored as float.
+// Naive rotate-half in double: inv_freq and af rounded to double (by MPFR here, as a framework's
+// double pow would nearly; HF's seq_len rule for dynamic/LongRoPE), angle m * inv_freq,
+// std::cos/std::sin, y = a c - b s in double, stored as float.
 struct naive_kernel {
   rope::config cfg;
   rope::layout lay = rope::layout::half_split;
@@ -69,9 +72,9 @@ struct naive_kernel {
     for (const std::int64_t p : pos) last = std::max(last, p);
     rope::config c = rope::with_seq_len_of_positions(cfg, static_cast<std::uint64_t>(last));
     if (bug.base != 0) c.rope_theta = bug.base;
-    const rope::checked_config cc(c);
-    const std::size_t rotary = bug.rotate_all ? hd : static_cast<std::size_t>(rope::rotary_dim(c));
-    const double af = bug.no_af ? 1.0 : rope::attention_factor<double>(cc).value;
+    const int pairs = static_cast<int>(posenc::rope::detail::rotary_dim(c) / 2);
+    const std::size_t rotary = bug.rotate_all ? hd : static_cast<std::size_t>(2 * pairs);
+    const double af = bug.no_af ? 1.0 : posenc::verify::cr_rope_attention_factor<double>(c);
     const rope::layout l =
         bug.other_layout ? (lay == rope::layout::half_split ? rope::layout::interleaved : rope::layout::half_split)
                          : lay;
@@ -80,8 +83,7 @@ struct naive_kernel {
       std::int64_t m = pos[t] + bug.pos_offset;
       if (bug.wrap > 0) m %= bug.wrap;
       for (std::size_t j = 0; j < rotary / 2; ++j) {
-        const int jj = static_cast<int>(std::min(j, static_cast<std::size_t>(rope::rotary_dim(c) / 2 - 1)));
-        const double theta = rope::inv_freq<double>(cc, jj).value;
+        const double theta = posenc::verify::cr_rope_inv_freq<double>(c, std::min(static_cast<int>(j), pairs - 1));
         double cs = 0, sn = 0;
         if (bug.f32_angle) {
           const float ang = static_cast<float>(m) * static_cast<float>(theta);
@@ -115,7 +117,7 @@ struct posenc_kernel {
   rope::layout lay = rope::layout::half_split;
 
   void operator()(std::span<const S> x, pos_span pos, std::span<S> out, std::size_t heads, std::size_t hd) const {
-    const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(cfg)) / 2;
+    const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg)) / 2;
     std::vector<std::uint64_t> p(pos.begin(), pos.end());
     std::vector<posenc::math::sincos_result<float>> rows(p.size() * pairs);
     ok(rope::fill_pair_table<float>(cfg, p, rows, true));
@@ -126,29 +128,30 @@ struct posenc_kernel {
 };
 
 // A float table (posenc's, correctly rounded, folded) applied in double and stored as float; with
-// worse = true every entry is first moved one float ulp away from the exact value (whose side
-// posenc's double table tells): a kernel one ulp worse than the model says.
+// worse = true every entry is first moved one float ulp away from the exact value (whose side the
+// MPFR oracle tells): a kernel one ulp worse than the model says.
 struct double_compute_kernel {
   rope::config cfg;
   bool worse = false;
 
   void operator()(float_span x, pos_span pos, std::span<float> out, std::size_t heads, std::size_t hd) const {
-    const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(cfg)) / 2;
+    const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg)) / 2;
     std::vector<std::uint64_t> p(pos.begin(), pos.end());
     std::vector<posenc::math::sincos_result<float>> rf(p.size() * pairs);
-    std::vector<posenc::math::sincos_result<double>> rd(p.size() * pairs);
     ok(rope::fill_pair_table<float>(cfg, p, rf, true));
-    ok(rope::fill_pair_table<double>(cfg, p, rd, true));
-    const auto away = [](float v, double exact) {
-      return static_cast<double>(v) >= exact ? std::nextafter(v, INFINITY) : std::nextafter(v, -INFINITY);
+    const posenc::verify::rope_table_oracle oracle(cfg);
+    posenc::verify::rope_table_oracle::value exact;
+    const auto away = [](float v, mpfr_srcptr e) {
+      return mpfr_cmp_d(e, static_cast<double>(v)) <= 0 ? std::nextafter(v, INFINITY) : std::nextafter(v, -INFINITY);
     };
     for (std::size_t k = 0; k < x.size(); ++k) out[k] = x[k];
     for (std::size_t t = 0; t < p.size(); ++t)
       for (std::size_t j = 0; j < pairs; ++j) {
         float c = rf[t * pairs + j].cos, s = rf[t * pairs + j].sin;
         if (worse) {
-          c = away(c, rd[t * pairs + j].cos);
-          s = away(s, rd[t * pairs + j].sin);
+          oracle.eval(p[t], static_cast<int>(j), true, exact);
+          c = away(c, exact.cos.get());
+          s = away(s, exact.sin.get());
         }
         for (std::size_t h = 0; h < heads; ++h) {
           const std::size_t ia = (t * heads + h) * hd + j, ib = ia + pairs;
@@ -160,7 +163,7 @@ struct double_compute_kernel {
   }
 };
 
-// HF's bfloat16 apply: bfloat16 cos/sin (here posenc's, correctly rounded) and q * cos +
+// HF's bfloat16 apply: bfloat16 cos/sin (here correctly rounded, from MPFR) and q * cos +
 // rotate_half(q) * sin with every operation computed in float and rounded to bfloat16, as torch
 // does. wrong_element: element 1 of each head adds where it subtracts.
 struct hf_bf16_kernel {
@@ -170,12 +173,17 @@ struct hf_bf16_kernel {
   void operator()(std::span<const bfloat16> x, pos_span pos, std::span<bfloat16> out, std::size_t heads,
                   std::size_t hd) const {
     const auto bf = [](float v) { return posenc::math::round_to<bfloat16>(static_cast<double>(v)).value.to_float(); };
-    const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(cfg)) / 2;
-    std::vector<std::uint64_t> p(pos.begin(), pos.end());
-    std::vector<posenc::math::sincos_result<bfloat16>> rows(p.size() * pairs);
-    ok(rope::fill_pair_table<bfloat16>(cfg, p, rows, true));
+    const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg)) / 2;
+    std::int64_t last = 0;
+    for (const std::int64_t m : pos) last = std::max(last, m);
+    const posenc::verify::rope_table_oracle oracle(
+        rope::with_seq_len_of_positions(cfg, static_cast<std::uint64_t>(last)));
+    std::vector<posenc::math::sincos_result<bfloat16>> rows;
+    for (const std::int64_t m : pos)
+      for (std::size_t j = 0; j < pairs; ++j)
+        rows.push_back(oracle.sincos<bfloat16>(static_cast<std::uint64_t>(m), static_cast<int>(j), true));
     for (std::size_t k = 0; k < x.size(); ++k) out[k] = x[k];
-    for (std::size_t t = 0; t < p.size(); ++t)
+    for (std::size_t t = 0; t < pos.size(); ++t)
       for (std::size_t j = 0; j < pairs; ++j) {
         const float c = rows[t * pairs + j].cos.to_float(), s = rows[t * pairs + j].sin.to_float();
         for (std::size_t h = 0; h < heads; ++h) {

@@ -22,6 +22,7 @@
 #include <concepts>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -34,7 +35,7 @@
 #include <vector>
 
 #include "posenc/rope/config.hpp"
-#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/seq_len.hpp"
 #include "posenc/rope/validate.hpp"
@@ -112,8 +113,15 @@ class oracle_cache {
 
 // The kernel at `positions`, its output as doubles; out starts as NaN so an element the kernel
 // leaves unwritten cannot pass.
-template <class T, class K>
-std::optional<failure> run_call(K& kernel, const case_shape& sh, const std::vector<T>& x, call_data& c) {
+// The kernel, type-erased: RapidCheck's machinery is instantiated once per element type, not once
+// per kernel (measured: most of a test file's compile time otherwise).
+template <class T>
+using kernel_fn =
+    std::function<void(std::span<const T>, std::span<const std::int64_t>, std::span<T>, std::size_t, std::size_t)>;
+
+template <class T>
+std::optional<failure> run_call(const kernel_fn<T>& kernel, const case_shape& sh, const std::vector<T>& x,
+                                call_data& c) {
   std::vector<T> out(x.size(), from_double<T>(std::numeric_limits<double>::quiet_NaN()));
   kernel(std::span<const T>(x), std::span<const std::int64_t>(c.positions), std::span<T>(out), sh.heads, sh.head_dim);
   c.y.resize(out.size());
@@ -141,10 +149,10 @@ struct case_input {
 };
 
 // The five properties on one case; worst collects the exact check's max |y~ - y| / B.
-template <class T, class K>
-std::optional<failure> check_case(K& kernel, const rope::config& cfg, const resolved_model& m, rope::layout lay,
-                                  oracle_cache& oracles, const case_input& in, double& worst) {
-  const std::size_t rotary = static_cast<std::size_t>(rope::rotary_dim(cfg));
+template <class T>
+std::optional<failure> check_case(const kernel_fn<T>& kernel, const rope::config& cfg, const resolved_model& m,
+                                  rope::layout lay, oracle_cache& oracles, const case_input& in, double& worst) {
+  const std::size_t rotary = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg));
   const case_shape sh{in.tokens, in.heads, cfg.head_dim > 0 ? static_cast<std::size_t>(cfg.head_dim) : rotary, rotary,
                       lay};
   std::vector<T> x(in.x.size());
@@ -185,6 +193,12 @@ inline std::string case_summary(const case_input& in) {
   list(0);
   o << " then shifted by " << in.shift << " to ";
   list(in.shift);
+  if (in.x.size() <= 512) {
+    o.precision(17);
+    o << "\nx = [";
+    for (std::size_t i = 0; i < in.x.size(); ++i) o << (i ? ", " : "") << in.x[i];
+    o << "]";
+  }
   return o.str();
 }
 
@@ -202,7 +216,8 @@ inline void describe(const rc::detail::TestResult& r, const std::string& id, std
     const auto& f = r.template get<rc::detail::FailureResult>();
     out.cases = f.numSuccess;
     o << id << ": falsified after " << f.numSuccess << " passing cases; the shrunk case:\n" << f.description << "\n";
-    for (const auto& [type, value] : f.counterExample) o << "  " << type << ": " << value << "\n";
+    // f.counterExample holds the raw integers the case was decoded from; the case line above
+    // (the failure's first line) shows it decoded.
     o << "replay this case: RC_PARAMS=\"reproduce=" << rc::detail::reproduceMapToString({{id, f.reproduce}})
       << "\"\nreplay the whole search: RC_PARAMS=\"seed=" << seed << "\"";
   } else {
@@ -212,25 +227,23 @@ inline void describe(const rc::detail::TestResult& r, const std::string& id, std
   out.message = o.str();
 }
 
-}  // namespace detail
-
-// Runs the property search; never throws for a failing kernel (the result says it failed).
-// Throws std::invalid_argument for an invalid config or a model whose dtype is not T's.
-template <class T, rope_kernel<T> K>
-check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_options& opt = {}) {
+template <class T>
+check_result check_rope_apply_erased(const kernel_fn<T>& kernel, const rope::config& cfg, const check_options& opt) {
   if (!rope::validate(cfg).ok()) throw std::invalid_argument("posenc::testing::check_rope_apply: invalid config");
   if (opt.model.data && *opt.model.data != dtype_of<T>())
     throw std::invalid_argument(
         "posenc::testing::check_rope_apply: kernel_model.data is not the kernel's element type");
   const resolved_model m = resolve(opt.model, dtype_of<T>());
-  const std::size_t rotary = static_cast<std::size_t>(rope::rotary_dim(cfg));
+  const std::size_t rotary = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg));
   const std::size_t head_dim = cfg.head_dim > 0 ? static_cast<std::size_t>(cfg.head_dim) : rotary;
   const std::int64_t limit = !opt.positions.empty()
                                  ? *std::max_element(opt.positions.begin(), opt.positions.end()) + 1
                                  : (opt.position_limit > 0 ? opt.position_limit : detail::position_limit(cfg));
-  const rc::Gen<std::int64_t> pos_gen =
-      opt.positions.empty() ? rope_positions(cfg, limit) : rc::gen::elementOf(opt.positions);
-  const rc::Gen<double> value_gen = element_values(m.d);
+  // Raw integers decoded here (generators.hpp says why): one container type for both draws.
+  const std::optional<position_decoder> pos_dec =
+      opt.positions.empty() ? std::optional<position_decoder>(std::in_place, cfg, limit) : std::nullopt;
+  const std::uint64_t pos_end = pos_dec ? pos_dec->raw_end() : opt.positions.size();
+  const value_decoder val_dec(m.d);
   detail::oracle_cache oracles;
   double worst = 0;
   std::string last_property;
@@ -238,8 +251,13 @@ check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_o
     detail::case_input in;
     in.tokens = *rc::gen::inRange<std::size_t>(1, 9);
     in.heads = *rc::gen::inRange<std::size_t>(1, 5);
-    in.positions = *rc::gen::container<std::vector<std::int64_t>>(in.tokens, pos_gen);
-    in.x = *rc::gen::container<std::vector<double>>(in.tokens * in.heads * head_dim, value_gen);
+    using raw_vector = std::vector<std::uint64_t>;
+    const raw_vector raw_pos = *rc::gen::container<raw_vector>(in.tokens, rc::gen::inRange<std::uint64_t>(0, pos_end));
+    const raw_vector raw_x = *rc::gen::container<raw_vector>(
+        in.tokens * in.heads * head_dim, rc::gen::inRange(std::uint64_t{0}, value_decoder::raw_end()));
+    for (const std::uint64_t r : raw_pos)
+      in.positions.push_back(pos_dec ? (*pos_dec)(r) : opt.positions[static_cast<std::size_t>(r)]);
+    for (const std::uint64_t r : raw_x) in.x.push_back(val_dec(r));
     const auto [lo, hi] = std::minmax_element(in.positions.begin(), in.positions.end());
     in.shift = *rc::gen::inRange<std::int64_t>(-*lo, limit - *hi);
     double w = 0;
@@ -274,6 +292,15 @@ check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_o
   }
   if (!out.passed) detail::describe(r, opt.name, params.seed, out);
   return out;
+}
+
+}  // namespace detail
+
+// Runs the property search; never throws for a failing kernel (the result says it failed).
+// Throws std::invalid_argument for an invalid config or a model whose dtype is not T's.
+template <class T, rope_kernel<T> K>
+check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_options& opt = {}) {
+  return detail::check_rope_apply_erased<T>(detail::kernel_fn<T>(std::ref(kernel)), cfg, opt);
 }
 
 }  // namespace posenc::testing

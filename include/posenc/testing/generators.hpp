@@ -15,6 +15,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -22,13 +23,13 @@
 #include <vector>
 
 #include "posenc/math/round.hpp"
-#include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
-#include "posenc/rope/frequencies.hpp"
+#include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/models.hpp"
 #include "posenc/rope/seq_len.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/testing/rope_kernel_bound.hpp"
+#include "posenc/verify/rope_oracle.hpp"
 
 namespace posenc::testing {
 
@@ -59,8 +60,8 @@ inline std::int64_t position_limit(const rope::config& c) noexcept {
 inline std::vector<std::int64_t> cos_zero_positions(const rope::config& c, std::int64_t limit) {
   std::vector<std::int64_t> out;
   const rope::config r = rope::with_seq_len_of_positions(c, static_cast<std::uint64_t>(limit - 1));
-  for (int j = 0; j < 2 && j < rope::rotary_dim(r) / 2; ++j) {
-    const double theta = rope::inv_freq<double>(rope::checked_config(r), j).value;
+  for (int j = 0; j < 2 && j < posenc::rope::detail::rotary_dim(r) / 2; ++j) {
+    const double theta = verify::cr_rope_inv_freq<double>(r, j);
     if (!(theta > 0)) continue;
     for (double k = 0;; ++k) {
       const double m = std::nearbyint((k + 0.5) * std::numbers::pi / theta);
@@ -72,54 +73,85 @@ inline std::vector<std::int64_t> cos_zero_positions(const rope::config& c, std::
   return out;
 }
 
-}  // namespace detail
+// Every drawn number is one rc::gen::inRange<std::uint64_t> decoded here: RapidCheck's
+// combinators (oneOf, apply, suchThat) cost seconds of compile time per use, and a raw integer
+// shrinks toward 0, which each decoder maps to the simplest case (position 0, the value 1).
 
-// Positions for config c in [0, limit) (limit 0: detail::position_limit(c)).
-inline rc::Gen<std::int64_t> rope_positions(const rope::config& c, std::int64_t limit = 0) {
-  if (limit <= 0) limit = detail::position_limit(c);
-  const std::int64_t top = limit - 1;
-  std::vector<std::int64_t> hard = detail::cos_zero_positions(c, limit);
-  if (hard.empty()) hard.push_back(top);
-  const std::int64_t near_top = limit - std::max<std::int64_t>(1, limit / 8);
-  return rc::gen::weightedOneOf<std::int64_t>({
-      {8, rc::gen::inRange<std::int64_t>(0, limit)},
-      {1, rc::gen::element(std::int64_t{0}, std::min<std::int64_t>(1, top), top)},
-      {2, rc::gen::elementOf(hard)},
-      {2, rc::gen::inRange<std::int64_t>(near_top, limit)},  // large angles
-  });
-}
+// Positions: raw = payload * 8 + kind; kinds 0-3 uniform in [0, limit), 4 the ends (0, 1,
+// limit - 1), 5-6 positions where cos of the two highest-frequency pairs is near 0, 7 large
+// angles (the top eighth). The uniform payload is the position itself, so it shrinks toward 0.
+class position_decoder {
+ public:
+  position_decoder(const rope::config& c, std::int64_t limit) : limit_(limit), hard_(cos_zero_positions(c, limit)) {
+    if (hard_.empty()) hard_.push_back(limit - 1);
+  }
+  std::uint64_t raw_end() const noexcept { return static_cast<std::uint64_t>(limit_) * 8; }
+  std::int64_t operator()(std::uint64_t raw) const {
+    const std::uint64_t kind = raw % 8, payload = raw / 8;
+    const auto pick = [payload](std::uint64_t n) { return static_cast<std::int64_t>(payload % n); };
+    const std::int64_t top = limit_ - 1, near_top = limit_ - std::max<std::int64_t>(1, limit_ / 8);
+    if (kind < 4) return pick(static_cast<std::uint64_t>(limit_));
+    if (kind == 4)
+      return std::array<std::int64_t, 3>{0, std::min<std::int64_t>(1, top), top}[static_cast<std::size_t>(pick(3))];
+    if (kind < 7) return hard_[static_cast<std::size_t>(pick(hard_.size()))];
+    return near_top + pick(static_cast<std::uint64_t>(limit_ - near_top));
+  }
 
-// Finite values of format f, as the doubles they are: +-0, +-2^k, and +-(1 + r) 2^k rounded to
-// f, with k in [-30, 30] (float16: [-24, 10], so that a rotation times an attention factor of
-// up to 8 cannot overflow it).
-inline rc::Gen<double> element_values(dtype f) {
-  const int lo = f == dtype::float16 ? -24 : -30, hi = f == dtype::float16 ? 10 : 30;
-  const auto to_f = [f](double v) {
-    switch (f) {
+ private:
+  std::int64_t limit_;
+  std::vector<std::int64_t> hard_;
+};
+
+// Values of format f: raw = ((mantissa * 8 + kind) * 128 + exponent index) * 2 + sign; kinds 0-5
+// (1 + mantissa 2^-52) 2^k rounded to f, 6 the power 2^k, 7 zero; the exponent index runs over
+// k = 0, -1, 1, -2, 2, ... within [lo, hi]: k in [-30, 30] (float16: [-24, 10], so that a rotation
+// times an attention factor of up to 8 cannot overflow it).
+class value_decoder {
+ public:
+  explicit value_decoder(dtype f) : f_(f) {
+    const int lo = f == dtype::float16 ? -24 : -30, hi = f == dtype::float16 ? 10 : 30;
+    for (int i = 0; static_cast<int>(exps_.size()) < hi - lo + 1; ++i) {
+      const int k = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
+      if (k >= lo && k <= hi) exps_.push_back(k);
+    }
+  }
+  static constexpr std::uint64_t raw_end() noexcept { return (std::uint64_t{1} << 52) * 8 * 128 * 2; }
+  double operator()(std::uint64_t raw) const {
+    const bool neg = raw % 2 != 0;
+    const int k = exps_[(raw / 2) % 128 % exps_.size()];
+    const std::uint64_t kind = raw / 256 % 8, mantissa = raw / 2048;
+    if (kind == 7) return neg ? -0.0 : 0.0;
+    const double v = (neg ? -1.0 : 1.0) * std::ldexp(1.0, k);
+    return kind == 6 ? v : to_format(v * (1.0 + static_cast<double>(mantissa) * 0x1p-52));
+  }
+
+ private:
+  double to_format(double v) const noexcept {
+    switch (f_) {
       case dtype::float64: return v;
       case dtype::float32: return static_cast<double>(static_cast<float>(v));
       case dtype::bfloat16: return static_cast<double>(math::round_to<bfloat16>(v).value.to_float());
       case dtype::float16: return static_cast<double>(math::round_to<float16>(v).value.to_float());
     }
     return v;
-  };
-  // i = 0, 1, 2, 3, 4, ... -> k = 0, -1, 1, -2, 2, ...: shrinking (toward i = 0) gives magnitude 1.
-  const auto signed_pow2 = [](bool neg, int i) {
-    return (neg ? -1.0 : 1.0) * std::ldexp(1.0, i % 2 == 0 ? i / 2 : -(i + 1) / 2);
-  };
-  const rc::Gen<int> exps = rc::gen::suchThat(rc::gen::inRange(0, 2 * std::max(-lo, hi) + 1), [=](int i) {
-    const int k = i % 2 == 0 ? i / 2 : -(i + 1) / 2;
-    return k >= lo && k <= hi;
-  });
-  return rc::gen::weightedOneOf<double>({
-      {1, rc::gen::element(0.0, -0.0)},
-      {2, rc::gen::apply(signed_pow2, rc::gen::arbitrary<bool>(), exps)},
-      {12, rc::gen::apply(
-               [=](bool neg, int i, std::uint64_t r) {
-                 return to_f(signed_pow2(neg, i) * (1.0 + static_cast<double>(r) * 0x1p-52));
-               },
-               rc::gen::arbitrary<bool>(), exps, rc::gen::inRange<std::uint64_t>(0, std::uint64_t{1} << 52))},
-  });
+  }
+  dtype f_;
+  std::vector<int> exps_;
+};
+
+}  // namespace detail
+
+// Positions for config c in [0, limit) (limit 0: detail::position_limit(c)).
+inline rc::Gen<std::int64_t> rope_positions(const rope::config& c, std::int64_t limit = 0) {
+  if (limit <= 0) limit = detail::position_limit(c);
+  const detail::position_decoder d(c, limit);
+  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, d.raw_end()), d);
+}
+
+// Finite values of format f, as the doubles they are: +-0, +-2^k, and +-(1 + r) 2^k rounded to f
+// (never NaN or infinity; detail::value_decoder says which k).
+inline rc::Gen<double> element_values(dtype f) {
+  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, detail::value_decoder::raw_end()), detail::value_decoder(f));
 }
 
 // n values of T (double, float, posenc::bfloat16, posenc::float16).
@@ -167,7 +199,7 @@ inline rc::Gen<rope::config> random_rope_configs(rope::scaling s) {
       case scaling::yarn:
       case scaling::llama3: c.original_max_position_embeddings = l0; break;
       case scaling::longrope: {
-        const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+        const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(c) / 2);
         c.factor = 0.0;  // derived from the two lengths, as Phi-3's config
         c.original_max_position_embeddings = l0;
         c.max_position_embeddings = 32 * l0;
