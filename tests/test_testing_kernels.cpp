@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <span>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -308,4 +309,31 @@ TEST_CASE("the bound is tight: a correct kernel comes close to B, one a table ul
       ok.cases, ok.worst_ratio);
   CHECK(ok.worst_ratio > 0.9);  // measured 0.996 to 0.998 over 200 cases (docs/testing-kernels.md)
   require_caught(pt::check_rope_apply<float>(double_compute_kernel{c, true}, c, opts(m, 200, "one_ulp_worse")));
+}
+
+TEST_CASE("the generators: valid configs of every scaling, positions in range, finite values") {
+  const auto r = rc::detail::checkTestable([] {
+    const rope::config c = *pt::rope_configs();
+    RC_ASSERT(rope::validate(c).ok());
+    const std::int64_t limit = c.max_position_embeddings > 0 ? c.max_position_embeddings : std::int64_t{1} << 21;
+    const std::int64_t m = *pt::rope_positions(c);
+    RC_ASSERT(m >= 0);
+    RC_ASSERT(m < limit);
+    for (const bfloat16 v : *pt::element_vectors<bfloat16>(8)) RC_ASSERT(!v.is_nan() && !v.is_inf());
+  });
+  std::ostringstream o;
+  rc::detail::printResultMessage(r, o);
+  INFO(o.str());
+  CHECK(r.is<rc::detail::SuccessResult>());
+}
+
+TEST_CASE("posenc's kernel passes on random configs of every scaling (rope_configs)") {
+  const rc::Gen<rope::config> configs = pt::rope_configs();
+  const std::uint64_t seed = rc::detail::configuration().testParams.seed;
+  for (int i = 0; i < samples(8); ++i) {
+    const rope::config c = configs(rc::Random({seed, static_cast<std::uint64_t>(i), 0, 0}), 100).value();
+    INFO("config " << i << ": head_dim " << c.head_dim << ", rope_type " << static_cast<int>(c.rope_type)
+                   << ", rotary dim " << posenc::rope::detail::rotary_dim(c) << " (seed " << seed << ")");
+    pt::require_rope_apply<float>(posenc_kernel<float>{c}, c, opts(posenc_float_model, 8, "posenc_random_config"));
+  }
 }
