@@ -25,6 +25,7 @@
 #include "posenc/rope/seq_len.hpp"
 #include "posenc/testing/catch2.hpp"
 #include "posenc/testing/check_rope_apply.hpp"
+#include "posenc/testing/check_rope_layouts.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 #include "sample_count.hpp"
@@ -336,4 +337,18 @@ TEST_CASE("posenc's kernel passes on random configs of every scaling (rope_confi
                    << ", rotary dim " << posenc::rope::detail::rotary_dim(c) << " (seed " << seed << ")");
     pt::require_rope_apply<float>(posenc_kernel<float>{c}, c, opts(posenc_float_model, 8, "posenc_random_config"));
   }
+}
+
+TEST_CASE("check_rope_layouts: the same rotation in both layouts, and a kernel in the wrong one") {
+  const rope::config c = llama2_4k;
+  const pt::layout_pair lp{.a = rope::layout::half_split, .b = rope::layout::interleaved};
+  const pt::check_result same = pt::check_rope_layouts<float>(
+      naive_kernel{c}, naive_kernel{c, rope::layout::interleaved}, c, lp, opts(naive_model, 30, "layouts"));
+  INFO(same.message);
+  CHECK(same.passed);
+  // B claims interleaved but rotates half-split pairs.
+  require_caught(
+      pt::check_rope_layouts<float>(naive_kernel{c}, naive_kernel{c, rope::layout::interleaved, {.other_layout = true}},
+                                    c, lp, opts(naive_model, 30, "layouts_wrong")),
+      "layout equivalence");
 }

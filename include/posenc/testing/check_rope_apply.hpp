@@ -13,7 +13,8 @@
 // exact (property.hpp). Dynamic NTK and LongRoPE with seq_len unset take HF's sequence length,
 // max(positions) + 1, per call (rope/seq_len.hpp), as HF's dynamic_rope_update does. The cos/sin
 // are folded with the attention factor as HF folds them, and the reference is MPFR (R = 0).
-// catch2.hpp has the Catch2 form (require_rope_apply).
+// catch2.hpp has the Catch2 form (require_rope_apply); check_rope_layouts.hpp compares two kernels
+// of different layouts.
 #pragma once
 
 #include <rapidcheck.h>
@@ -39,18 +40,14 @@
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/seq_len.hpp"
 #include "posenc/rope/validate.hpp"
+#include "posenc/testing/check_result.hpp"
 #include "posenc/testing/detail/rope_case_checks.hpp"
 #include "posenc/testing/detail/rope_case_reference.hpp"
+#include "posenc/testing/detail/rope_search.hpp"
 #include "posenc/testing/generators.hpp"
 #include "posenc/testing/rope_kernel_bound.hpp"
 #include "posenc/testing/rope_property.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
-
-namespace rc::detail {
-// Defined in librapidcheck (src/detail/Configuration.cpp) but not declared in its installed
-// headers: the string RC_PARAMS="reproduce=..." takes, for a map of test id -> Reproduce.
-std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce>& reproduce_map);
-}  // namespace rc::detail
 
 namespace posenc::testing {
 
@@ -58,25 +55,6 @@ namespace posenc::testing {
 template <class K, class T>
 concept rope_kernel =
     std::invocable<K&, std::span<const T>, std::span<const std::int64_t>, std::span<T>, std::size_t, std::size_t>;
-
-struct check_options {
-  kernel_model model{};  // unset data: the kernel's element type
-  rope::layout layout = rope::layout::half_split;
-  std::vector<std::int64_t> positions{};  // nonempty: every position is drawn from this list
-  std::int64_t position_limit = 0;        // 0: max_position_embeddings, or 2^21 when unset
-  int max_success = 0;                    // cases to pass; 0: RapidCheck's (RC_PARAMS max_success, 100)
-  std::optional<std::uint64_t> seed{};    // unset: RapidCheck's (RC_PARAMS seed, else a random one)
-  std::string name = "posenc::testing::check_rope_apply";  // RapidCheck's test id (reproduce= keys on it)
-};
-
-struct check_result {
-  bool passed = false;
-  int cases = 0;           // cases passed (before the failure, if any)
-  double worst_ratio = 0;  // max |y~ - y| / B over every element of every passing exact check
-  std::string property;    // the failing property's name (property.hpp), empty when passed
-  std::string message;     // the shrunk failure, the counterexample and how to replay it
-  std::uint64_t seed = 0;  // the seed RapidCheck ran with
-};
 
 namespace detail {
 
@@ -141,12 +119,9 @@ std::optional<failure> run_call(const kernel_fn<T>& kernel, const case_shape& sh
   return std::nullopt;
 }
 
-struct case_input {
-  std::size_t tokens, heads;
-  std::vector<std::int64_t> positions;
-  std::vector<double> x;
-  std::int64_t shift;
-};
+inline std::size_t head_dim_of(const rope::config& c) noexcept {
+  return static_cast<std::size_t>(c.head_dim > 0 ? c.head_dim : posenc::rope::detail::rotary_dim(c));
+}
 
 // The five properties on one case; worst collects the exact check's max |y~ - y| / B.
 template <class T>
@@ -181,126 +156,22 @@ std::optional<failure> check_case(const kernel_fn<T>& kernel, const rope::config
   return std::nullopt;
 }
 
-// "tokens 2, heads 1, positions [0, 5] then shifted by 3 to [3, 8]": the drawn case, named.
-inline std::string case_summary(const case_input& in) {
-  std::ostringstream o;
-  const auto list = [&](std::int64_t shift) {
-    o << "[";
-    for (std::size_t i = 0; i < in.positions.size(); ++i) o << (i ? ", " : "") << in.positions[i] + shift;
-    o << "]";
-  };
-  o << "case: tokens " << in.tokens << ", heads " << in.heads << ", positions ";
-  list(0);
-  o << " then shifted by " << in.shift << " to ";
-  list(in.shift);
-  if (in.x.size() <= 512) {
-    o.precision(17);
-    o << "\nx = [";
-    for (std::size_t i = 0; i < in.x.size(); ++i) o << (i ? ", " : "") << in.x[i];
-    o << "]";
-  }
-  return o.str();
-}
-
-class quiet_listener final : public rc::detail::TestListener {
- public:
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
-  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
-  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
-};
-
-// The report of a RapidCheck result: its message, the counterexample and how to replay.
-inline void describe(const rc::detail::TestResult& r, const std::string& id, std::uint64_t seed, check_result& out) {
-  std::ostringstream o;
-  if (r.template is<rc::detail::FailureResult>()) {
-    const auto& f = r.template get<rc::detail::FailureResult>();
-    out.cases = f.numSuccess;
-    o << id << ": falsified after " << f.numSuccess << " passing cases; the shrunk case:\n" << f.description << "\n";
-    // f.counterExample holds the raw integers the case was decoded from; the case line above
-    // (the failure's first line) shows it decoded.
-    o << "replay this case: RC_PARAMS=\"reproduce=" << rc::detail::reproduceMapToString({{id, f.reproduce}})
-      << "\"\nreplay the whole search: RC_PARAMS=\"seed=" << seed << "\"";
-  } else {
-    rc::detail::printResultMessage(r, o);
-    o << "\n(seed " << seed << ")";
-  }
-  out.message = o.str();
-}
-
-template <class T>
-check_result check_rope_apply_erased(const kernel_fn<T>& kernel, const rope::config& cfg, const check_options& opt) {
-  if (!rope::validate(cfg).ok()) throw std::invalid_argument("posenc::testing::check_rope_apply: invalid config");
-  if (opt.model.data && *opt.model.data != dtype_of<T>())
-    throw std::invalid_argument(
-        "posenc::testing::check_rope_apply: kernel_model.data is not the kernel's element type");
-  const resolved_model m = resolve(opt.model, dtype_of<T>());
-  const std::size_t rotary = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(cfg));
-  const std::size_t head_dim = cfg.head_dim > 0 ? static_cast<std::size_t>(cfg.head_dim) : rotary;
-  const std::int64_t limit = !opt.positions.empty()
-                                 ? *std::max_element(opt.positions.begin(), opt.positions.end()) + 1
-                                 : (opt.position_limit > 0 ? opt.position_limit : detail::position_limit(cfg));
-  // Raw integers decoded here (generators.hpp says why): one container type for both draws.
-  const std::optional<position_decoder> pos_dec =
-      opt.positions.empty() ? std::optional<position_decoder>(std::in_place, cfg, limit) : std::nullopt;
-  const std::uint64_t pos_end = pos_dec ? pos_dec->raw_end() : opt.positions.size();
-  const value_decoder val_dec(m.d);
-  detail::oracle_cache oracles;
-  double worst = 0;
-  std::string last_property;
-  const auto property = [&] {
-    detail::case_input in;
-    in.tokens = *rc::gen::inRange<std::size_t>(1, 9);
-    in.heads = *rc::gen::inRange<std::size_t>(1, 5);
-    using raw_vector = std::vector<std::uint64_t>;
-    const raw_vector raw_pos = *rc::gen::container<raw_vector>(in.tokens, rc::gen::inRange<std::uint64_t>(0, pos_end));
-    const raw_vector raw_x = *rc::gen::container<raw_vector>(
-        in.tokens * in.heads * head_dim, rc::gen::inRange(std::uint64_t{0}, value_decoder::raw_end()));
-    for (const std::uint64_t r : raw_pos)
-      in.positions.push_back(pos_dec ? (*pos_dec)(r) : opt.positions[static_cast<std::size_t>(r)]);
-    for (const std::uint64_t r : raw_x) in.x.push_back(val_dec(r));
-    const auto [lo, hi] = std::minmax_element(in.positions.begin(), in.positions.end());
-    in.shift = *rc::gen::inRange<std::int64_t>(-*lo, limit - *hi);
-    double w = 0;
-    auto f = detail::check_case<T>(kernel, cfg, m, opt.layout, oracles, in, w);
-    if (f) {
-      last_property = name_of(f->property);
-      f->message = detail::case_summary(in) + "\n" + f->message;
-      // What RC_FAIL throws, without its file:line and macro text: the message is the report.
-      throw rc::detail::CaseResult(rc::detail::CaseResult::Type::Failure, f->message);
-    }
-    worst = std::max(worst, w);
-  };
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  if (opt.max_success > 0) params.maxSuccess = opt.max_success;
-  if (opt.seed) params.seed = *opt.seed;
-  rc::detail::TestMetadata meta;
-  meta.id = opt.name;
-  meta.description = opt.name;
-  detail::quiet_listener listener;
-  const rc::detail::TestResult r =
-      rc::detail::checkTestable(property, meta, params, listener, rc::detail::configuration().reproduce);
-  check_result out;
-  out.seed = params.seed;
-  out.worst_ratio = worst;
-  if (r.template is<rc::detail::SuccessResult>()) {
-    out.passed = true;
-    out.cases = r.template get<rc::detail::SuccessResult>().numSuccess;
-    if (!rc::detail::configuration().reproduce.empty() && out.cases == 0)
-      out.message = opt.name + ": not run (RC_PARAMS reproduce= replays other checks only)";
-  } else {
-    out.property = last_property;
-  }
-  if (!out.passed) detail::describe(r, opt.name, params.seed, out);
-  return out;
-}
-
 }  // namespace detail
 
 // Runs the property search; never throws for a failing kernel (the result says it failed).
 // Throws std::invalid_argument for an invalid config or a model whose dtype is not T's.
 template <class T, rope_kernel<T> K>
 check_result check_rope_apply(K&& kernel, const rope::config& cfg, const check_options& opt = {}) {
-  return detail::check_rope_apply_erased<T>(detail::kernel_fn<T>(std::ref(kernel)), cfg, opt);
+  if (!rope::validate(cfg).ok()) throw std::invalid_argument("posenc::testing::check_rope_apply: invalid config");
+  if (opt.model.data && *opt.model.data != dtype_of<T>())
+    throw std::invalid_argument(
+        "posenc::testing::check_rope_apply: kernel_model.data is not the kernel's element type");
+  const resolved_model m = resolve(opt.model, dtype_of<T>());
+  const detail::kernel_fn<T> k(std::ref(kernel));
+  detail::oracle_cache oracles;
+  return detail::search(cfg, opt, detail::head_dim_of(cfg), m.d, [&](const detail::case_input& in, double& worst) {
+    return detail::check_case<T>(k, cfg, m, opt.layout, oracles, in, worst);
+  });
 }
 
 }  // namespace posenc::testing
