@@ -352,3 +352,40 @@ TEST_CASE("check_rope_layouts: the same rotation in both layouts, and a kernel i
                                     c, lp, opts(naive_model, 30, "layouts_wrong")),
       "layout equivalence");
 }
+
+// The Catch2 form fails its test case (with the report as the failure's message): [!shouldfail]
+// turns that failure into this test's pass, and would fail it if require_rope_apply passed.
+TEST_CASE("require_rope_apply fails the test case that calls it on a buggy kernel", "[!shouldfail]") {
+  pt::require_rope_apply<float>(naive_kernel{llama2_4k, rope::layout::half_split, {.pos_offset = 1}}, llama2_4k,
+                                opts(naive_model, 20, "require_off_by_one"));
+}
+
+// B by hand (docs/testing-kernels.md's terms) at position 0 of a unit input: a = 1, b = 0, c = 1, s = 0.
+TEST_CASE("rope_kernel_bound: ulp and B against values derived by hand") {
+  using pt::dtype;
+  CHECK(pt::ulp(dtype::float32, 1.0) == 0x1p-23);
+  CHECK(pt::ulp(dtype::float32, 1.9999) == 0x1p-23);
+  CHECK(pt::ulp(dtype::float32, 0.0) == 0x1p-149);       // 2^(e_min - p + 1)
+  CHECK(pt::ulp(dtype::float32, 0x1p-140) == 0x1p-149);  // subnormal: e_min caps the exponent
+  CHECK(pt::ulp(dtype::float64, 3.0) == 0x1p-51);
+  CHECK(pt::ulp(dtype::bfloat16, 1.5) == 0x1p-7);
+  CHECK(pt::ulp(dtype::bfloat16, 0.0) == 0x1p-133);
+  CHECK(pt::ulp(dtype::float16, 0x1p-20) == 0x1p-24);
+  CHECK(pt::ulp(dtype::float16, 1000.0) == 0x1p-1);
+  constexpr double slack = 1 + 0x1p-40;
+  // float everywhere, correct table: e_c = 2^-24, h1 = ulp(1 + 2^-24)/2 = 2^-24, h3 = 2^-24, and
+  // e_s, h2 = 2^-150 vanish in the double sum: B = 3 2^-24.
+  const pt::resolved_model f32 = pt::resolve({.rounding = pt::table_rounding::correct});
+  CHECK(pt::element_bound(f32, 1.0, 0.0, 1.0, 0.0) == 0x3p-24 * slack);
+  // Faithful: e_c = 2^-23, h1 = ulp(1 + 2^-23)/2 = 2^-24, h3 = ulp(1 + 2^-23 + 2^-24)/2 = 2^-24: B = 2^-22.
+  const pt::resolved_model f32_faithful = pt::resolve({});
+  CHECK(pt::element_bound(f32_faithful, 1.0, 0.0, 1.0, 0.0) == 0x1p-22 * slack);
+  // bfloat16 result of a float computation: h4 = ulp_bf16(1 + ...)/2 = 2^-8 on top of the float terms.
+  const pt::resolved_model bf16_out = pt::resolve({.data = dtype::bfloat16,
+                                                   .table = dtype::float32,
+                                                   .compute = dtype::float32,
+                                                   .rounding = pt::table_rounding::correct});
+  CHECK(pt::element_bound(bf16_out, 1.0, 0.0, 1.0, 0.0) == (0x1p-8 + 0x3p-24) * slack);
+  // y_b = a s + b c with (a, b) = (0, 1): element_bound(m, a, b, s, c) is the same B by symmetry.
+  CHECK(pt::rope_pair_bound(f32, 0.0, 1.0, 1.0, 0.0).b == 0x3p-24 * slack);
+}
