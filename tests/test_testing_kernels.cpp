@@ -18,6 +18,7 @@
 
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/detail/dims.hpp"
 #include "posenc/rope/fill.hpp"
@@ -250,6 +251,18 @@ TEST_CASE("correct kernels pass check_rope_apply") {
     pt::check_options o = opts(posenc_float_model, 30, "posenc_dynamic");
     o.position_limit = 8192;
     pt::require_rope_apply<float>(posenc_kernel<float>{c}, c, o);
+  }
+  SECTION("posenc's apply with float16 storage (float table and arithmetic, one rounding at the store)") {
+    const rope::config c = rope::models::llama3_2_1b;
+    const pt::kernel_model m{.table = pt::dtype::float32,
+                             .compute = pt::dtype::float32,
+                             .rounding = pt::table_rounding::correct};  // D = float16
+    pt::require_rope_apply<posenc::float16>(posenc_kernel<posenc::float16>{c}, c, opts(m, 30, "posenc_f16"));
+  }
+  SECTION("positions from a list: a StreamingLLM cache of 4 sinks and a window") {
+    pt::check_options o = opts(naive_model, 30, "naive_list");
+    o.positions = {0, 1, 2, 3, 4000, 4001, 4002, 4003, 4004, 4095};
+    pt::require_rope_apply<float>(naive_kernel{llama2_4k}, llama2_4k, o);
   }
   SECTION("HF's bfloat16 order with bfloat16 tables and operations") {
     const rope::config c = rope::models::llama3_1_8b;
