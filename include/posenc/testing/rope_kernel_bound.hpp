@@ -13,12 +13,13 @@
 // for y_b the roles of c and s swap. Every term is one rounding's worst case (unit in the last
 // place, not u|v|, which is up to twice as loose and would let a kernel one ulp worse pass). B is
 // evaluated in double and multiplied by 1 + 2^-40, more than the relative error of those double
-// operations. The reference the checks compare with (check_rope_apply.hpp) is MPFR, so the doc's
+// operations, with the arguments of ulp rounded up (element_bound says why). The reference the checks compare with (check_rope_apply.hpp) is MPFR, so the doc's
 // reference error R is 0 here.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -108,8 +109,11 @@ inline double ulp(dtype f, double v) noexcept {
   return std::ldexp(1.0, e - p.precision + 1);
 }
 
+inline double next_up(double v) noexcept { return std::nextafter(v, std::numeric_limits<double>::infinity()); }
+
 // B for y = a c - b s (the doc's B_a); for y = a s + b c call element_bound(m, a, b, s, c).
-// a, b: the input pair; c, s: the exact folded cos and sin (rounded to double).
+// a, b: the input pair; c, s: the exact folded cos and sin, rounded to double away from zero (a
+// magnitude rounded down could fall into the binade below, where ulp_T is half).
 inline double element_bound(const resolved_model& m, double a, double b, double c, double s) noexcept {
   const double k = m.rounding == table_rounding::correct ? 0.5 : 1.0;
   a = std::fabs(a);
@@ -117,11 +121,15 @@ inline double element_bound(const resolved_model& m, double a, double b, double 
   c = std::fabs(c);
   s = std::fabs(s);
   const double ec = k * ulp(m.t, c), es = k * ulp(m.t, s);
-  const double p1 = a * (c + ec), p2 = b * (s + es);
+  // The magnitudes whose ulp is taken are rounded up (next_up after each rounded operation): ulp
+  // is a step function, so a magnitude computed a hair below a power of two would halve a term,
+  // which the final factor 1 + 2^-40 does not cover. Too large a magnitude only loosens B by a
+  // binade's step in the rare case it crosses one.
+  const double p1 = next_up(a * next_up(c + ec)), p2 = next_up(b * next_up(s + es));
   const double h1 = ulp(m.c, p1) / 2, h2 = ulp(m.c, p2) / 2;
-  const double big_m = p1 + p2 + h1 + h2;
+  const double big_m = next_up(next_up(next_up(p1 + p2) + h1) + h2);
   const double h3 = ulp(m.c, big_m) / 2;
-  const double h4 = m.c == m.d ? 0.0 : ulp(m.d, big_m + h3) / 2;
+  const double h4 = m.c == m.d ? 0.0 : ulp(m.d, next_up(big_m + h3)) / 2;
   return (a * ec + b * es + h1 + h2 + h3 + h4) * (1 + 0x1p-40);
 }
 

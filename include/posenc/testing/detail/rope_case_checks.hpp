@@ -197,8 +197,8 @@ inline std::optional<failure> check_inverse(const case_shape& sh, const call_dat
       for (std::size_t j = 0; j < sh.rotary / 2; ++j) {
         const pair_angle& g = c.ref->angle(i, j);
         const std::size_t ia = sh.at(i, h, sh.elem(j, 0)), ib = sh.at(i, h, sh.elem(j, 1));
-        const double cs = std::fabs(mpfr_get_d(g.plain.cos.get(), MPFR_RNDU)),
-                     sn = std::fabs(mpfr_get_d(g.plain.sin.get(), MPFR_RNDU));
+        const double cs = std::fabs(mpfr_get_d(g.plain.cos.get(), MPFR_RNDA)),
+                     sn = std::fabs(mpfr_get_d(g.plain.sin.get(), MPFR_RNDA));
         for (int t = 0; t < 2; ++t) {
           // t = 0: cos y~_a + sin y~_b; t = 1: cos y~_b - sin y~_a
           mpfr_mul_d(u.get(), g.plain.cos.get(), t == 0 ? c.y[ia] : c.y[ib], MPFR_RNDN);

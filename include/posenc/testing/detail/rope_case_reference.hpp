@@ -28,7 +28,7 @@ inline constexpr mpfr_prec_t exact_prec = 400;
 // cos/sin of one (position, pair): plain and folded at 320 bits, folded rounded to double.
 struct pair_angle {
   verify::rope_table_oracle::value plain, folded;
-  double c = 0, s = 0;  // folded cos and sin, rounded to nearest double (for the bounds)
+  double c = 0, s = 0;  // folded cos and sin, rounded to double away from zero (for the bounds)
 };
 
 class case_reference {
@@ -49,8 +49,8 @@ class case_reference {
         auto a = std::make_unique<pair_angle>();
         o.eval(static_cast<std::uint64_t>(m), static_cast<int>(j), false, a->plain);
         o.fold(a->plain, m == 0 || mpfr_zero_p(a->plain.sin.get()), a->folded);
-        a->c = mpfr_get_d(a->folded.cos.get(), MPFR_RNDN);
-        a->s = mpfr_get_d(a->folded.sin.get(), MPFR_RNDN);
+        a->c = mpfr_get_d(a->folded.cos.get(), MPFR_RNDA);
+        a->s = mpfr_get_d(a->folded.sin.get(), MPFR_RNDA);
         angles_.push_back(std::move(a));
       }
   }
