@@ -95,30 +95,67 @@ inline std::int64_t drawn_position_limit(const rope::config& cfg, const check_op
   return opt.position_limit > 0 ? opt.position_limit : position_limit(cfg);
 }
 
-// The search: opt.max_success cases of head_dim-wide heads with values of format d, each checked
-// by check.
-inline check_result search(const rope::config& cfg, const check_options& opt, std::size_t head_dim, dtype d,
-                           const case_check& check) {
-  const std::int64_t limit = drawn_position_limit(cfg, opt);
-  const std::optional<position_decoder> pos_dec =
-      opt.positions.empty() ? std::optional<position_decoder>(std::in_place, cfg, limit) : std::nullopt;
-  const std::uint64_t pos_end = pos_dec ? pos_dec->raw_end() : opt.positions.size();
-  const value_decoder val_dec(d);
-  double worst = 0;
-  std::string last_property;
-  const auto property = [&] {
+// How a case is drawn: positions from the decoder (or the options' list), values of one format.
+struct draw_plan {
+  std::int64_t limit;
+  std::optional<position_decoder> positions;  // unset: the options' list
+  const std::vector<std::int64_t>* list;
+  value_decoder values;
+  std::size_t head_dim;
+
+  draw_plan(const rope::config& cfg, const check_options& opt, std::size_t hd, dtype d)
+      : limit(drawn_position_limit(cfg, opt)), list(&opt.positions), values(d), head_dim(hd) {
+    if (opt.positions.empty()) positions.emplace(cfg, limit);
+  }
+
+  // Called inside a RapidCheck property: each * is a draw RapidCheck records and shrinks.
+  case_input draw() const {
     case_input in;
     in.tokens = *rc::gen::inRange<std::size_t>(1, 9);
     in.heads = *rc::gen::inRange<std::size_t>(1, 5);
     using raw_vector = std::vector<std::uint64_t>;
+    const std::uint64_t pos_end = positions ? positions->raw_end() : list->size();
     const raw_vector raw_pos = *rc::gen::container<raw_vector>(in.tokens, rc::gen::inRange<std::uint64_t>(0, pos_end));
     const raw_vector raw_x = *rc::gen::container<raw_vector>(
         in.tokens * in.heads * head_dim, rc::gen::inRange(std::uint64_t{0}, value_decoder::raw_end()));
     for (const std::uint64_t r : raw_pos)
-      in.positions.push_back(pos_dec ? (*pos_dec)(r) : opt.positions[static_cast<std::size_t>(r)]);
-    for (const std::uint64_t r : raw_x) in.x.push_back(val_dec(r));
+      in.positions.push_back(positions ? (*positions)(r) : (*list)[static_cast<std::size_t>(r)]);
+    for (const std::uint64_t r : raw_x) in.x.push_back(values(r));
     const auto [lo, hi] = std::minmax_element(in.positions.begin(), in.positions.end());
     in.shift = *rc::gen::inRange<std::int64_t>(-*lo, limit - *hi);
+    return in;
+  }
+};
+
+// The check_result of RapidCheck's result; last_property: the property of the shrunk failure.
+inline check_result to_result(const rc::detail::TestResult& r, const check_options& opt, std::uint64_t seed,
+                              double worst, const std::string& last_property) {
+  check_result out;
+  out.seed = seed;
+  out.worst_ratio = worst;
+  if (r.template is<rc::detail::SuccessResult>()) {
+    out.passed = true;
+    out.cases = r.template get<rc::detail::SuccessResult>().numSuccess;
+    if (!rc::detail::configuration().reproduce.empty() && out.cases == 0)
+      out.message = opt.name + ": not run (RC_PARAMS reproduce= replays other checks only)";
+    return out;
+  }
+  if (r.template is<rc::detail::FailureResult>()) out.cases = r.template get<rc::detail::FailureResult>().numSuccess;
+  out.property = last_property;
+  out.message = describe(r, opt.name, seed);
+  return out;
+}
+
+// The search: opt.max_success cases of head_dim-wide heads with values of format d, each checked
+// by check. The last failing call is the shrunk case (RapidCheck accepts a shrink only when it
+// fails, and stops after trying every shrink of the last one), so its property names the failure.
+inline check_result search(const rope::config& cfg, const check_options& opt, std::size_t head_dim, dtype d,
+                           const case_check& check) {
+  const draw_plan plan(cfg, opt, head_dim, d);
+  double worst = 0;
+  std::string last_property;
+  const auto property = [&] {
+    const case_input in = plan.draw();
     double w = 0;
     if (const std::optional<failure> f = check(in, w)) {
       last_property = name_of(f->property);
@@ -136,20 +173,7 @@ inline check_result search(const rope::config& cfg, const check_options& opt, st
   quiet_listener listener;
   const rc::detail::TestResult r =
       rc::detail::checkTestable(property, meta, params, listener, rc::detail::configuration().reproduce);
-  check_result out;
-  out.seed = params.seed;
-  out.worst_ratio = worst;
-  if (r.template is<rc::detail::SuccessResult>()) {
-    out.passed = true;
-    out.cases = r.template get<rc::detail::SuccessResult>().numSuccess;
-    if (!rc::detail::configuration().reproduce.empty() && out.cases == 0)
-      out.message = opt.name + ": not run (RC_PARAMS reproduce= replays other checks only)";
-    return out;
-  }
-  if (r.template is<rc::detail::FailureResult>()) out.cases = r.template get<rc::detail::FailureResult>().numSuccess;
-  out.property = last_property;
-  out.message = describe(r, opt.name, params.seed);
-  return out;
+  return to_result(r, opt, params.seed, worst, last_property);
 }
 
 }  // namespace posenc::testing::detail
