@@ -10,7 +10,7 @@
 // Each case draws tokens (1..8), heads (1..4), one position per token (rope_positions, or the
 // options' list) and the input (element_vectors), calls the kernel at the positions m and again at
 // m + t, and checks in this order: pass-through (bit for bit), norm, relative position, inverse and
-// exact (property.hpp). Dynamic NTK and LongRoPE with seq_len unset take HF's sequence length,
+// exact (rope_property.hpp). Dynamic NTK and LongRoPE with seq_len unset take HF's sequence length,
 // max(positions) + 1, per call (rope/seq_len.hpp), as HF's dynamic_rope_update does. The cos/sin
 // are folded with the attention factor as HF folds them, and the reference is MPFR (R = 0).
 // catch2.hpp has the Catch2 form (require_rope_apply); check_rope_layouts.hpp compares two kernels
