@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <sstream>
 #include <stdexcept>
@@ -401,4 +402,67 @@ TEST_CASE("rope_kernel_bound: ulp and B against values derived by hand") {
   CHECK(pt::element_bound(bf16_out, 1.0, 0.0, 1.0, 0.0) == (0x1p-8 + 0x3p-24) * slack);
   // y_b = a s + b c with (a, b) = (0, 1): element_bound(m, a, b, s, c) is the same B by symmetry.
   CHECK(pt::rope_pair_bound(f32, 0.0, 1.0, 1.0, 0.0).b == 0x3p-24 * slack);
+}
+
+// Each law's checker on its own: the exact rotation rounded to float passes every law, and an
+// output moved just past one law's bound fails that law (the gallery above meets mostly the
+// inverse law first; this shows the others can fail too).
+TEST_CASE("each law of a case passes the rounded exact rotation and fails just outside its bound") {
+  namespace d = pt::detail;
+  constexpr rope::config c{.head_dim = 8, .rope_theta = 10000.0, .max_position_embeddings = 4096};
+  const pt::resolved_model m = pt::resolve({.rounding = pt::table_rounding::correct});
+  const posenc::verify::rope_table_oracle oracle(c);
+  const d::case_shape sh{2, 1, 8, 8, rope::layout::half_split};
+  const auto make = [&](std::vector<std::int64_t> pos, std::unique_ptr<d::case_reference>& ref, d::call_data& k) {
+    k.positions = pos;
+    k.x = {1, -2, 0.5, 3, 0.25, 1.5, -1, 2, 2, 1, -0.5, 0.75, 1, 1, -3, 0.125};
+    ref = std::make_unique<d::case_reference>(oracle, k.positions, 4);
+    k.ref = ref.get();
+    k.prepare(sh, m);
+    k.y.clear();
+    for (const double e : k.exact_d) k.y.push_back(static_cast<double>(static_cast<float>(e)));
+  };
+  std::unique_ptr<d::case_reference> r1, r2;
+  d::call_data k1, k2;
+  make({3, 10}, r1, k1);
+  make({4, 11}, r2, k2);  // shifted by 1
+  double worst = 0;
+  REQUIRE_FALSE(d::check_norm(sh, k1, m.d));
+  REQUIRE_FALSE(d::check_relative(sh, k1, k2, m.d));
+  REQUIRE_FALSE(d::check_inverse(sh, k1, m.d));
+  REQUIRE_FALSE(d::check_exact(sh, k1, m.d, worst));
+  CHECK(worst <= 0.5);  // RN_float of the exact value: at most half an ulp, and B is more
+
+  SECTION("exact: one element off by 2 B") {
+    k1.y[0] += 2 * k1.bound[0];
+    const auto f = d::check_exact(sh, k1, m.d, worst);
+    REQUIRE(f);
+    CHECK(f->property == pt::rope_property::exact);
+  }
+  SECTION("norm: token 0 scaled by 1 + 3 sqrt(sum B^2) / ||y||") {
+    double b2 = 0, y2 = 0;
+    for (std::size_t e = 0; e < 8; ++e) {
+      b2 += k1.bound[e] * k1.bound[e];
+      y2 += k1.y[e] * k1.y[e];
+    }
+    for (std::size_t e = 0; e < 8; ++e) k1.y[e] *= 1 + 3 * std::sqrt(b2 / y2);
+    const auto f = d::check_norm(sh, k1, m.d);
+    REQUIRE(f);
+    CHECK(f->property == pt::rope_property::norm);
+  }
+  SECTION("inverse: one element off by 3 (B_a + B_b)") {
+    k1.y[0] += 3 * (k1.bound[0] + k1.bound[4]);
+    const auto f = d::check_inverse(sh, k1, m.d);
+    REQUIRE(f);
+    CHECK(f->property == pt::rope_property::inverse);
+  }
+  SECTION("relative position: the shifted call's token 1 moved along token 0 by 3 (E + E')") {
+    const double e = d::score_bound(sh, k1, 0, 1, 0) + d::score_bound(sh, k2, 0, 1, 0);
+    double n2 = 0;
+    for (std::size_t i = 0; i < 8; ++i) n2 += k2.y[i] * k2.y[i];
+    for (std::size_t i = 0; i < 8; ++i) k2.y[8 + i] += 3 * e * k2.y[i] / n2;  // score += 3 (E + E')
+    const auto f = d::check_relative(sh, k1, k2, m.d);
+    REQUIRE(f);
+    CHECK(f->property == pt::rope_property::relative_position);
+  }
 }
