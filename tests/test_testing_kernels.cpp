@@ -322,7 +322,7 @@ TEST_CASE("the bound is tight: a correct kernel comes close to B, one a table ul
   std::printf(
       "[posenc] tightness: max |y~ - y| / B of a correct float-table, double-compute kernel over %d cases: %.4f\n",
       ok.cases, ok.worst_ratio);
-  CHECK(ok.worst_ratio > 0.9);  // measured 0.996 to 0.998 over 200 cases (docs/testing-kernels.md)
+  CHECK(ok.worst_ratio > 0.9);  // measured 0.996 to 0.9997 over 200 cases (docs/testing-kernels.md)
   require_caught(pt::check_rope_apply<float>(double_compute_kernel{c, true}, c, opts(m, 200, "one_ulp_worse")));
 }
 
