@@ -32,7 +32,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "posenc/rope/config.hpp"
@@ -89,14 +88,14 @@ class oracle_cache {
   std::map<std::int64_t, std::unique_ptr<verify::rope_table_oracle>> by_seq_len_;
 };
 
-// The kernel at `positions`, its output as doubles; out starts as NaN so an element the kernel
-// leaves unwritten cannot pass.
-// The kernel, type-erased: RapidCheck's machinery is instantiated once per element type, not once
-// per kernel (measured: most of a test file's compile time otherwise).
+// The kernel, type-erased: the checks are instantiated once per element type, not once per kernel
+// (measured: one instantiation per kernel type was most of a test file's compile time).
 template <class T>
 using kernel_fn =
     std::function<void(std::span<const T>, std::span<const std::int64_t>, std::span<T>, std::size_t, std::size_t)>;
 
+// The kernel at c.positions, its output as doubles in c.y, and its pass-through checked; out
+// starts as NaN so an element the kernel leaves unwritten cannot pass.
 template <class T>
 std::optional<failure> run_call(const kernel_fn<T>& kernel, const case_shape& sh, const std::vector<T>& x,
                                 call_data& c) {
