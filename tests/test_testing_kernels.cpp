@@ -330,6 +330,9 @@ TEST_CASE("the generators: valid configs of every scaling, positions in range, f
   const auto r = rc::detail::checkTestable([] {
     const rope::config c = *pt::rope_configs();
     RC_ASSERT(rope::validate(c).ok());
+    // random_config decodes an invalid draw to Llama-2's preset: none may, so the type is kept.
+    const auto s = static_cast<rope::scaling>(*rc::gen::inRange(0, 7));
+    RC_ASSERT((*pt::random_rope_configs(s)).rope_type == s);
     const std::int64_t limit = c.max_position_embeddings > 0 ? c.max_position_embeddings : std::int64_t{1} << 21;
     const std::int64_t m = *pt::rope_positions(c);
     RC_ASSERT(m >= 0);

@@ -171,66 +171,79 @@ rc::Gen<std::vector<T>> element_vectors(std::size_t n) {
                       });
 }
 
+namespace detail {
+
 // The presets of rope/models.hpp (default, llama3, YaRN, partial rotary, LongRoPE short and long).
-inline rc::Gen<rope::config> rope_presets() {
+inline const std::array<rope::config, 12>& presets() {
   namespace m = rope::models;
-  return rc::gen::element(m::llama2_7b, m::llama3_1_8b, m::llama3_2_1b, m::qwen2_5_7b_yarn, m::deepseek_v3, m::gpt_oss,
-                          m::pythia, m::gpt_j, m::phi3_vision_128k_short, m::phi3_vision_128k_long,
-                          m::phi3_5_mini_short, m::phi3_5_mini_long);
+  static const std::array<rope::config, 12> all{
+      m::llama2_7b,         m::llama3_1_8b,     m::llama3_2_1b, m::qwen2_5_7b_yarn,        m::deepseek_v3,
+      m::gpt_oss,           m::pythia,          m::gpt_j,       m::phi3_vision_128k_short, m::phi3_vision_128k_long,
+      m::phi3_5_mini_short, m::phi3_5_mini_long};
+  return all;
 }
 
-// A random valid config of scaling s: head_dim 2..128 (a multiple of 8 under a partial rotary
-// factor), a base from 2 to 1e7 or a published one, and the scaling's own fields.
-inline rc::Gen<rope::config> random_rope_configs(rope::scaling s) {
+// A config of scaling s from a raw integer (digits in mixed radix): half the head dim 1..64 (at
+// least 2 for NTK and dynamic, whose exponent d/(d-2) needs d > 2), a partial rotary factor of 1/2
+// (head_dim then a multiple of 8), a published base or one from 2 to about 1e7, a factor, an
+// original context, and for LongRoPE whether seq_len is unset. Raw 0 is the simplest: head_dim 2,
+// base 10000. A config that still fails validation decodes to Llama-2's (the tests check none do).
+inline rope::config random_config(rope::scaling s, std::uint64_t raw) {
   using rope::scaling;
-  const auto make = [s](int half, bool partial, int base_kind, int base_r, int f_kind, int l0_kind, bool unset) {
-    rope::config c;
-    c.rope_type = s;
-    c.head_dim = partial ? 8 * std::max(1, half / 4) : 2 * half;
-    if (partial) c.partial_rotary_factor = 0.5;
-    constexpr std::array<double, 4> bases{10000.0, 500000.0, 1000000.0, 150000.0};
-    c.rope_theta = base_kind < 4 ? bases[static_cast<std::size_t>(base_kind)] : 2.0 + base_r * 9.5;  // up to about 1e7
-    constexpr std::array<double, 6> factors{1.5, 2.0, 4.0, 8.0, 32.0, 40.0};
-    c.factor = factors[static_cast<std::size_t>(f_kind)];
-    constexpr std::array<std::int64_t, 4> l0s{2048, 4096, 8192, 32768};
-    const std::int64_t l0 = l0s[static_cast<std::size_t>(l0_kind)];
-    switch (s) {
-      case scaling::dynamic: c.max_position_embeddings = l0; break;  // seq_len unset: HF's rule
-      case scaling::yarn:
-      case scaling::llama3: c.original_max_position_embeddings = l0; break;
-      case scaling::longrope: {
-        const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(c) / 2);
-        c.factor = 0.0;  // derived from the two lengths, as Phi-3's config
-        c.original_max_position_embeddings = l0;
-        c.max_position_embeddings = 32 * l0;
-        c.seq_len = unset ? 0 : l0;
-        c.short_factor = std::span<const double>(detail::longrope_factors(false).data(), pairs);
-        c.long_factor = std::span<const double>(detail::longrope_factors(true).data(), pairs);
-        break;
-      }
-      default: break;
-    }
-    if (s == scaling::default_) c.factor = 0.0;
-    return c;
+  const auto digit = [&raw](std::uint64_t radix) {
+    const std::uint64_t d = raw % radix;
+    raw /= radix;
+    return d;
   };
-  return rc::gen::suchThat(rc::gen::apply(make, rc::gen::inRange(1, 65), rc::gen::arbitrary<bool>(),
-                                          rc::gen::inRange(0, 6), rc::gen::inRange(0, 1 << 20), rc::gen::inRange(0, 6),
-                                          rc::gen::inRange(0, 4), rc::gen::arbitrary<bool>()),
-                           [](const rope::config& c) { return rope::validate(c).ok(); });
+  const int half = std::max(s == scaling::ntk || s == scaling::dynamic ? 2 : 1, static_cast<int>(digit(64)) + 1);
+  const bool partial = digit(2) != 0, unset = digit(2) != 0;
+  const std::uint64_t base_kind = digit(6), f_kind = digit(6), l0_kind = digit(4), base_r = digit(1 << 20);
+  rope::config c;
+  c.rope_type = s;
+  c.head_dim = partial ? 8 * std::max(1, half / 4) : 2 * half;
+  if (partial) c.partial_rotary_factor = 0.5;
+  constexpr std::array<double, 4> bases{10000.0, 500000.0, 1000000.0, 150000.0};
+  c.rope_theta = base_kind < 4 ? bases[base_kind] : 2.0 + static_cast<double>(base_r) * 9.5;
+  constexpr std::array<double, 6> factors{1.5, 2.0, 4.0, 8.0, 32.0, 40.0};
+  c.factor = s == scaling::default_ ? 0.0 : factors[f_kind];
+  constexpr std::array<std::int64_t, 4> l0s{2048, 4096, 8192, 32768};
+  const std::int64_t l0 = l0s[l0_kind];
+  if (s == scaling::dynamic) c.max_position_embeddings = l0;  // seq_len unset: HF's rule
+  if (s == scaling::yarn || s == scaling::llama3) c.original_max_position_embeddings = l0;
+  if (s == scaling::longrope) {
+    const std::size_t pairs = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(c) / 2);
+    c.factor = 0.0;  // derived from the two lengths, as Phi-3's config
+    c.original_max_position_embeddings = l0;
+    c.max_position_embeddings = 32 * l0;
+    c.seq_len = unset ? 0 : l0;
+    c.short_factor = std::span<const double>(longrope_factors(false).data(), pairs);
+    c.long_factor = std::span<const double>(longrope_factors(true).data(), pairs);
+  }
+  return rope::validate(c).ok() ? c : presets()[0];
 }
 
-// A preset or a random valid config of any scaling.
+inline constexpr std::uint64_t config_raw_end = std::uint64_t{64} * 2 * 2 * 6 * 6 * 4 * (1 << 20);
+
+}  // namespace detail
+
+// The presets of rope/models.hpp; shrinks toward Llama-2.
+inline rc::Gen<rope::config> rope_presets() {
+  return rc::gen::map(rc::gen::inRange<std::size_t>(0, detail::presets().size()),
+                      [](std::size_t i) { return detail::presets()[i]; });
+}
+
+// Random valid configs of scaling s (detail::random_config says which).
+inline rc::Gen<rope::config> random_rope_configs(rope::scaling s) {
+  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, detail::config_raw_end),
+                      [s](std::uint64_t raw) { return detail::random_config(s, raw); });
+}
+
+// A preset (12 in 19) or a random valid config of any of the seven scalings (1 in 19 each).
 inline rc::Gen<rope::config> rope_configs() {
-  using rope::scaling;
-  return rc::gen::weightedOneOf<rope::config>({
-      {3, rope_presets()},
-      {1, random_rope_configs(scaling::default_)},
-      {1, random_rope_configs(scaling::linear)},
-      {1, random_rope_configs(scaling::ntk)},
-      {1, random_rope_configs(scaling::dynamic)},
-      {1, random_rope_configs(scaling::yarn)},
-      {1, random_rope_configs(scaling::longrope)},
-      {1, random_rope_configs(scaling::llama3)},
+  return rc::gen::map(rc::gen::inRange<std::uint64_t>(0, 19 * detail::config_raw_end), [](std::uint64_t raw) {
+    const std::uint64_t pick = raw % 19, rest = raw / 19;
+    if (pick < 12) return detail::presets()[pick];
+    return detail::random_config(static_cast<rope::scaling>(pick - 12), rest);
   });
 }
 
