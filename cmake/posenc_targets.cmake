@@ -34,6 +34,22 @@ else()
   message(STATUS "posenc: Boost 1.81 or MPFR not found; posenc::verify is not available")
 endif()
 
+# The kernel-testing kit (include/posenc/testing/: check_rope_apply and its generators) adds
+# RapidCheck (Debian librapidcheck-dev: a static library and its CMake config) to the verify layer.
+# Built in the tree only (tests, examples); not exported, since a consumer's RapidCheck may differ.
+if(POSENC_HAVE_VERIFY)
+  find_package(rapidcheck CONFIG QUIET)
+endif()
+if(POSENC_HAVE_VERIFY AND TARGET rapidcheck)
+  set(POSENC_HAVE_TESTING ON)
+  add_library(posenc_testing INTERFACE)
+  add_library(posenc::testing ALIAS posenc_testing)
+  target_link_libraries(posenc_testing INTERFACE posenc_verify rapidcheck)
+else()
+  set(POSENC_HAVE_TESTING OFF)
+  message(STATUS "posenc: RapidCheck (or posenc::verify) not found; posenc/testing/, its test and example are not built")
+endif()
+
 # The io layer is optional too: it needs nlohmann-json (Debian nlohmann-json3-dev). Kept out of the
 # core so that a user of the tables alone needs nothing but the standard library.
 find_package(nlohmann_json 3 CONFIG QUIET)

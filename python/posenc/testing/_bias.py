@@ -21,7 +21,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from .. import alibi_slopes, t5_buckets
-from ._bounds import REFERENCE_RELATIVE, SLACK, KernelModel
+from ._bounds import REFERENCE_RELATIVE, SLACK, KernelModel, up
 from ._formats import NAMES, code, decode, encode, ulp
 
 
@@ -100,9 +100,9 @@ def check_bias(fn, scheme, config=None, *, dtype="float32", examples=100, seed=N
             m = np.abs(slopes)[:, None] * (1 + 2.0 ** -52)
             kf = k[None, :].astype(np.float64)
             e_m = model.k * ulp(model.table, m)
-            mag = kf * (m + e_m)
+            mag = up(kf * (m + e_m))
             h1 = ulp(model.compute, mag) / 2
-            h4 = ulp(model.dtype, mag + h1) / 2 if model.compute != model.dtype else 0.0
+            h4 = ulp(model.dtype, up(mag + h1)) / 2 if model.compute != model.dtype else 0.0
             bound = (kf * e_m + h1 + h4) * SLACK + REFERENCE_RELATIVE * mag
             want = -(np.longdouble(slopes)[:, None] * np.longdouble(kf))
             err = np.abs(np.longdouble(got) - want).astype(np.float64)

@@ -24,6 +24,16 @@ from ._formats import ulp
 #: the slack that covers the float64 evaluation of a bound
 SLACK = 1.0 + 2.0 ** -40
 
+
+def up(v):
+    """v widened past its float64 evaluation error (a few ulps): an upper bound of the exact magnitude.
+
+    ulp_F jumps at powers of two, so a magnitude computed a hair below 2^k would take half the ulp
+    the exact one has, and no final factor near 1 repairs that; each magnitude whose ulp is taken
+    is widened first.
+    """
+    return np.asarray(v, dtype=np.float64) * (1.0 + 2.0 ** -50)
+
 #: the reference's own error per unit of the magnitudes of its products: its inputs are correctly
 #: rounded float64 values (relative error 2^-53 each) combined in long double (at least 53 bits);
 #: 2^-51 covers both (docs/testing-kernels.md, "The reference's own error").
@@ -57,22 +67,22 @@ def angle_errors(model, positions, theta):
     theta = np.abs(np.asarray(theta, dtype=np.float64))[None, :]
     if model.angle is None:
         return np.zeros((m.shape[0], theta.shape[1]))
-    u = ulp(model.angle, theta)
-    return (m * u + ulp(model.angle, m * (theta + u)) / 2) * SLACK
+    u = ulp(model.angle, up(theta))
+    return (m * u + ulp(model.angle, up(m * (theta + u))) / 2) * SLACK
 
 
 def _one_element(model, x1, t1, x2, t2, angle_term):
     """The bound of x1 t1 -/+ x2 t2 (the sign does not matter), t1, t2 upper bounds of |c|, |s|;
     angle_term bounds what the angle's error moves an entry (af delta: cos and sin are 1-Lipschitz)."""
-    e1 = model.k * ulp(model.table, t1 + angle_term) + angle_term
-    e2 = model.k * ulp(model.table, t2 + angle_term) + angle_term
-    m1 = x1 * (t1 + e1)
-    m2 = x2 * (t2 + e2)
+    e1 = model.k * ulp(model.table, up(t1 + angle_term)) + angle_term
+    e2 = model.k * ulp(model.table, up(t2 + angle_term)) + angle_term
+    m1 = up(x1 * (t1 + e1))
+    m2 = up(x2 * (t2 + e2))
     h1 = ulp(model.compute, m1) / 2
     h2 = ulp(model.compute, m2) / 2
-    m = m1 + m2 + h1 + h2
+    m = up(m1 + m2 + h1 + h2)
     h3 = ulp(model.compute, m) / 2
-    h4 = ulp(model.dtype, m + h3) / 2 if model.compute != model.dtype else 0.0
+    h4 = ulp(model.dtype, up(m + h3)) / 2 if model.compute != model.dtype else 0.0
     return (x1 * e1 + x2 * e2 + h1 + h2 + h3 + h4) * SLACK
 
 
