@@ -191,9 +191,8 @@ constexpr posenc::status fill(const rope::config& given, fill_request<T> q) noex
   const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;
   const std::size_t rows = q.by_list ? q.list_size : (width == 0 ? 0 : q.size / width);
   // Dynamic NTK and LongRoPE with seq_len unset read the table's own length, as HF (seq_len.hpp).
-  // Only they get a copy of the config: the others keep the caller's object, whose constant
-  // evaluations GCC memoizes across the fills of one config (a local copy measured 13 s -> 20 s
-  // of compile for test_laws_rotation).
+  // Only they get a copy of the config; every other fill works on the caller's object, as before
+  // the rule existed.
   if (rope::reads_seq_len(given) && given.seq_len == 0) {
     const rope::config c = rope::with_seq_len_of_positions(given, last_position(q, rows));
     return fill_resolved<T>(c, q, rows, d, width);
