@@ -6,7 +6,7 @@ on float64 arrays holding values of the format (bfloat16 and float16 values are 
 
 import numpy as np
 
-from .._dtypes import dtype_code
+from .._dtypes import bfloat16_to_float32, dtype_code, float32_to_bfloat16_bits
 
 #: significand bits p and least normal exponent e_min of each format
 FORMATS = {
@@ -67,9 +67,8 @@ def to_numpy_dtype(fmt):
 def encode(fmt, v):
     """float64 values of the format -> the numpy array a kernel receives (bfloat16: uint16 bits)."""
     v = np.asarray(v, dtype=np.float64)
-    if fmt == "bf16":
-        bits = v.astype(np.float32).view(np.uint32)  # exact: every bfloat16 value is a float32
-        return (bits >> 16).astype(np.uint16)
+    if fmt == "bf16":  # exact: every bfloat16 value is a float32, and rounds to itself
+        return float32_to_bfloat16_bits(v.astype(np.float32))
     return v.astype(to_numpy_dtype(fmt))
 
 
@@ -77,10 +76,8 @@ def decode(fmt, a):
     """The numpy array a kernel returned -> float64 values (bfloat16: from uint16 bits)."""
     a = np.asarray(a)
     if fmt == "bf16":
-        if a.dtype == np.uint16:
-            return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-        if a.dtype.name == "bfloat16":  # ml_dtypes.bfloat16
-            return a.astype(np.float32).astype(np.float64)
+        if a.dtype == np.uint16 or a.dtype.name == "bfloat16":  # bits, or ml_dtypes.bfloat16
+            return bfloat16_to_float32(a).astype(np.float64)
         raise TypeError(f"a bfloat16 kernel must return uint16 bit patterns or ml_dtypes.bfloat16, got {a.dtype}")
     return a.astype(np.float64)
 
