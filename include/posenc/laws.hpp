@@ -27,3 +27,7 @@
 #include "posenc/laws/sinusoid/relative_dot.hpp"
 #include "posenc/laws/sinusoid/shift.hpp"
 #include "posenc/laws/sinusoid/table.hpp"
+#include "posenc/laws/streams/axis_identity_at_zero.hpp"
+#include "posenc/laws/streams/axis_relative_dot.hpp"
+#include "posenc/laws/streams/table_view.hpp"
+#include "posenc/laws/streams/text_rows.hpp"

@@ -42,7 +42,10 @@
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/models.hpp>
+#include <posenc/rope/mrope.hpp>
+#include <posenc/rope/nd.hpp>
 #include <posenc/rope/policy.hpp>
+#include <posenc/rope/real_position.hpp>
 #include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/rope/validate.hpp>

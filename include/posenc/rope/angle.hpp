@@ -84,11 +84,13 @@ constexpr posenc::result<math::sincos_result<T>> finish_pair(math::sincos_result
 }
 
 // The scalar entry with the frequency (and af) already evaluated: the tables call this for the
-// entries that their cheap test cannot decide. f from frequency_dd(c, j), f.ok(); m >= 0.
+// entries that their cheap test cannot decide. f from frequency_dd(c, j), f.ok(); m >= 0. The
+// angle is m 2^scale_exp theta_j: a real position m 2^s (real_position.hpp) scales the frequency's
+// double-double by 2^s, exactly unless it would come near the subnormals (then the accurate path).
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config& c, const rope::frequency_value& f,
-                                                             const attention_value* af, std::uint64_t m,
-                                                             int j) noexcept {
+                                                             const attention_value* af, std::uint64_t m, int j,
+                                                             int scale_exp = 0) noexcept {
   const bool fold = af != nullptr;
   if (m == 0 || (f.value.hi == 0 && f.value.lo == 0)) {  // angle exactly 0: {0, 1} or {0, af}
     if (!fold) return {{zero_value<T>(), one_value<T>()}, posenc::status::ok};
@@ -96,7 +98,17 @@ constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config&
   }
   product_phase phi{};
   math::sincos_result<T> r{};
-  if (product_angle(m, f.value, phi)) {
+  math::double_double fs = f.value;
+  bool scaled_ok = true;
+  if (scale_exp != 0) {
+    scaled_ok = scale_exp > -900 && scale_exp < 900;
+    if (scaled_ok) {
+      const double k = pow2(scale_exp);
+      fs = {f.value.hi * k, f.value.lo * k};
+      scaled_ok = dabs(fs.hi) > 0x1p-900;
+    }
+  }
+  if (scaled_ok && product_angle(m, fs, phi)) {
     const double err = phi.err + dabs(phi.hi) * (f.rel_err * 1.0000001);  // |m theta - phi| bound
     if (!fold) {
       if (trig_fast<T>(phi.hi, phi.lo, err, want_sin | want_cos, r) == (want_sin | want_cos))
@@ -105,7 +117,7 @@ constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config&
       return finish_pair<T>(r, posenc::status::ok);
     }
   }
-  const auto a = scaled_sincos_mp<T>(c, m, j, fold);
+  const auto a = scaled_sincos_mp<T>(c, m, j, fold, scale_exp);
   return finish_pair<T>(a.value, a.error);
 }
 

@@ -277,7 +277,25 @@ class rope_frequency {
 
   // y[0] = cos, y[1] = sin of m * theta, with error bounds, at output precision prec.
   void cos_sin(mpfr_ptr* y, mpfr_ptr* err, std::uint64_t m, mpfr_prec_t prec) const {
-    if (m == 0) {  // x = 0 exactly: cos = 1, sin = +0
+    detail::mp mm(64);
+    mpfr_set_uj(mm.get(), m, MPFR_RNDN);
+    cos_sin_at(y, err, mm.get(), prec);
+  }
+
+  // The same at a real position p (a double, exactly: rope/real_position.hpp). The bound B below
+  // holds for any real p: |x~ - p theta| <= |p| |theta~ - theta| + 2^-w |x~|, as for an integer.
+  void cos_sin_real(mpfr_ptr* y, mpfr_ptr* err, double p, mpfr_prec_t prec) const {
+    detail::mp mm(64);
+    mpfr_set_d(mm.get(), p, MPFR_RNDN);  // 53 bits: exact
+    cos_sin_at(y, err, mm.get(), prec);
+  }
+
+  // The high-precision theta (for checking rope_theta: exact_rope_theta in exact_real.hpp).
+  mpfr_srcptr theta_mpfr() const noexcept { return theta_.get(); }
+
+ private:
+  void cos_sin_at(mpfr_ptr* y, mpfr_ptr* err, mpfr_srcptr position, mpfr_prec_t prec) const {
+    if (mpfr_zero_p(position)) {  // x = 0 exactly: cos = 1, sin = +0
       mpfr_set_prec(y[0], prec);
       mpfr_set_prec(y[1], prec);
       mpfr_set_ui(y[0], 1, MPFR_RNDN);
@@ -287,15 +305,14 @@ class rope_frequency {
       return;
     }
     const mpfr_prec_t w = prec + 32;
-    detail::mp theta(w), abs_t(64), x(w), mm(64);
+    detail::mp theta(w), abs_t(64), x(w);
     if (w == w_) {
       mpfr_set(theta.get(), theta_.get(), MPFR_RNDN);
       mpfr_set(abs_t.get(), abs_t_.get(), MPFR_RNDN);
     } else {
       compute(theta.get(), abs_t.get(), w);
     }
-    mpfr_set_uj(mm.get(), m, MPFR_RNDN);
-    mpfr_mul(x.get(), theta.get(), mm.get(), MPFR_RNDN);
+    mpfr_mul(x.get(), theta.get(), position, MPFR_RNDN);
     detail::mp bound(64);  // B = |x| * (4|t| + 4) * 2^-w, rounded up
     mpfr_mul_ui(bound.get(), abs_t.get(), 4, MPFR_RNDU);
     mpfr_add_ui(bound.get(), bound.get(), 4, MPFR_RNDU);
@@ -314,10 +331,6 @@ class rope_frequency {
     }
   }
 
-  // The high-precision theta (for checking rope_theta: exact_rope_theta in exact_real.hpp).
-  mpfr_srcptr theta_mpfr() const noexcept { return theta_.get(); }
-
- private:
   double base_;
   int j_, d_;
   mpfr_prec_t w_;
@@ -328,6 +341,20 @@ class rope_frequency {
 // round<T>(1) is sin. The frequency must outlive the value.
 inline auto rope_value(const rope_frequency& f, std::uint64_t m) {
   return detail::make_value<2>([&f, m](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) { f.cos_sin(y, err, m, prec); });
+}
+
+// At a real position p (a double).
+inline auto rope_value_at(const rope_frequency& f, double p) {
+  return detail::make_value<2>(
+      [&f, p](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) { f.cos_sin_real(y, err, p, prec); });
+}
+
+template <class T>
+math::sincos_result<T> cr_rope_sincos_at(double p, double base, int j, int d) {
+  const rope_frequency f(base, j, d);
+  auto v = rope_value_at(f, p);
+  const T c = v.template round<T>(0);
+  return {v.template round<T>(1), c};
 }
 
 template <class T>

@@ -43,14 +43,17 @@ constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
   return rope::detail::attention_eval<eval::mp_num<L>>(c);
 }
 
-// cos/sin(m theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
-// validate(c).ok(), j a rotating pair.
+// cos/sin(m 2^s theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
+// validate(c).ok(), j a rotating pair. s = scale_exp scales the position by a power of two (a real
+// position m 2^s, real_position.hpp): X and its error bound scale exactly with it.
 template <int L>
-constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::uint64_t m, int j, bool fold) noexcept {
+constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::uint64_t m, int j, bool fold,
+                                                    int scale_exp = 0) noexcept {
   const mp::approx<L> th = rope::frequency_mp<L>(c, j);
   if (eval::mp_num<L>::failed(th) || th.v.is_zero() || th.v.neg) return failed_sincos<L>();
-  const mp::bigfloat<L> x = mp::mul_small(th.v, m);
-  const int xerr = mp::max_int(th.err + 64 - std::countl_zero(m), x.top() + 2 - 64 * L) + 1;
+  mp::bigfloat<L> x = mp::mul_small(th.v, m);
+  x.e += scale_exp;
+  const int xerr = mp::max_int(th.err + 64 - std::countl_zero(m), x.top() - scale_exp + 2 - 64 * L) + 1 + scale_exp;
   mp::sincos_approx<L> r{};
   if (x.top() <= -1) {
     r = mp::sincos_from_reduced(mp::reduced<L>{0, x, xerr});
@@ -74,10 +77,11 @@ constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::
 // undecided value gives status::domain_error.
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::config& c, std::uint64_t m, int j,
-                                                                  bool fold) noexcept {
+                                                                  bool fold, int scale_exp = 0) noexcept {
   math::sincos_result<T> out{};
   bool ok_s = false, ok_c = false;
-  if (mp::ziv_pair<T>([&c, m, j, fold](auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold); },
+  if (mp::ziv_pair<T>([&c, m, j, fold, scale_exp](
+                          auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold, scale_exp); },
                       out, ok_s, ok_c))
     return {out, posenc::status::ok};
   return {out, posenc::status::domain_error};

@@ -1,0 +1,152 @@
+// nd.hpp: ND axial RoPE: a head's pairs split among 2, 3 or 4 position axes, each axis a 1D RoPE
+// of its own dimension, correctly rounded: FLUX's EmbedND, 2D axial ViT RoPE.
+//
+//   constexpr int flux_axes[] = {16, 56, 56};
+//   constexpr rope::nd_config flux{.axes_dim = flux_axes, .rope_theta = 10000.0};
+//   rope::fill_nd_table<float>(flux, positions, cos, sin, rope::layout::interleaved);
+//
+// Axis a has the pairs [o_a, o_a + axes_dim[a] / 2) of the row, o_a the sum of the earlier axes'
+// pairs, and pair o_a + k rotates by p_a theta_{a,k}, theta_{a,k} = rope_theta^(-2k / axes_dim[a]):
+// the index restarts per axis and the exponent is over the axis dim, not the head dim (FLUX
+// src/flux/math.py rope, layers.py EmbedND; ../shared/reference/pe-formulas-more.md 6.1, 6.2).
+// Each axis is rope::axis_config(c, a) = {.head_dim = axes_dim[a], .rope_theta = rope_theta}, and
+// an entry is rope::sincos_at<T>(axis_config(c, a), p_a, k) bit for bit.
+//   FLUX.1: axes_dim {16, 56, 56}, theta 10000, interleaved pairs; text tokens at (0, 0, 0).
+//   FLUX.2: axes_dim {32, 32, 32, 32}, theta 2000.
+//   Qwen2-VL ViT, EVA-02, RoPE-ViT axial: two axes of head_dim / 2 (RoPE-ViT: theta 100).
+//   Llama-4 vision: two axes of 44 at the 1-based grid positions x + 1, y + 1.
+// Positions are reals (EVA-02's fractional i * pt / ft; negative coordinates), axis-major:
+// positions[a * tokens + i], each finite with |p| <= 2^21 (rope/real_position.hpp: the exact double).
+// Errors: domain_error with the sentence of validate(cfg), or a shape that does not match; in
+// constant evaluation a compile error naming it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/numeric/format.hpp"
+#include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/stream_fill.hpp"
+#include "posenc/rope/detail/table_column.hpp"
+#include "posenc/rope/fill.hpp"
+#include "posenc/rope/layout.hpp"
+#include "posenc/rope/real_position.hpp"
+#include "posenc/rope/validate.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::rope {
+
+struct nd_config {
+  std::span<const int> axes_dim{};  // each axis's rotary dim (even, > 0); their sum is the row's
+  double rope_theta = 10000.0;      // FLUX's theta
+};
+
+// The most axes a config may have (FLUX.2 has four).
+inline constexpr std::size_t nd_max_axes = 8;
+
+// Axis a as a 1D RoPE config.
+constexpr config axis_config(const nd_config& c, std::size_t a) noexcept {
+  return {.head_dim = c.axes_dim[a], .rope_theta = c.rope_theta};
+}
+
+// The row's rotary dim: the sum of the axes' dims.
+constexpr int nd_rotary_dim(const nd_config& c) noexcept {
+  int d = 0;
+  for (const int a : c.axes_dim) d += a;
+  return d;
+}
+
+}  // namespace posenc::rope
+
+namespace posenc::rope::detail {
+
+constexpr rope::validation validate_nd(const rope::nd_config& c, bool report) noexcept {
+  if (c.axes_dim.empty()) return bad("axes_dim needs at least one axis", report);
+  if (c.axes_dim.size() > rope::nd_max_axes) return bad("axes_dim has more than 8 axes", report);
+  std::int64_t total = 0;
+  for (const int a : c.axes_dim) {
+    if (a <= 0 || a % 2 != 0) return bad("axes_dim entries must be even and positive", report);
+    total += a;
+  }
+  if (total > 65536) return bad("the sum of axes_dim is above 65536", report);
+  for (std::size_t a = 0; a < c.axes_dim.size(); ++a)
+    if (const rope::validation v = validate_config(rope::axis_config(c, a), report); !v) return v;
+  return {};
+}
+
+// The axis of pair j and its index inside the axis.
+struct nd_pair {
+  int axis = 0;
+  int k = 0;
+};
+constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
+  int a = 0;
+  while (a + 1 < static_cast<int>(c.axes_dim.size()) && j >= c.axes_dim[static_cast<std::size_t>(a)] / 2) {
+    j -= c.axes_dim[static_cast<std::size_t>(a)] / 2;
+    ++a;
+  }
+  return {a, j};
+}
+
+template <class T>
+constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
+                                 std::size_t sin_size, table_dest<T> dest) noexcept {
+  if (const rope::validation v = validate_nd(c, std::is_constant_evaluated()); !v) return v.error;
+  const std::size_t axes = c.axes_dim.size(), d = static_cast<std::size_t>(rope::nd_rotary_dim(c));
+  const std::size_t tokens = positions.size() / axes, width = dest.pairs != nullptr ? d / 2 : d;
+  if (positions.size() % axes != 0 || tokens == 0)
+    return table_failure("ND RoPE positions must be axes x tokens, tokens > 0").error;
+  if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
+  if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
+  for (const double p : positions)
+    if (!rope::split_position(p).ok()) return table_failure("ND RoPE positions must be finite, |p| <= 2^21").error;
+  rope::config axis[rope::nd_max_axes] = {};
+  for (std::size_t a = 0; a < axes; ++a) axis[a] = rope::axis_config(c, a);
+  dest.stride = width;
+  const auto plan = [&c, &axis](std::size_t j) {
+    const nd_pair q = nd_pair_of(c, static_cast<int>(j));
+    return stream_pair{&axis[q.axis], q.k, q.axis};
+  };
+  const auto position = [positions, tokens](int s, std::size_t i) {
+    return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
+  };
+  return fill_streams<T>(plan, d / 2, tokens, position, false, dest);
+}
+
+}  // namespace posenc::rope::detail
+
+namespace posenc::rope {
+
+// Every precondition of an ND config, as a value.
+constexpr validation validate(const nd_config& c) noexcept { return rope::detail::validate_nd(c, false); }
+
+// The entry of pair j for a token at the axes' positions pos (one per axis).
+template <class T = double>
+constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, std::span<const double> pos,
+                                                           int j) noexcept {
+  if (!validate(c) || pos.size() != c.axes_dim.size() || j < 0 || j >= nd_rotary_dim(c) / 2)
+    return {{}, posenc::status::domain_error};
+  const auto q = rope::detail::nd_pair_of(c, j);
+  return rope::sincos_at<T>(axis_config(c, static_cast<std::size_t>(q.axis)), pos[static_cast<std::size_t>(q.axis)],
+                            q.k);
+}
+
+// Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved).
+template <storage_type T>
+constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
+                                       std::span<T> sin, layout l = layout::interleaved) noexcept {
+  return rope::detail::fill_nd<T>(c, positions, cos.size(), sin.size(), {cos.data(), sin.data(), nullptr, 0, l});
+}
+
+// Compact rows {sin, cos} per pair.
+template <storage_type T>
+constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const double> positions,
+                                            std::span<math::sincos_result<T>> out) noexcept {
+  return rope::detail::fill_nd<T>(c, positions, out.size(), out.size(),
+                                  {nullptr, nullptr, out.data(), 0, layout::half_split});
+}
+
+}  // namespace posenc::rope

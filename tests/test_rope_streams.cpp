@@ -1,0 +1,323 @@
+// Multi-stream RoPE: M-RoPE (rope/mrope.hpp), its position ids (rope/mrope_positions.hpp), ND axial
+// RoPE (rope/nd.hpp) and real positions (rope/real_position.hpp), against the MPFR oracle
+// (verify/rope_oracle.hpp) at 0 ULP, and the laws of laws/streams/ (each shown able to fail).
+// Expected stream maps and position ids are those derived in ../shared/reference/pe-formulas-more.md
+// sections 1.3 and 1.4 from HF's and ggml's code.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "posenc/laws/streams/axis_identity_at_zero.hpp"
+#include "posenc/laws/streams/axis_relative_dot.hpp"
+#include "posenc/laws/streams/text_rows.hpp"
+#include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/float16.hpp"
+#include "posenc/rope/mrope.hpp"
+#include "posenc/rope/mrope_positions.hpp"
+#include "posenc/rope/nd.hpp"
+#include "posenc/rope/real_position.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+
+using namespace posenc;
+
+namespace {
+
+template <class T>
+std::uint64_t bits_of(T x) {
+  return static_cast<std::uint64_t>(posenc::detail::float_format<T>::to_bits(x));
+}
+
+std::string stream_map(const rope::mrope_config& c) {
+  std::string s;
+  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j) s += "ETHW"[rope::mrope_stream(c, j) + 1];
+  return s;
+}
+
+std::string repeat(const std::string& s, int n) {
+  std::string r;
+  for (int i = 0; i < n; ++i) r += s;
+  return r;
+}
+
+// Qwen2.5-VL-like sequence: text, an image, text, a video (the worked example's grid).
+std::vector<std::uint64_t> sample_positions(std::uint64_t& next) {
+  const rope::mrope_segment seq[] = {
+      {.tokens = 3},
+      {.kind = rope::mrope_segment::image, .grid_t = 1, .grid_h = 4, .grid_w = 6},
+      {.tokens = 2},
+      {.kind = rope::mrope_segment::video, .grid_t = 3, .grid_h = 2, .grid_w = 2, .second_per_grid_t = 1.0},
+      {.tokens = 2}};
+  std::vector<std::uint64_t> pos(3 * rope::mrope_token_count(seq));
+  const auto r = rope::mrope_positions(seq, {.temporal = rope::mrope_temporal::seconds, .tokens_per_second = 2}, pos);
+  REQUIRE(r.ok());
+  next = r.value;
+  return pos;
+}
+
+template <class T>
+void check_mrope_against_oracle(rope::mrope_layout layout, std::array<int, 3> section) {
+  const rope::mrope_config c{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = section, .layout = layout};
+  std::uint64_t next = 0;
+  const auto pos = sample_positions(next);
+  const std::size_t n = pos.size() / 3, d = 128;
+  std::vector<T> cos(n * d), sin(n * d);
+  REQUIRE(rope::fill_mrope_table<T>(c, pos, cos, sin) == status::ok);
+  std::uint64_t mismatches = 0;
+  for (int j = 0; j < 64; ++j) {
+    const int s = rope::mrope_stream(c, j);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t p = s < 0 ? 0 : pos[static_cast<std::size_t>(s) * n + i];
+      const auto e = verify::cr_rope_sincos<T>(p, 1e6, j, 128);
+      for (const std::size_t k : {std::size_t(j), std::size_t(j) + 64})
+        mismatches += bits_of(cos[i * d + k]) != bits_of(e.cos) || bits_of(sin[i * d + k]) != bits_of(e.sin);
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
+}  // namespace
+
+TEST_CASE("M-RoPE stream maps: sections, HF interleaved and ggml IMROPE", "[mrope]") {
+  using L = rope::mrope_layout;
+  const rope::config text{.head_dim = 128, .rope_theta = 1e6};
+  // Qwen2-VL [16, 24, 24]: t for j < 16, h for j < 40, w after (HF mrope_section * 2 split).
+  CHECK(stream_map({text, {16, 24, 24}, L::sections}) == repeat("T", 16) + repeat("H", 24) + repeat("W", 24));
+  // Qwen3-VL [24, 20, 20] (pe-formulas-more.md 1.4): HF THW x 20 then TTTT, ggml THW x 20 then TEET.
+  CHECK(stream_map({text, {24, 20, 20}, L::interleaved_hf}) == repeat("THW", 20) + "TTTT");
+  CHECK(stream_map({text, {24, 20, 20}, L::interleaved_ggml}) == repeat("THW", 20) + "TEET");
+  // Qwen3.5 [11, 11, 10] over 32 pairs (rotary dim 64 of head 256): both THW x 10 then TH.
+  const rope::config q35{.head_dim = 256, .rope_theta = 1e7, .partial_rotary_factor = 0.25};
+  CHECK(stream_map({q35, {11, 11, 10}, L::interleaved_hf}) == repeat("THW", 10) + "TH");
+  CHECK(stream_map({q35, {11, 11, 10}, L::interleaved_ggml}) == repeat("THW", 10) + "TH");
+}
+
+TEST_CASE("M-RoPE tables are the MPFR values at each pair's stream position (0 ULP)", "[mrope][oracle]") {
+  using L = rope::mrope_layout;
+  check_mrope_against_oracle<float>(L::sections, {16, 24, 24});
+  check_mrope_against_oracle<double>(L::sections, {16, 24, 24});
+  check_mrope_against_oracle<bfloat16>(L::interleaved_hf, {24, 20, 20});
+  check_mrope_against_oracle<float16>(L::interleaved_ggml, {24, 20, 20});
+  check_mrope_against_oracle<float>(L::interleaved_ggml, {24, 20, 20});
+}
+
+TEST_CASE("M-RoPE position ids follow get_rope_index (the worked example of section 1.3)", "[mrope]") {
+  // 3 text tokens, then a Qwen2.5-VL video with LLM grid (4, 2, 2) at 1 s per grid and 2 tokens per
+  // second: text 0, 1, 2; the video t in {3, 5, 7, 9}, h and w in {3, 4}; the next text at 10.
+  const rope::mrope_segment seq[] = {
+      {.tokens = 3},
+      {.kind = rope::mrope_segment::video, .grid_t = 4, .grid_h = 2, .grid_w = 2, .second_per_grid_t = 1.0}};
+  std::vector<std::uint64_t> pos(3 * 19);
+  const auto r = rope::mrope_positions(seq, {.temporal = rope::mrope_temporal::seconds, .tokens_per_second = 2}, pos);
+  REQUIRE(r.ok());
+  CHECK(r.value == 10);
+  const std::vector<std::uint64_t> t(pos.begin(), pos.begin() + 19), h(pos.begin() + 19, pos.begin() + 38),
+      w(pos.begin() + 38, pos.end());
+  CHECK(t == std::vector<std::uint64_t>{0, 1, 2, 3, 3, 3, 3, 5, 5, 5, 5, 7, 7, 7, 7, 9, 9, 9, 9});
+  CHECK(h == std::vector<std::uint64_t>{0, 1, 2, 3, 3, 4, 4, 3, 3, 4, 4, 3, 3, 4, 4, 3, 3, 4, 4});
+  CHECK(w == std::vector<std::uint64_t>{0, 1, 2, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4, 3, 4});
+  // PR #48669: 0.5 s per grid at 2 tokens per second steps by 1 (the truncated-first code gave 0).
+  const rope::mrope_segment half[] = {
+      {.kind = rope::mrope_segment::video, .grid_t = 4, .grid_h = 1, .grid_w = 1, .second_per_grid_t = 0.5}};
+  std::vector<std::uint64_t> p2(12);
+  REQUIRE(rope::mrope_positions(half, {.temporal = rope::mrope_temporal::seconds, .tokens_per_second = 2}, p2).ok());
+  CHECK(std::vector<std::uint64_t>(p2.begin(), p2.begin() + 4) == std::vector<std::uint64_t>{0, 1, 2, 3});
+  // Qwen2-VL: the temporal index; an image advances by max(H, W).
+  const rope::mrope_segment img[] = {{.kind = rope::mrope_segment::image, .grid_h = 2, .grid_w = 3}, {.tokens = 1}};
+  std::vector<std::uint64_t> p3(21);
+  const auto r3 = rope::mrope_positions(img, {}, p3);
+  REQUIRE(r3.ok());
+  CHECK(p3[6] == 3);  // the text token after a 2 x 3 image starts at 0 + max(2, 3)
+  CHECK(r3.value == 4);
+  // seconds without tokens_per_second (HF's class default 4 vs the released 2): refused.
+  CHECK(rope::mrope_positions(seq, {.temporal = rope::mrope_temporal::seconds}, pos).error == status::domain_error);
+  CHECK(rope::mrope_positions(seq, {}, std::span<std::uint64_t>(pos).first(10)).error == status::domain_error);
+}
+
+TEST_CASE("M-RoPE text tokens hold the 1D RoPE row: the law holds and can fail", "[mrope][laws]") {
+  using L = rope::mrope_layout;
+  std::uint64_t next = 0;
+  const auto pos = sample_positions(next);
+  const std::size_t n = pos.size() / 3;
+  for (const auto layout : {L::sections, L::interleaved_hf, L::interleaved_ggml}) {
+    const rope::mrope_config c{
+        .text = {.head_dim = 128, .rope_theta = 5e6}, .mrope_section = {24, 20, 20}, .layout = layout};
+    std::vector<float> cos(n * 128), sin(n * 128);
+    REQUIRE(rope::fill_mrope_table<float>(c, pos, cos, sin) == status::ok);
+    const laws::mrope_view<float> v{&c, pos, cos, sin};
+    const auto r = laws::mrope_text_rows(v);
+    CHECK(r.holds);
+    // 7 text tokens, and the first token of the image and of the video, at (s, s, s): the law's
+    // rows are those with equal positions, whatever their modality.
+    CHECK(r.checked == 9 * 128);
+    CHECK(laws::axis_identity_at_zero(v).holds);
+    CHECK(laws::axis_relative_dot(v).holds);
+    // The text rows equal rope::fill_table's 1D rows at the same positions.
+    std::vector<std::uint64_t> text_pos;
+    std::vector<float> expect_c, got_c;
+    for (std::size_t i = 0; i < n; ++i)
+      if (pos[i] == pos[n + i] && pos[i] == pos[2 * n + i]) text_pos.push_back(pos[i]);
+    std::vector<float> c1(text_pos.size() * 128), s1(text_pos.size() * 128);
+    REQUIRE(rope::fill_table<float>(c.text, text_pos, c1, s1) == status::ok);
+    std::size_t t = 0, differ = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (pos[i] == pos[n + i] && pos[i] == pos[2 * n + i]) {
+        for (std::size_t k = 0; k < 128; ++k) {
+          const bool on_e = rope::mrope_stream(c, static_cast<int>(k % 64)) < 0;
+          if (!on_e) differ += bits_of(cos[i * 128 + k]) != bits_of(c1[t * 128 + k]);
+        }
+        ++t;
+      }
+    CHECK(differ == 0);
+    // A text row off by one position fails the law, named at its position.
+    std::vector<float> bad_text = cos;
+    for (std::size_t k = 0; k < 128; ++k) bad_text[1 * 128 + k] = cos[2 * 128 + k];  // text token 1 gets token 2's row
+    const auto f = laws::mrope_text_rows(laws::mrope_view<float>{&c, pos, bad_text, sin});
+    CHECK_FALSE(f.holds);
+    CHECK(f.first_failure.position == 1);
+  }
+  // ggml's fourth stream: Qwen3-VL's pairs 61 and 62 sit at position 0 in every row.
+  const rope::mrope_config g{
+      .text = {.head_dim = 128, .rope_theta = 5e6}, .mrope_section = {24, 20, 20}, .layout = L::interleaved_ggml};
+  std::vector<float> cos(n * 128), sin(n * 128);
+  REQUIRE(rope::fill_mrope_table<float>(g, pos, cos, sin) == status::ok);
+  for (std::size_t i = 0; i < n; ++i) {
+    CHECK(cos[i * 128 + 61] == 1.0f);
+    CHECK(sin[i * 128 + 62] == 0.0f);
+  }
+}
+
+TEST_CASE("Real positions: fractional and negative positions are the MPFR values (0 ULP)", "[nd][oracle]") {
+  const rope::config c{.head_dim = 64, .rope_theta = 10000.0};
+  for (const double p : {0.5, -0.5, 1.25, -3.0, 1e-9, 0.1, 2097151.75, -2097152.0, 12345.6789})
+    for (const int j : {0, 1, 7, 31}) {
+      const auto got = rope::sincos_at<double>(c, p, j);
+      REQUIRE(got.ok());
+      const auto e = verify::cr_rope_sincos_at<double>(p, 10000.0, j, 64);
+      CHECK(bits_of(got.value.cos) == bits_of(e.cos));
+      CHECK(bits_of(got.value.sin) == bits_of(e.sin));
+      const auto gf = rope::sincos_at<float>(c, p, j);
+      const auto ef = verify::cr_rope_sincos_at<float>(p, 10000.0, j, 64);
+      CHECK(bits_of(gf.value.sin) == bits_of(ef.sin));
+      CHECK(bits_of(gf.value.cos) == bits_of(ef.cos));
+    }
+  // Integers go through the integer path: the same bits as rope::sincos.
+  CHECK(bits_of(rope::sincos_at<float>(c, 4096.0, 3).value.sin) == bits_of(rope::sincos<float>(c, 4096, 3).value.sin));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CHECK(rope::sincos_at<float>(c, nan, 0).error == status::domain_error);
+  CHECK(rope::sincos_at<float>(c, 4194304.0, 0).error == status::domain_error);
+}
+
+TEST_CASE("ND axial RoPE (FLUX EmbedND): entries are the MPFR values per axis (0 ULP)", "[nd][oracle]") {
+  static constexpr int axes[] = {16, 56, 56};
+  const rope::nd_config flux{.axes_dim = axes, .rope_theta = 10000.0};
+  REQUIRE(rope::nd_rotary_dim(flux) == 128);
+  // Tokens: two text tokens at (0, 0, 0), a 3 x 4 image at (0, r, c), a Kontext token at (1, 2, 3),
+  // and EVA-02-style fractional and negative positions.
+  std::vector<double> a0, a1, a2;
+  for (int i = 0; i < 2; ++i) a0.push_back(0), a1.push_back(0), a2.push_back(0);
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 4; ++col) a0.push_back(0), a1.push_back(r), a2.push_back(col);
+  a0.push_back(1), a1.push_back(2), a2.push_back(3);
+  a0.push_back(0.5), a1.push_back(-1.5), a2.push_back(31.75);
+  std::vector<double> pos = a0;
+  pos.insert(pos.end(), a1.begin(), a1.end());
+  pos.insert(pos.end(), a2.begin(), a2.end());
+  const std::size_t n = a0.size();
+  std::vector<float> cos(n * 128), sin(n * 128);
+  REQUIRE(rope::fill_nd_table<float>(flux, pos, cos, sin) == status::ok);
+  std::uint64_t mismatches = 0;
+  for (int j = 0; j < 64; ++j) {
+    const int axis = j < 8 ? 0 : (j < 36 ? 1 : 2), k = j < 8 ? j : (j < 36 ? j - 8 : j - 36);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto e =
+          verify::cr_rope_sincos_at<float>(pos[static_cast<std::size_t>(axis) * n + i], 10000.0, k, axes[axis]);
+      for (const std::size_t el : {std::size_t(2 * j), std::size_t(2 * j + 1)})  // interleaved
+        mismatches += bits_of(cos[i * 128 + el]) != bits_of(e.cos) || bits_of(sin[i * 128 + el]) != bits_of(e.sin);
+    }
+  }
+  CHECK(mismatches == 0);
+  const laws::nd_view<float> v{&flux, pos, cos, sin};
+  const auto z = laws::axis_identity_at_zero(v);
+  CHECK(z.holds);
+  CHECK(z.checked > 0);
+  const auto rd = laws::axis_relative_dot(v);
+  CHECK(rd.holds);
+  CHECK(rd.checked > 0);
+  // A text token rotated (sin not +0) fails identity at zero; a row at a shifted position fails
+  // the per-axis relative law.
+  auto bad = sin;
+  bad[0 * 128 + 20] = 0x1p-30f;
+  const auto zf = laws::axis_identity_at_zero(laws::nd_view<float>{&flux, pos, cos, bad});
+  CHECK_FALSE(zf.holds);
+  CHECK(zf.first_failure.pair == 10);
+  auto shifted_pos = pos;
+  shifted_pos[n + 5] += 1;  // the table says row 1, the positions say row 2: the table is wrong
+  const auto rf = laws::axis_relative_dot(laws::nd_view<float>{&flux, shifted_pos, cos, sin});
+  CHECK_FALSE(rf.holds);
+}
+
+TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[mrope][nd]") {
+  static constexpr rope::mrope_config q3{.text = {.head_dim = 64, .rope_theta = 5e6},
+                                         .mrope_section = {12, 10, 10},
+                                         .layout = rope::mrope_layout::interleaved_hf};
+  static constexpr std::array<std::uint64_t, 12> pos{0, 1, 5, 9, 0, 1, 6, 7, 0, 1, 5, 8};
+  static constexpr auto ct = [] {
+    std::array<float, 4 * 64> c{}, s{};
+    static_cast<void>(rope::fill_mrope_table<float>(q3, pos, c, s));
+    return std::array<std::array<float, 4 * 64>, 2>{c, s};
+  }();
+  static_assert(laws::mrope_text_rows(laws::mrope_view<float>{&q3, pos, ct[0], ct[1]}).holds);
+  std::vector<float> c(4 * 64), s(4 * 64);
+  REQUIRE(rope::fill_mrope_table<float>(q3, pos, c, s) == status::ok);
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < c.size(); ++k)
+    differ += bits_of(c[k]) != bits_of(ct[0][k]) || bits_of(s[k]) != bits_of(ct[1][k]);
+  CHECK(differ == 0);
+  static constexpr int axes[] = {32, 32, 32, 32};  // FLUX.2
+  static constexpr rope::nd_config flux2{.axes_dim = axes, .rope_theta = 2000.0};
+  static constexpr std::array<double, 8> p2{0, 3, 0, 1.5, 2, -1, 0, 7};
+  static constexpr auto nd = [] {
+    std::array<float, 2 * 128> cc{}, ss{};
+    static_cast<void>(rope::fill_nd_table<float>(flux2, p2, cc, ss));
+    return std::array<std::array<float, 2 * 128>, 2>{cc, ss};
+  }();
+  static_assert(laws::axis_identity_at_zero(laws::nd_view<float>{&flux2, p2, nd[0], nd[1]}).holds);
+  std::vector<float> c2(256), s2(256);
+  REQUIRE(rope::fill_nd_table<float>(flux2, p2, c2, s2) == status::ok);
+  differ = 0;
+  for (std::size_t k = 0; k < c2.size(); ++k)
+    differ += bits_of(c2[k]) != bits_of(nd[0][k]) || bits_of(s2[k]) != bits_of(nd[1][k]);
+  CHECK(differ == 0);
+}
+
+TEST_CASE("Multi-stream configs and shapes: errors name the precondition", "[mrope][nd]") {
+  const rope::mrope_config bad_sum{.text = {.head_dim = 128}, .mrope_section = {16, 24, 16}};
+  CHECK(std::string(rope::validate(bad_sum).message) ==
+        "mrope_section must sum to rotary_dim / 2 (the number of pairs)");
+  const rope::mrope_config neg{.text = {.head_dim = 128}, .mrope_section = {-8, 40, 32}};
+  CHECK_FALSE(rope::validate(neg).ok());
+  const rope::mrope_config ok{.text = {.head_dim = 8}, .mrope_section = {2, 1, 1}};
+  std::vector<float> c(8), s(8);
+  const std::vector<std::uint64_t> far{1, 1, 3000000};
+  CHECK(rope::fill_mrope_table<float>(ok, far, c, s) == status::domain_error);
+  const std::vector<std::uint64_t> two{1, 1};
+  CHECK(rope::fill_mrope_table<float>(ok, two, c, s) == status::domain_error);
+  const std::vector<std::uint64_t> one{1, 2, 3};
+  CHECK(rope::fill_mrope_table<float>(ok, one, c, s) == status::ok);
+  CHECK(rope::fill_mrope_table<float>(ok, one, std::span<float>(c).first(6), std::span<float>(s).first(6)) ==
+        status::domain_error);
+  static constexpr int odd[] = {16, 7};
+  CHECK(std::string(rope::validate(rope::nd_config{.axes_dim = odd}).message) ==
+        "axes_dim entries must be even and positive");
+  static constexpr int axes[] = {4, 4};
+  const rope::nd_config two_axes{.axes_dim = axes};
+  std::vector<float> c2(8), s2(8);
+  const std::vector<double> nanpos{0, std::numeric_limits<double>::quiet_NaN()};
+  CHECK(rope::fill_nd_table<float>(two_axes, nanpos, c2, s2) == status::domain_error);
+  const std::vector<double> fine{0.25, -7};
+  CHECK(rope::fill_nd_table<float>(two_axes, fine, c2, s2) == status::ok);
+}
