@@ -64,6 +64,20 @@ class rope_table_oracle {
     check(out.cos.get());
   }
 
+  // The same at a real position p (a double: rope/real_position.hpp), not folded. X = p theta_j
+  // rounded once at 320 bits: the same error bound as an integer m <= 2^53 for |p| <= 2^21.
+  void eval_at(double p, int j, value& out) const {
+    rope_detail::M x(prec);
+    mpfr_mul_d(x.get(), theta_.at(static_cast<std::size_t>(j))->get(), p, MPFR_RNDN);
+    mpfr_sin_cos(out.sin.get(), out.cos.get(), x.get(), MPFR_RNDN);
+    if (mpfr_zero_p(x.get())) {  // p = +-0: cos 1, sin +0 (as the tables hold it)
+      mpfr_set_zero(out.sin.get(), 1);
+      return;
+    }
+    check(out.sin.get());
+    check(out.cos.get());
+  }
+
   // out = plain times the attention factor (plain from eval(m, j, false, plain)); x_zero: X was 0.
   void fold(const value& plain, bool x_zero, value& out) const {
     mpfr_mul(out.sin.get(), plain.sin.get(), af_.get(), MPFR_RNDN);

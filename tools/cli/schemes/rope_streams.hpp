@@ -1,0 +1,284 @@
+// schemes/rope_streams.hpp: the multi-stream rotary tables on the command line: `posenc emit mrope`
+// (M-RoPE, rope/mrope.hpp) and `posenc emit rope-nd` (ND axial RoPE, rope/nd.hpp), their flags,
+// their position-id files, and with the verify layer `posenc verify mrope|rope-nd`.
+//
+// Output: CSV "token,pair,cos,sin", one row per token and pair (the pair's value, not its two
+// elements: pair j sits at elements (j, j + D/2) half-split or (2j, 2j + 1) interleaved, as the
+// model applies it); C, bin, npy and safetensors hold the cos array [token][pair] and then the sin
+// array (one value per pair: half the bytes of an expanded table).
+// Position ids: a CSV file with a header line, one row per token: "t,h,w" for mrope (non-negative
+// integers), "p0,p1,..." (one column per axis) for rope-nd (reals: fractional and negative
+// positions are taken as the doubles they round to). schemes.hpp lists this file.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include <posenc/rope/mrope.hpp>
+#include <posenc/rope/nd.hpp>
+#include <posenc/status.hpp>
+
+#include "args.hpp"
+#include "emit_scheme_util.hpp"
+#include "emit_table.hpp"
+#include "emit_values.hpp"
+#include "hexfloat.hpp"
+#include "scheme_command.hpp"
+
+#if POSENC_CLI_HAVE_VERIFY
+#include <posenc/verify/rope_streams_verify.hpp>
+
+#include "verify_table_input.hpp"
+#endif
+
+namespace posenc::cli::emit {
+
+inline constexpr flag_spec mrope_flags[] = {
+    {"head-dim", flag_kind::value, "D", "head dimension"},
+    {"rope-theta", flag_kind::value, "B", "the base (default 10000; Qwen2-VL 1e6, Qwen3-VL 5e6)"},
+    {"partial-rotary-factor", flag_kind::value, "F", "rotary dim = floor(D * F) (default 1; Qwen3.5 0.25)"},
+    {"mrope-section", flag_kind::value, "S1,S2,S3", "pairs of the t, h, w streams (sum = rotary dim / 2)"},
+    {"mrope-layout", flag_kind::value, "L",
+     "sections (Qwen2-VL), interleaved-hf (Qwen3-VL in HF, vLLM) or interleaved-ggml (llama.cpp IMROPE)"},
+    {"position-ids", flag_kind::value, "FILE", "CSV with header t,h,w, one row per token"},
+};
+
+inline constexpr flag_spec rope_nd_flags[] = {
+    {"axes-dim", flag_kind::value, "A1,A2,...", "each axis's rotary dim (FLUX.1: 16,56,56)"},
+    {"rope-theta", flag_kind::value, "B", "the base (default 10000; FLUX.2 2000)"},
+    {"position-ids", flag_kind::value, "FILE", "CSV with header p0,p1,..., one row per token (reals allowed)"},
+};
+
+// A comma-separated list of integers in [lo, hi].
+inline std::vector<int> integer_list(const parsed_args& a, std::string_view flag, long long lo, long long hi,
+                                     const std::string& ctx) {
+  const auto text = a.value(flag);
+  if (!text) throw usage_error(ctx + ": --" + std::string(flag) + " is required");
+  std::vector<int> out;
+  std::string_view rest = *text;
+  for (;;) {
+    const std::size_t comma = rest.find(',');
+    out.push_back(static_cast<int>(parse_integer(rest.substr(0, comma), lo, hi, "--" + std::string(flag) + " entry", ctx)));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+// The rows of a position-id file: its header must be `header`; each row has header.size() cells.
+inline std::vector<std::vector<std::string>> position_rows(const parsed_args& a, const std::vector<std::string>& header,
+                                                           const std::string& ctx) {
+  const auto path = a.value("position-ids");
+  if (!path || path->empty()) throw usage_error(ctx + ": --position-ids FILE is required");
+  std::ifstream in{std::string(*path)};
+  if (!in) throw usage_error(ctx + ": --position-ids " + quote(*path) + ": cannot open the file");
+  std::string line;
+  std::string want;
+  for (const auto& h : header) want += (want.empty() ? "" : ",") + h;
+  if (!std::getline(in, line) || (line.empty() ? line : line.substr(0, line.find_last_not_of("\r") + 1)) != want)
+    throw usage_error(ctx + ": --position-ids " + quote(*path) + ": the first line must be the header " + quote(want));
+  std::vector<std::vector<std::string>> rows;
+  std::size_t number = 1;
+  while (std::getline(in, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+    if (cells.size() != header.size())
+      throw usage_error(ctx + ": --position-ids line " + std::to_string(number) + ": expected " +
+                        std::to_string(header.size()) + " values, found " + std::to_string(cells.size()));
+    rows.push_back(std::move(cells));
+    if (rows.size() > max_table_rows) throw usage_error(ctx + ": --position-ids has more than 2^24 tokens");
+  }
+  if (rows.empty()) throw usage_error(ctx + ": --position-ids " + quote(*path) + " has no token");
+  return rows;
+}
+
+inline rope::mrope_config read_mrope_config(const parsed_args& a, const std::string& ctx) {
+  rope::mrope_config c{};
+  c.text.head_dim = static_cast<int>(required_integer(a, "head-dim", 1, 65536, ctx));
+  c.text.rope_theta = flag_real<double>(a, "rope-theta", 10000.0, ctx);
+  c.text.partial_rotary_factor = flag_real<double>(a, "partial-rotary-factor", 1.0, ctx);
+  const std::vector<int> s = integer_list(a, "mrope-section", 0, 65536, ctx);
+  if (s.size() != 3) throw usage_error(ctx + ": --mrope-section needs three values (t, h, w)");
+  c.mrope_section = {s[0], s[1], s[2]};
+  c.layout = flag_choice(a, "mrope-layout",
+                         {{"sections", rope::mrope_layout::sections},
+                          {"interleaved-hf", rope::mrope_layout::interleaved_hf},
+                          {"interleaved-ggml", rope::mrope_layout::interleaved_ggml}},
+                         rope::mrope_layout::sections, ctx);
+  check_valid(rope::validate(c), ctx, "M-RoPE");
+  return c;
+}
+
+// Stream-major positions (t row, h row, w row) from the file.
+inline std::vector<std::uint64_t> read_mrope_positions(const parsed_args& a, const std::string& ctx) {
+  const auto rows = position_rows(a, {"t", "h", "w"}, ctx);
+  const std::size_t n = rows.size();
+  std::vector<std::uint64_t> pos(3 * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t s = 0; s < 3; ++s)
+      pos[s * n + i] = static_cast<std::uint64_t>(
+          parse_integer(rows[i][s], 0, 2097152, "--position-ids token " + std::to_string(i) + " position", ctx));
+  return pos;
+}
+
+struct nd_settings {
+  std::vector<int> axes_dim;
+  double rope_theta = 10000.0;
+  rope::nd_config config() const { return {.axes_dim = axes_dim, .rope_theta = rope_theta}; }
+};
+
+inline nd_settings read_nd_settings(const parsed_args& a, const std::string& ctx) {
+  nd_settings s;
+  s.axes_dim = integer_list(a, "axes-dim", 1, 65536, ctx);
+  s.rope_theta = flag_real<double>(a, "rope-theta", 10000.0, ctx);
+  check_valid(rope::validate(s.config()), ctx, "ND RoPE");
+  return s;
+}
+
+inline std::vector<double> read_nd_positions(const parsed_args& a, std::size_t axes, const std::string& ctx) {
+  std::vector<std::string> header;
+  for (std::size_t k = 0; k < axes; ++k) header.push_back("p" + std::to_string(k));
+  const auto rows = position_rows(a, header, ctx);
+  const std::size_t n = rows.size();
+  std::vector<double> pos(axes * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t s = 0; s < axes; ++s) {
+      const double p = parse_real<double>(rows[i][s], "--position-ids token " + std::to_string(i) + " position", ctx);
+      if (!(p <= rope::max_real_position && p >= -rope::max_real_position))
+        throw usage_error(ctx + ": --position-ids token " + std::to_string(i) + ": position " + rows[i][s] +
+                          " is past 2^21 in magnitude");
+      pos[s * n + i] = p;
+    }
+  return pos;
+}
+
+template <class T>
+std::string write_stream_table(const std::vector<math::sincos_result<T>>& vals, std::size_t tokens, std::size_t pairs,
+                               const std::string& scheme, std::vector<std::pair<std::string, std::string>> params,
+                               const std::string& note, const table_options& o) {
+  table<T> t;
+  t.scheme = scheme;
+  t.keys = {"token", "pair"};
+  t.value = "cos";
+  t.value2 = "sin";
+  t.values.resize(vals.size());
+  t.values2.resize(vals.size());
+  for (std::size_t i = 0; i < vals.size(); ++i) t.values[i] = vals[i].cos, t.values2[i] = vals[i].sin;
+  t.key_of = [pairs](std::size_t r, std::int64_t* k) {
+    k[0] = static_cast<std::int64_t>(r / pairs);
+    k[1] = static_cast<std::int64_t>(r % pairs);
+  };
+  t.shape = {tokens, pairs};
+  t.index_notes = {"[i][j]: token i of the position-id file, pair j", note};
+  params.emplace_back("tokens", std::to_string(tokens));
+  params.emplace_back("dtype", std::string(dtype_name<T>()));
+  t.params = std::move(params);
+  return write_table(t, o);
+}
+
+inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
+  const rope::mrope_config c = read_mrope_config(a, o.ctx);
+  const std::vector<std::uint64_t> pos = read_mrope_positions(a, o.ctx);
+  const std::size_t tokens = pos.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  if (static_cast<std::uint64_t>(tokens) * pairs > max_table_rows)
+    throw usage_error(o.ctx + ": table too large: " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
+                      " pairs (at most 2^24 entries per run)");
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
+    std::vector<math::sincos_result<T>> vals(tokens * pairs);
+    check_status(rope::fill_mrope_pair_table<T>(c, pos, vals), "M-RoPE table");
+    const std::string s = std::to_string(c.mrope_section[0]) + "," + std::to_string(c.mrope_section[1]) + "," +
+                          std::to_string(c.mrope_section[2]);
+    return write_stream_table<T>(vals, tokens, pairs, "mrope",
+                                 {{"head_dim", std::to_string(c.text.head_dim)},
+                                  {"rope_theta", format_value(c.text.rope_theta, false)},
+                                  {"partial_rotary_factor", format_value(c.text.partial_rotary_factor, false)},
+                                  {"mrope_section", s},
+                                  {"mrope_layout", std::string(a.value("mrope-layout").value_or("sections"))}},
+                                 "pair j rotates by the position of its stream (t, h or w) times theta_j", o);
+  });
+}
+
+inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
+  const nd_settings s = read_nd_settings(a, o.ctx);
+  const rope::nd_config c = s.config();
+  const std::vector<double> pos = read_nd_positions(a, s.axes_dim.size(), o.ctx);
+  const std::size_t tokens = pos.size() / s.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  if (static_cast<std::uint64_t>(tokens) * pairs > max_table_rows)
+    throw usage_error(o.ctx + ": table too large: " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
+                      " pairs (at most 2^24 entries per run)");
+  std::string axes;
+  for (const int d : s.axes_dim) axes += (axes.empty() ? "" : ",") + std::to_string(d);
+  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
+    std::vector<math::sincos_result<T>> vals(tokens * pairs);
+    check_status(rope::fill_nd_pair_table<T>(c, pos, vals), "ND RoPE table");
+    return write_stream_table<T>(vals, tokens, pairs, "rope-nd",
+                                 {{"axes_dim", axes}, {"rope_theta", format_value(s.rope_theta, false)}},
+                                 "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
+                                 "p_a rope_theta^(-2k / axes_dim[a])",
+                                 o);
+  });
+}
+
+inline constexpr scheme_command mrope_command{
+    "mrope",
+    "mrope --head-dim D --mrope-section S1,S2,S3 --position-ids FILE [--rope-theta 10000]\n"
+    "      [--partial-rotary-factor 1] [--mrope-layout sections|interleaved-hf|interleaved-ggml]",
+    mrope_flags, true, emit_mrope};
+inline constexpr scheme_command rope_nd_command{
+    "rope-nd", "rope-nd --axes-dim A1,A2[,...] --position-ids FILE [--rope-theta 10000]", rope_nd_flags, true,
+    emit_rope_nd};
+// This file's tables, as schemes.hpp collects them (its name + _commands).
+inline constexpr scheme_command rope_streams_commands[] = {mrope_command, rope_nd_command};
+
+}  // namespace posenc::cli::emit
+
+#if POSENC_CLI_HAVE_VERIFY
+namespace posenc::cli::verify_schemes {
+
+inline pv::verify_report run_mrope(const parsed_args& a, const options& o) {
+  pv::mrope_verify_request q;
+  q.run = o.run;
+  q.config = emit::read_mrope_config(a, o.ctx);
+  q.positions = emit::read_mrope_positions(a, o.ctx);
+  q.max_ulp = o.max_ulp;
+  const std::size_t tokens = q.positions.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(q.config.text)) / 2;
+  q.description = table_words(o) + "; " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
+                  " pairs; M-RoPE sections " + std::to_string(q.config.mrope_section[0]) + "," +
+                  std::to_string(q.config.mrope_section[1]) + "," + std::to_string(q.config.mrope_section[2]);
+  return verify_real(o, {2, tokens, pairs}, "cos",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_mrope(q, in); });
+}
+
+inline pv::verify_report run_rope_nd(const parsed_args& a, const options& o) {
+  pv::rope_nd_verify_request q;
+  q.run = o.run;
+  const emit::nd_settings s = emit::read_nd_settings(a, o.ctx);
+  q.axes_dim = s.axes_dim;
+  q.rope_theta = s.rope_theta;
+  q.positions = emit::read_nd_positions(a, s.axes_dim.size(), o.ctx);
+  q.max_ulp = o.max_ulp;
+  const std::size_t tokens = q.positions.size() / s.axes_dim.size(),
+                    pairs = static_cast<std::size_t>(rope::nd_rotary_dim(s.config())) / 2;
+  q.description = table_words(o) + "; " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) + " pairs";
+  return verify_real(o, {2, tokens, pairs}, "cos",
+                     [&q](std::span<const pv::values_input> in) { return pv::verify_rope_nd(q, in); });
+}
+
+inline constexpr verify_scheme mrope_verify{"mrope", run_mrope, false};
+inline constexpr verify_scheme rope_nd_verify{"rope-nd", run_rope_nd, false};
+inline constexpr verify_scheme rope_streams_verifiers[] = {mrope_verify, rope_nd_verify};
+
+}  // namespace posenc::cli::verify_schemes
+#endif
