@@ -58,6 +58,10 @@ inline std::vector<table_flags> scheme_table_flags() {
       {"kerple-power", {"p", "a", "distances"}, true},
       {"sandwich", {"dim", "heads", "distances"}, true},
       {"logn", {"base", "at-least-one", "positions", "start"}, true},
+      {"mrope",
+       {"head-dim", "rope-theta", "partial-rotary-factor", "mrope-section", "mrope-layout", "position-ids"},
+       true},
+      {"rope-nd", {"axes-dim", "rope-theta", "position-ids"}, true},
   };
 }
 

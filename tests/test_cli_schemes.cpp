@@ -680,8 +680,9 @@ using posenc_test::table_flags;
 
 // Each table's flags (RoPE's here, the others' in cli_test_util.hpp), the output flags apart.
 std::vector<table_flags> every_table() {
-  const strings rope_freq = {"head-dim",    "rope-theta",   "rope-type", "factor",
-                             "long-factor", "proportional", "policy",    "hf-config"};
+  const strings rope_freq = {"head-dim", "rope-theta",  "rope-type",
+                             "factor",   "long-factor", "proportional",
+                             "policy",   "hf-config",   "partial-rotary-factor"};
   std::vector<table_flags> all = {
       {"rope-freq", rope_freq, true},
       {"rope", cat(rope_freq, {"positions", "start", "layout", "fold-attention"}), true},

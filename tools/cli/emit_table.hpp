@@ -52,10 +52,10 @@ struct table_options {
 // One table. V is std::int32_t (an integer-valued scheme) or the dtype.
 template <class V>
 struct table {
-  std::string scheme;                                               // "posenc emit <scheme>"
-  std::vector<std::string> keys;                                    // the key columns' names
-  std::string value;                                                // the value column's name
-  std::vector<V> values;                                            // one per row
+  std::string scheme;             // "posenc emit <scheme>"
+  std::vector<std::string> keys;  // the key columns' names
+  std::string value;              // the value column's name
+  std::vector<V> values;          // one per row
   // An optional second value column of the same rows (a cos/sin table's sin): CSV's last column,
   // a second C array and safetensors tensor, npy's second slice, bin's bytes after the first's.
   std::string value2;
@@ -140,8 +140,10 @@ std::string table_header(const table<V>& t, const table_options& o) {
   else
     s +=
         "// Values are " + std::string(dtype_name<V>()) + ", each the exact value rounded once (hex-float literals).\n";
-  s += t.value2.empty() ? "// checksum: FNV-1a 64 of the little-endian bytes of the values in this order (exactly the bytes\n"
-                        : "// checksum: FNV-1a 64 of the little-endian bytes of both arrays, one after the other (exactly the bytes\n";
+  s += t.value2.empty()
+           ? "// checksum: FNV-1a 64 of the little-endian bytes of the values in this order (exactly the bytes\n"
+           : "// checksum: FNV-1a 64 of the little-endian bytes of both arrays, one after the other (exactly the "
+             "bytes\n";
   s += "// `posenc emit " + t.scheme + " --format bin` writes): " + hash + "\n";
   s += "// parameters:\n";
   for (const auto& p : t.params) s += "//   " + p.first + " = " + p.second + "\n";

@@ -132,14 +132,16 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
     throw std::invalid_argument("the position ids must be 3 x tokens (t, h, w)");
   for (const std::uint64_t p : q.positions)
     if (p > rope::max_table_position) throw std::invalid_argument("a position id is past 2^21");
-  const std::size_t tokens = q.positions.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(q.config.text)) / 2;
+  const std::size_t tokens = q.positions.size() / 3,
+                    pairs = static_cast<std::size_t>(rope::rotary_dim(q.config.text)) / 2;
   std::vector<std::unique_ptr<rope_table_oracle>> oracles;
   oracles.push_back(std::make_unique<rope_table_oracle>(q.config.text));
   std::vector<st::plan> plans(pairs);
-  for (std::size_t j = 0; j < pairs; ++j) plans[j] = {0, static_cast<int>(j), rope::mrope_stream(q.config, static_cast<int>(j))};
+  for (std::size_t j = 0; j < pairs; ++j)
+    plans[j] = {0, static_cast<int>(j), rope::mrope_stream(q.config, static_cast<int>(j))};
   const std::uint64_t entries = 2 * tokens * pairs;
-  verify_report rep = sv::indexed_report("mrope", q.description, {"part", "token", "pair"}, {2, tokens, pairs},
-                                         entries, q.max_ulp);
+  verify_report rep =
+      sv::indexed_report("mrope", q.description, {"part", "token", "pair"}, {2, tokens, pairs}, entries, q.max_ulp);
   const auto position = [&q, tokens](const rope_table_oracle& o, int s, std::size_t token, int k, bool fold,
                                      rope_table_oracle::value& v) {
     o.eval(q.positions[static_cast<std::size_t>(s) * tokens + token], k, fold, v);
@@ -153,20 +155,23 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
     sv::check_own(rope::fill_mrope_pair_table<T>(q.config, q.positions, pairs_out, q.fold_attention), dtype_of<T>(),
                   "M-RoPE table");
     std::vector<T> out(entries);
-    for (std::size_t i = 0; i < pairs_out.size(); ++i) out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
+    for (std::size_t i = 0; i < pairs_out.size(); ++i)
+      out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
     return out;
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
     if (!skip.empty() || table.empty() || q.fold_attention) return;
-    st::run_laws<T, laws::mrope_view<T>>(table, dt, tokens, pairs,
-                                         [&q](std::span<const T> c, std::span<const T> s) {
-                                           return laws::mrope_view<T>{&q.config, q.positions, c, s};
-                                         },
-                                         out);
+    st::run_laws<T, laws::mrope_view<T>>(
+        table, dt, tokens, pairs,
+        [&q](std::span<const T> c, std::span<const T> s) {
+          return laws::mrope_view<T>{&q.config, q.positions, c, s};
+        },
+        out);
   };
-  sv::verify_real_tables(rep, tables, q.run, "an M-RoPE table of " + std::to_string(entries) + " entries", exact,
-                         [tokens, pairs](std::uint64_t i) { return st::locate(i, tokens, pairs); }, own, laws);
+  sv::verify_real_tables(
+      rep, tables, q.run, "an M-RoPE table of " + std::to_string(entries) + " entries", exact,
+      [tokens, pairs](std::uint64_t i) { return st::locate(i, tokens, pairs); }, own, laws);
   rep.seconds = sv::seconds_since(t0);
   return rep;
 }
@@ -186,13 +191,14 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
     if (!rope::split_position(p).ok()) throw std::invalid_argument("a position is not finite or past 2^21");
   const std::size_t tokens = q.positions.size() / axes, pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   std::vector<std::unique_ptr<rope_table_oracle>> oracles;
-  for (std::size_t a = 0; a < axes; ++a) oracles.push_back(std::make_unique<rope_table_oracle>(rope::axis_config(c, a)));
+  for (std::size_t a = 0; a < axes; ++a)
+    oracles.push_back(std::make_unique<rope_table_oracle>(rope::axis_config(c, a)));
   std::vector<st::plan> plans;
   for (std::size_t a = 0; a < axes; ++a)
     for (int k = 0; k < q.axes_dim[a] / 2; ++k) plans.push_back({a, k, static_cast<int>(a)});
   const std::uint64_t entries = 2 * tokens * pairs;
-  verify_report rep = sv::indexed_report("rope-nd", q.description, {"part", "token", "pair"}, {2, tokens, pairs},
-                                         entries, q.max_ulp);
+  verify_report rep =
+      sv::indexed_report("rope-nd", q.description, {"part", "token", "pair"}, {2, tokens, pairs}, entries, q.max_ulp);
   const auto position = [&q, tokens](const rope_table_oracle& o, int s, std::size_t token, int k, bool,
                                      rope_table_oracle::value& v) {
     o.eval_at(q.positions[static_cast<std::size_t>(s) * tokens + token], k, v);
@@ -205,20 +211,23 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
     std::vector<math::sincos_result<T>> pairs_out(tokens * pairs);
     sv::check_own(rope::fill_nd_pair_table<T>(c, q.positions, pairs_out), dtype_of<T>(), "ND RoPE table");
     std::vector<T> out(entries);
-    for (std::size_t i = 0; i < pairs_out.size(); ++i) out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
+    for (std::size_t i = 0; i < pairs_out.size(); ++i)
+      out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
     return out;
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
     if (!skip.empty() || table.empty()) return;
-    st::run_laws<T, laws::nd_view<T>>(table, dt, tokens, pairs,
-                                      [&c, &q](std::span<const T> cs, std::span<const T> sn) {
-                                        return laws::nd_view<T>{&c, q.positions, cs, sn, rotary_layout::half_split};
-                                      },
-                                      out);
+    st::run_laws<T, laws::nd_view<T>>(
+        table, dt, tokens, pairs,
+        [&c, &q](std::span<const T> cs, std::span<const T> sn) {
+          return laws::nd_view<T>{&c, q.positions, cs, sn, rotary_layout::half_split};
+        },
+        out);
   };
-  sv::verify_real_tables(rep, tables, q.run, "an ND RoPE table of " + std::to_string(entries) + " entries", exact,
-                         [tokens, pairs](std::uint64_t i) { return st::locate(i, tokens, pairs); }, own, laws);
+  sv::verify_real_tables(
+      rep, tables, q.run, "an ND RoPE table of " + std::to_string(entries) + " entries", exact,
+      [tokens, pairs](std::uint64_t i) { return st::locate(i, tokens, pairs); }, own, laws);
   rep.seconds = sv::seconds_since(t0);
   return rep;
 }

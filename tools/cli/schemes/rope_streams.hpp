@@ -66,7 +66,8 @@ inline std::vector<int> integer_list(const parsed_args& a, std::string_view flag
   std::string_view rest = *text;
   for (;;) {
     const std::size_t comma = rest.find(',');
-    out.push_back(static_cast<int>(parse_integer(rest.substr(0, comma), lo, hi, "--" + std::string(flag) + " entry", ctx)));
+    out.push_back(
+        static_cast<int>(parse_integer(rest.substr(0, comma), lo, hi, "--" + std::string(flag) + " entry", ctx)));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
   }
@@ -214,7 +215,8 @@ inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
   const nd_settings s = read_nd_settings(a, o.ctx);
   const rope::nd_config c = s.config();
   const std::vector<double> pos = read_nd_positions(a, s.axes_dim.size(), o.ctx);
-  const std::size_t tokens = pos.size() / s.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  const std::size_t tokens = pos.size() / s.axes_dim.size(),
+                    pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   if (static_cast<std::uint64_t>(tokens) * pairs > max_table_rows)
     throw usage_error(o.ctx + ": table too large: " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
                       " pairs (at most 2^24 entries per run)");
@@ -253,7 +255,8 @@ inline pv::verify_report run_mrope(const parsed_args& a, const options& o) {
   q.config = emit::read_mrope_config(a, o.ctx);
   q.positions = emit::read_mrope_positions(a, o.ctx);
   q.max_ulp = o.max_ulp;
-  const std::size_t tokens = q.positions.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(q.config.text)) / 2;
+  const std::size_t tokens = q.positions.size() / 3,
+                    pairs = static_cast<std::size_t>(rope::rotary_dim(q.config.text)) / 2;
   q.description = table_words(o) + "; " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
                   " pairs; M-RoPE sections " + std::to_string(q.config.mrope_section[0]) + "," +
                   std::to_string(q.config.mrope_section[1]) + "," + std::to_string(q.config.mrope_section[2]);

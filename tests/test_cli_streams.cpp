@@ -1,0 +1,151 @@
+// test_cli_streams.cpp: `posenc emit mrope|rope-nd` and `posenc verify mrope|rope-nd` run as the
+// built executable (POSENC_CLI_PATH). Expected values come from MPFR (verify/rope_oracle.hpp) at each
+// pair's stream position (the maps of ../shared/reference/pe-formulas-more.md 1.2-1.4 and 6.1), and
+// the checksum of a C header from its own bin bytes; bad input gets exit 2 and one line.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <posenc/numeric/bits.hpp>
+
+#include "cli_test_util.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+
+namespace {
+
+using posenc_test::cli_result;
+using posenc_test::emit;
+using posenc_test::parse_hex;
+using posenc_test::split;
+using posenc_test::strings;
+
+std::string scratch(const std::string& name, const std::string& text) {
+  const std::string path = "test_cli_streams_" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+cli_result verify(strings args) {
+  args.insert(args.begin(), "verify");
+  return posenc_test::run_cli(POSENC_CLI_PATH, args);
+}
+
+}  // namespace
+
+TEST_CASE("emit mrope: each row is the MPFR value at its stream's position", "[cli][mrope]") {
+  // Text tokens 0..2, then a 2 x 2 image at s = 3, then text at 5 (get_rope_index).
+  const std::string ids = scratch("mrope.csv", "t,h,w\n0,0,0\n1,1,1\n2,2,2\n3,3,3\n3,3,4\n3,4,3\n3,4,4\n5,5,5\n");
+  const std::vector<std::uint64_t> t{0, 1, 2, 3, 3, 3, 3, 5}, h{0, 1, 2, 3, 3, 4, 4, 5}, w{0, 1, 2, 3, 4, 3, 4, 5};
+  for (const char* layout : {"sections", "interleaved-hf", "interleaved-ggml"}) {
+    const cli_result r = emit({"mrope", "--head-dim", "128", "--rope-theta", "5e6", "--mrope-section", "24,20,20",
+                               "--mrope-layout", layout, "--position-ids", ids});
+    INFO(layout << "\n" << r.err);
+    REQUIRE(r.status == 0);
+    const auto lines = split(r.out, '\n');
+    REQUIRE(lines[0] == "token,pair,cos,sin");
+    REQUIRE(lines.size() == 1 + 8 * 64 + 1);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < 8; ++i)
+      for (int j = 0; j < 64; ++j) {
+        // The stream of pair j, written out from the derivation (not the core's function).
+        const std::string L = layout;
+        char s = 't';
+        if (L == "sections") {
+          s = j < 24 ? 't' : (j < 44 ? 'h' : 'w');
+        } else {
+          if (j % 3 == 1 && j < 60) s = 'h';
+          if (j % 3 == 2 && j < 60) s = 'w';
+          if (L == "interleaved-ggml" && (j == 61 || j == 62)) s = 'e';
+        }
+        const std::uint64_t p = s == 't' ? t[i] : s == 'h' ? h[i] : s == 'w' ? w[i] : 0;
+        const auto e = posenc::verify::cr_rope_sincos<double>(p, 5e6, j, 128);
+        const auto f = split(lines[1 + i * 64 + static_cast<std::size_t>(j)], ',');
+        bad += f[0] != std::to_string(i) || f[1] != std::to_string(j) || parse_hex(f[2]) != e.cos ||
+               parse_hex(f[3]) != e.sin;
+      }
+    CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("emit rope-nd: fractional and negative positions, FLUX axes", "[cli][nd]") {
+  const std::string ids = scratch("nd.csv", "p0,p1,p2\n0,0,0\n0,1.5,-2\n1,2,0x1p-3\n");
+  const double pos[3][3] = {{0, 0, 0}, {0, 1.5, -2}, {1, 2, 0.125}};
+  const cli_result r = emit({"rope-nd", "--axes-dim", "16,56,56", "--position-ids", ids, "--dtype", "f32"});
+  REQUIRE(r.status == 0);
+  const auto lines = split(r.out, '\n');
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 3; ++i)
+    for (int j = 0; j < 64; ++j) {
+      const int axis = j < 8 ? 0 : (j < 36 ? 1 : 2), k = j < 8 ? j : (j < 36 ? j - 8 : j - 36);
+      const int dim = axis == 0 ? 16 : 56;
+      const auto e = posenc::verify::cr_rope_sincos_at<float>(pos[i][axis], 10000.0, k, dim);
+      const auto f = split(lines[1 + i * 64 + static_cast<std::size_t>(j)], ',');
+      bad += parse_hex(f[2]) != static_cast<double>(e.cos) || parse_hex(f[3]) != static_cast<double>(e.sin);
+    }
+  CHECK(bad == 0);
+  // The C header states the FNV-1a of the bin bytes.
+  const cli_result c = emit({"rope-nd", "--axes-dim", "16,56,56", "--position-ids", ids, "--format", "c"});
+  const cli_result b = emit({"rope-nd", "--axes-dim", "16,56,56", "--position-ids", ids, "--format", "bin"});
+  REQUIRE(c.status == 0);
+  REQUIRE(b.status == 0);
+  CHECK(b.out.size() == 2 * 3 * 64 * 8);
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(posenc_test::fnv1a64(b.out)));
+  CHECK(c.out.find(hex) != std::string::npos);
+}
+
+TEST_CASE("emit mrope and rope-nd: bad input is one line and exit 2", "[cli][mrope][nd]") {
+  const std::string ids = scratch("ok.csv", "t,h,w\n0,0,0\n");
+  const auto fails = [](const strings& args, const std::string& says) {
+    const cli_result r = emit(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(says) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  };
+  fails({"mrope", "--head-dim", "128", "--mrope-section", "16,24,16", "--position-ids", ids},
+        "mrope_section must sum to rotary_dim / 2");
+  fails({"mrope", "--head-dim", "128", "--mrope-section", "16,24", "--position-ids", ids}, "three values");
+  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids",
+         scratch("hdr.csv", "t,w,h\n0,0,0\n")},
+        "the header");
+  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("neg.csv", "t,h,w\n0,-1,0\n")},
+        "position must be in [0, 2097152], got '-1'");
+  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("short.csv", "t,h,w\n0,1\n")},
+        "line 2: expected 3 values");
+  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--mrope-layout", "zigzag", "--position-ids", ids},
+        "zigzag");
+  fails({"rope-nd", "--axes-dim", "16,7", "--position-ids", scratch("nd2.csv", "p0,p1\n0,0\n")}, "even and positive");
+  fails({"rope-nd", "--axes-dim", "4,4", "--position-ids", scratch("nan.csv", "p0,p1\n0,nan\n")}, "must be finite");
+  fails({"rope-nd", "--axes-dim", "4,4", "--position-ids", scratch("far.csv", "p0,p1\n0,3000000\n")}, "2^21");
+}
+
+TEST_CASE("verify mrope and rope-nd: posenc's table passes; a wrong table fails at its entry", "[cli][verify][mrope]") {
+  const std::string ids = scratch("v.csv", "t,h,w\n0,0,0\n1,1,1\n3,3,4\n3,4,4\n");
+  const strings cfg = {"--head-dim", "64", "--rope-theta", "1e6", "--mrope-section", "8,12,12", "--position-ids", ids};
+  const cli_result own = verify(posenc_test::cat({"mrope"}, cfg));
+  INFO(own.out << own.err);
+  CHECK(own.status == 0);
+  CHECK(own.out.find("PASS") != std::string::npos);
+  CHECK(own.out.find("mrope_text_rows") != std::string::npos);
+  // The bin table, with one sin entry made one ulp larger: found, named.
+  cli_result b = emit(posenc_test::cat({"mrope", "--format", "bin", "--dtype", "f32"}, cfg));
+  REQUIRE(b.status == 0);
+  const std::size_t at = (4 * 32 + 2 * 32 + 5) * 4;  // sin of token 2, pair 5
+  b.out[at] = static_cast<char>(b.out[at] + 1);
+  const std::string table = scratch("bad.bin", b.out);
+  const cli_result bad = verify(posenc_test::cat({"mrope", "--table", table, "--dtype", "f32"}, cfg));
+  CHECK(bad.status == 1);
+  CHECK(bad.out.find("sin of token 2, pair 5") != std::string::npos);
+  const std::string nd = scratch("vnd.csv", "p0,p1\n0,0\n0.5,-1\n2,3\n");
+  const cli_result ndr = verify({"rope-nd", "--axes-dim", "8,8", "--position-ids", nd});
+  INFO(ndr.out);
+  CHECK(ndr.status == 0);
+  CHECK(ndr.out.find("axis_relative_dot") != std::string::npos);
+}
