@@ -4,8 +4,8 @@
 // the checksum of a C header from its own bin bytes; bad input gets exit 2 and one line.
 #include <catch2/catch.hpp>
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -112,13 +112,15 @@ TEST_CASE("emit mrope and rope-nd: bad input is one line and exit 2", "[cli][mro
   fails({"mrope", "--head-dim", "128", "--mrope-section", "16,24,16", "--position-ids", ids},
         "mrope_section must sum to rotary_dim / 2");
   fails({"mrope", "--head-dim", "128", "--mrope-section", "16,24", "--position-ids", ids}, "three values");
-  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids",
-         scratch("hdr.csv", "t,w,h\n0,0,0\n")},
-        "the header");
-  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("neg.csv", "t,h,w\n0,-1,0\n")},
-        "position must be in [0, 2097152], got '-1'");
-  fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("short.csv", "t,h,w\n0,1\n")},
-        "line 2: expected 3 values");
+  fails(
+      {"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("hdr.csv", "t,w,h\n0,0,0\n")},
+      "the header");
+  fails(
+      {"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("neg.csv", "t,h,w\n0,-1,0\n")},
+      "position must be in [0, 2097152], got '-1'");
+  fails(
+      {"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--position-ids", scratch("short.csv", "t,h,w\n0,1\n")},
+      "line 2: expected 3 values");
   fails({"mrope", "--head-dim", "8", "--mrope-section", "2,1,1", "--mrope-layout", "zigzag", "--position-ids", ids},
         "zigzag");
   fails({"rope-nd", "--axes-dim", "16,7", "--position-ids", scratch("nd2.csv", "p0,p1\n0,0\n")}, "even and positive");

@@ -44,7 +44,7 @@ __version__ = _core.__version__
 have_verify = bool(getattr(_core, "have_verify", False))
 
 __all__ = [
-    "rope_table", "rope_inv_freq", "rope_config",
+    "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "rope_nd_table",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
     "sinusoidal_table", "xpos_scales",
@@ -355,6 +355,56 @@ def logn_factors(positions, dtype="float64", *, base=_field_default("logn", "bas
         raise TypeError("at_least_one must be a bool")
     code = dtype_code(dtype)
     return present(_core.logn_factors(_integer("base", base), at_least_one, n, _integer("start", start), code), code, dtype)
+
+
+# ---- multi-stream rotary: M-RoPE and ND axial RoPE -----------------------------------------------
+
+
+def _stream_positions(name, positions, streams, kind):
+    """Positions as a flat stream-major list: an array-like of shape (streams, tokens)."""
+    import numpy as np
+    a = np.asarray(positions)
+    if a.ndim != 2 or (streams is not None and a.shape[0] != streams) or a.shape[1] == 0:
+        want = f"({streams}, tokens)" if streams is not None else "(axes, tokens)"
+        raise ValueError(f"{name}: positions must have shape {want}, got {a.shape}")
+    if kind == "int":
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"{name}: positions must be integers")
+        if (a < 0).any():
+            raise ValueError(f"{name}: positions must be non-negative")
+        return [int(x) for x in a.ravel()]
+    return [float(x) for x in a.astype(np.float64).ravel()]
+
+
+def mrope_table(positions, head_dim, mrope_section, dtype="float64", *, rope_theta=10000.0,
+                partial_rotary_factor=1.0, layout="sections"):
+    """M-RoPE cos/sin ``(cos, sin)``, each ``[tokens, rotary_dim // 2]`` (one value per pair): pair
+    ``j`` of token ``i`` is the 1D RoPE entry of frequency ``j`` at the token's position in the
+    stream the layout gives it. ``positions``: shape ``(3, tokens)``, rows t, h, w (HF's
+    ``position_ids``). ``layout``: ``"sections"`` (Qwen2-VL, Qwen2.5-VL), ``"interleaved-hf"``
+    (Qwen3-VL in HF and vLLM) or ``"interleaved-ggml"`` (llama.cpp's IMROPE, whose leftover pairs sit
+    at position 0). Each entry correctly rounded. ``posenc emit mrope``."""
+    pos = _stream_positions("mrope_table", positions, 3, "int")
+    section = [int(x) for x in mrope_section]
+    if len(section) != 3:
+        raise ValueError("mrope_table: mrope_section needs three values (t, h, w)")
+    code = dtype_code(dtype)
+    cos, sin = _core.mrope_table(_count("head_dim", head_dim), float(rope_theta), float(partial_rotary_factor),
+                                 section, layout, pos, code)
+    return present(cos, code, dtype), present(sin, code, dtype)
+
+
+def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0):
+    """ND axial RoPE cos/sin ``(cos, sin)``, each ``[tokens, sum(axes_dim) // 2]``: axis ``a`` has
+    ``axes_dim[a] // 2`` pairs in order, pair ``k`` of it rotating by ``p_a * rope_theta **
+    (-2k / axes_dim[a])`` (FLUX ``EmbedND``: ``axes_dim=[16, 56, 56]``, FLUX.2 ``[32, 32, 32, 32]``
+    with ``rope_theta=2000``; ViTs: two axes). ``positions``: shape ``(axes, tokens)``, reals
+    allowed (taken as the doubles they are). Each entry correctly rounded. ``posenc emit rope-nd``."""
+    axes = [int(x) for x in axes_dim]
+    pos = _stream_positions("rope_nd_table", positions, len(axes), "real")
+    code = dtype_code(dtype)
+    cos, sin = _core.rope_nd_table(axes, float(rope_theta), pos, code)
+    return present(cos, code, dtype), present(sin, code, dtype)
 
 
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------

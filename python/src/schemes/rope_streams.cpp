@@ -1,0 +1,92 @@
+// rope_streams.cpp: the multi-stream rotary tables in posenc._core: M-RoPE (rope/mrope.hpp) and ND
+// axial RoPE (rope/nd.hpp), from the core's run-time fills (what `posenc emit mrope|rope-nd` call),
+// with the configs' validate messages as the ValueError of a broken config.
+//
+//   mrope_table     rope::fill_mrope_pair_table     (cos, sin), each [tokens, rotary_dim / 2]
+//   rope_nd_table   rope::fill_nd_pair_table        (cos, sin), each [tokens, sum(axes_dim) / 2]
+// Positions arrive stream-major (3 x tokens; axes x tokens), as HF's position_ids.
+#include <pybind11/stl.h>
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <posenc/math/sincos_result.hpp>
+#include <posenc/rope/mrope.hpp>
+#include <posenc/rope/nd.hpp>
+
+#include "bindings.hpp"
+#include "common.hpp"
+
+namespace posenc::python {
+namespace {
+
+template <class T>
+py::tuple split_pairs(const std::vector<math::sincos_result<T>>& vals, std::size_t tokens, std::size_t pairs) {
+  py::array cos = new_array<T>({static_cast<py::ssize_t>(tokens), static_cast<py::ssize_t>(pairs)});
+  py::array sin = new_array<T>({static_cast<py::ssize_t>(tokens), static_cast<py::ssize_t>(pairs)});
+  const std::span<T> c = elements<T>(cos), s = elements<T>(sin);
+  for (std::size_t i = 0; i < vals.size(); ++i) c[i] = vals[i].cos, s[i] = vals[i].sin;
+  return py::make_tuple(cos, sin);
+}
+
+py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_factor, std::array<int, 3> section,
+                      const std::string& layout, const std::vector<std::uint64_t>& positions,
+                      const std::string& dtype_s) {
+  const std::string ctx = "mrope_table";
+  rope::mrope_config c{.text = {.head_dim = head_dim, .rope_theta = rope_theta,
+                                .partial_rotary_factor = partial_rotary_factor},
+                       .mrope_section = section};
+  if (layout == "sections")
+    c.layout = rope::mrope_layout::sections;
+  else if (layout == "interleaved-hf")
+    c.layout = rope::mrope_layout::interleaved_hf;
+  else if (layout == "interleaved-ggml")
+    c.layout = rope::mrope_layout::interleaved_ggml;
+  else
+    fail(ctx + ": layout must be 'sections', 'interleaved-hf' or 'interleaved-ggml', got '" + layout + "'");
+  if (const auto v = rope::validate(c); !v) fail(ctx + ": invalid M-RoPE config: " + v.message);
+  if (positions.empty() || positions.size() % 3 != 0) fail(ctx + ": positions must have shape (3, tokens)");
+  const std::size_t tokens = positions.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  table_size(tokens, pairs, ctx);
+  return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
+    std::vector<math::sincos_result<T>> vals(tokens * pairs);
+    fill_unlocked(ctx, [&] { return rope::fill_mrope_pair_table<T>(c, positions, vals); });
+    return split_pairs<T>(vals, tokens, pairs);
+  });
+}
+
+py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, const std::vector<double>& positions,
+                        const std::string& dtype_s) {
+  const std::string ctx = "rope_nd_table";
+  const rope::nd_config c{.axes_dim = axes_dim, .rope_theta = rope_theta};
+  if (const auto v = rope::validate(c); !v) fail(ctx + ": invalid ND RoPE config: " + v.message);
+  if (positions.empty() || positions.size() % axes_dim.size() != 0)
+    fail(ctx + ": positions must have shape (axes, tokens)");
+  for (const double p : positions)
+    if (!rope::split_position(p).ok()) fail(ctx + ": positions must be finite with |p| <= 2^21");
+  const std::size_t tokens = positions.size() / axes_dim.size(),
+                    pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  table_size(tokens, pairs, ctx);
+  return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
+    std::vector<math::sincos_result<T>> vals(tokens * pairs);
+    fill_unlocked(ctx, [&] { return rope::fill_nd_pair_table<T>(c, positions, vals); });
+    return split_pairs<T>(vals, tokens, pairs);
+  });
+}
+
+void bind(py::module_& m) {
+  m.def("mrope_table", &mrope_table, py::arg("head_dim"), py::arg("rope_theta"), py::arg("partial_rotary_factor"),
+        py::arg("mrope_section"), py::arg("layout"), py::arg("positions"), py::arg("dtype"));
+  m.def("rope_nd_table", &rope_nd_table, py::arg("axes_dim"), py::arg("rope_theta"), py::arg("positions"),
+        py::arg("dtype"));
+}
+
+}  // namespace
+
+const scheme_binding rope_streams_binding{"rope_streams", &bind};
+
+}  // namespace posenc::python

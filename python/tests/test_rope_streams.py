@@ -1,0 +1,45 @@
+"""posenc.mrope_table and posenc.rope_nd_table: the stream maps of pe-formulas-more.md 1.4 and 6.1
+and the entries against 1D tables (whose entries the C++ tests check against MPFR)."""
+import math
+
+import numpy as np
+import pytest
+
+import posenc
+
+
+def test_mrope_text_tokens_equal_1d_rope():
+    t = np.arange(6, dtype=np.int64)
+    cos, sin = posenc.mrope_table(np.stack([t, t, t]), 128, [16, 24, 24], "float32", rope_theta=1e6)
+    c1, s1 = posenc.rope_table(None, 6, "float32", head_dim=128, rope_theta=1e6)
+    assert cos.shape == (6, 64) and cos.dtype == np.float32
+    # rope_table's rows are half-split: pair j at elements j and j + 64.
+    assert np.array_equal(cos.view(np.uint32), c1[:, :64].view(np.uint32))
+    assert np.array_equal(sin.view(np.uint32), s1[:, 64:].view(np.uint32))
+
+
+def test_mrope_interleaved_maps_part_at_pairs_61_62():
+    # Token at t = 1000, h = w = 0: a pair on the t stream rotates, others do not.
+    pos = np.array([[1000], [0], [0]])
+    hf, _ = posenc.mrope_table(pos, 128, [24, 20, 20], layout="interleaved-hf", rope_theta=5e6)
+    gg, _ = posenc.mrope_table(pos, 128, [24, 20, 20], layout="interleaved-ggml", rope_theta=5e6)
+    differ = np.nonzero(hf[0] != gg[0])[0].tolist()
+    assert differ == [61, 62]
+    assert (gg[0, [61, 62]] == 1.0).all()
+
+
+def test_rope_nd_fractional_positions_and_errors():
+    cos, sin = posenc.rope_nd_table(np.array([[0.0, 0.5], [0.0, -3.0]]), [8, 8], "float64")
+    assert cos.shape == (2, 8)
+    assert (cos[0] == 1.0).all() and (sin[0] == 0.0).all()
+    # axis 0, pair 0: angle 0.5 * 1; axis 1, pair 0 (index 4): angle -3. The expected values are
+    # glibc's sin, correctly rounded at these arguments (MPFR: sin(0.5) = 0.47942553860420300027...);
+    # numpy's vectorised sin is not (it gives 0.47942553860420295, one ulp low).
+    assert sin[1, 0] == math.sin(0.5)
+    assert sin[1, 4] == -math.sin(3.0)
+    with pytest.raises(ValueError, match="even and positive"):
+        posenc.rope_nd_table(np.zeros((2, 1)), [8, 7])
+    with pytest.raises(ValueError, match="must sum to rotary_dim / 2"):
+        posenc.mrope_table(np.zeros((3, 1), dtype=np.int64), 128, [16, 24, 16])
+    with pytest.raises(ValueError, match="shape"):
+        posenc.mrope_table(np.zeros((2, 1), dtype=np.int64), 128, [16, 24, 24])
