@@ -37,9 +37,9 @@ py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_fac
                       const std::string& layout, const std::vector<std::uint64_t>& positions,
                       const std::string& dtype_s) {
   const std::string ctx = "mrope_table";
-  rope::mrope_config c{.text = {.head_dim = head_dim, .rope_theta = rope_theta,
-                                .partial_rotary_factor = partial_rotary_factor},
-                       .mrope_section = section};
+  rope::mrope_config c{
+      .text = {.head_dim = head_dim, .rope_theta = rope_theta, .partial_rotary_factor = partial_rotary_factor},
+      .mrope_section = section};
   if (layout == "sections")
     c.layout = rope::mrope_layout::sections;
   else if (layout == "interleaved-hf")
