@@ -141,7 +141,8 @@ inline void merge_equal_tables(posenc::io::rope_model_settings& m) {
   for (std::size_t t = m.tables.size(); t-- > 1;) {
     for (std::size_t u = 0; u < t; ++u) {
       if (!same_table(m.tables[t], m.tables[u])) continue;
-      for (int& l : m.layer_table) l = l == static_cast<int>(t) ? static_cast<int>(u) : l > static_cast<int>(t) ? l - 1 : l;
+      for (int& l : m.layer_table)
+        l = l == static_cast<int>(t) ? static_cast<int>(u) : l > static_cast<int>(t) ? l - 1 : l;
       m.tables.erase(m.tables.begin() + static_cast<std::ptrdiff_t>(t));
       m.table_names.erase(m.table_names.begin() + static_cast<std::ptrdiff_t>(t));
       break;

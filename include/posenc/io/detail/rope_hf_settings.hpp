@@ -226,4 +226,3 @@ inline std::optional<object> rope_dict_of(const object& top) {
 }
 
 }  // namespace posenc::io::detail
-
