@@ -681,7 +681,7 @@ TEST_CASE("emit: every error class exits 2 with one line, no stdout and no file"
        "beta_fast must exceed beta_slow"},
       {{"rope-freq", "--head-dim", "8", "--rope-type", "llama3", "--factor", "8", "--original-max-position-embeddings",
         "8192", "--low-freq-factor", "4", "--high-freq-factor", "1"},
-       "high_freq_factor must exceed low_freq_factor"},
+       "high_freq_factor must not be below low_freq_factor"},
       {{"rope-freq", "--head-dim", "8", "--rope-type", "longrope", "--factor", "4",
         "--original-max-position-embeddings", "4096", "--short-factor", "1,2,3", "--long-factor", "1,2,3,4"},
        "short_factor must have rotary_dim/2 entries"},

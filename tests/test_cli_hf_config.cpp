@@ -207,11 +207,19 @@ TEST_CASE("emit --hf-config: bad input exits 2, one line naming the problem, no 
        "type.json: rope_scaling.rope_type: unknown rope type \"bogus\""},
       {{"rope-freq", "--hf-config", write("wrong.json", R"({"head_dim": 64, "rope_theta": "10000"})")},
        "wrong.json: rope_theta: expected a number, got a string"},
-      {{"rope", "--positions", "4", "--hf-config",
-        write("mrope.json", R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})")},
-       "mrope.json: rope_scaling.mrope_section: M-RoPE is not supported by posenc yet"},
       {{"rope-freq", "--hf-config", write("gemma3.json", R"({"head_dim": 256, "rope_local_base_freq": 10000.0})")},
-       "gemma3.json: rope_local_base_freq: per-layer RoPE"},
+       "gemma3.json: layer_types: missing: rope_local_base_freq needs the sliding layers"},
+      {{"rope", "--positions", "4", "--hf-config", fixture("gemma-3-4b-it.json")},
+       "gemma-3-4b-it.json: rope_local_base_freq: per-layer RoPE (2 distinct tables over 34 layers): choose one with "
+       "--layer N"},
+      {{"rope", "--positions", "4", "--hf-config", fixture("llama-4-scout-17b-16e.json"), "--layer", "7"},
+       "llama-4-scout-17b-16e.json: layer 7 has no RoPE (NoPE layer)"},
+      {{"rope", "--positions", "4", "--hf-config", fixture("cohere2-command-r7b.json"), "--layer", "32"},
+       "cohere2-command-r7b.json: --layer 32 is past the model's 32 layers"},
+      {{"rope", "--positions", "4", "--hf-config", fixture("glm-4-9b-chat.json")},
+       "glm-4-9b-chat.json: rope_ratio: means base x rope_ratio (ChatGLM3, GLM-4) or positions / rope_ratio "
+       "(ChatGLM2-6B-32K), and the config cannot say which: choose with --rope-ratio-meaning base|positions"},
+      {{"rope", "--positions", "4", "--head-dim", "8", "--layer", "1"}, "emit rope: --layer needs --hf-config FILE"},
       {{"rope-freq", "--hf-config", inputs.file("missing.json")}, "missing.json: cannot open for reading"},
       {{"rope-freq", "--hf-config", ""}, "--hf-config has an empty value"},
       // The file's config fails validation: the same sentence as for flags.
@@ -239,4 +247,78 @@ TEST_CASE("emit --hf-config: bad input exits 2, one line naming the problem, no 
       CHECK(dir.files().empty());
     }
   }
+}
+
+// Per-layer models and GLM (docs/rope-layers.md): each layer's table equals the explicit flags of
+// the config HF builds for it (pe-formulas-more.md sections 2, 3 and 5), and the layout follows the
+// model unless --layout says otherwise.
+TEST_CASE("emit/verify --hf-config --layer: the layer's table, the model's layout", "[cli][hf-config][layers]") {
+  const std::string gemma3 = fixture("gemma-3-4b-it.json"), llama4 = fixture("llama-4-scout-17b-16e.json");
+  const strings rows = {"rope", "--positions", "4", "--start", "4000", "--dtype", "f32"};
+  // Gemma-3 layer 5 (full attention): base 1e6, linear 8; layer 0 (sliding): base 1e4, unscaled.
+  check_same_output(
+      cat(rows, {"--hf-config", gemma3, "--layer", "5"}),
+      cat(rows, {"--head-dim", "256", "--rope-theta", "1000000", "--rope-type", "linear", "--factor", "8"}));
+  check_same_output(cat(rows, {"--hf-config", gemma3, "--layer", "0"}),
+                    cat(rows, {"--head-dim", "256", "--rope-theta", "10000"}));
+  // The two differ (the check above can tell the tables apart).
+  CHECK(emit(cat(rows, {"--hf-config", gemma3, "--layer", "5"})).out !=
+        emit(cat(rows, {"--hf-config", gemma3, "--layer", "4"})).out);
+  // Llama-4: interleaved by default, in the C header's element order; --layout overrides it.
+  const strings c_rows = {"rope", "--positions", "2", "--format", "c"};
+  const strings llama4_flags = {"--head-dim",
+                                "128",
+                                "--rope-theta",
+                                "500000",
+                                "--rope-type",
+                                "llama3",
+                                "--factor",
+                                "8",
+                                "--original-max-position-embeddings",
+                                "8192",
+                                "--max-position-embeddings",
+                                "262144"};
+  check_same_output(cat(c_rows, {"--hf-config", llama4, "--layer", "0"}),
+                    cat(cat(c_rows, llama4_flags), {"--layout", "interleaved"}));
+  check_same_output(cat(c_rows, {"--hf-config", llama4, "--layer", "0", "--layout", "half-split"}),
+                    cat(c_rows, llama4_flags));
+  // GLM-4 (ChatGLM format): 64 of 128 dims, interleaved, base 10000 x 500 or positions / 500.
+  const std::string glm = fixture("glm-4-9b-chat.json");
+  check_same_output(cat(rows, {"--hf-config", glm, "--rope-ratio-meaning", "base"}),
+                    cat(rows, {"--head-dim", "128", "--partial-rotary-factor", "0.5", "--rope-theta", "5000000"}));
+  check_same_output(
+      cat(rows, {"--hf-config", glm, "--rope-ratio-meaning", "positions"}),
+      cat(rows, {"--head-dim", "128", "--partial-rotary-factor", "0.5", "--rope-type", "linear", "--factor", "500"}));
+  CHECK(emit(cat(c_rows, {"--hf-config", glm, "--rope-ratio-meaning", "base"})).out.find("layout interleaved") !=
+        std::string::npos);
+  // Qwen2-VL: the text tokens' table (t = h = w) is the 1D table of the text config.
+  check_same_output(cat(rows, {"--hf-config", fixture("qwen2-vl-7b-instruct.json")}),
+                    cat(rows, {"--head-dim", "128", "--rope-theta", "1000000"}));
+  // Llama-3 scaling with low_freq_factor == high_freq_factor (as reported for Llama-4): accepted.
+  posenc_test::temp_dir dir;
+  const std::string equal = dir.file("llama4-equal.json");
+  std::ofstream(equal, std::ios::binary) << R"({"model_type": "llama4_text", "num_hidden_layers": 4,
+      "rope_scaling": {"rope_type": "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0,
+      "original_max_position_embeddings": 8192}})";
+  check_same_output(
+      cat(rows, {"--hf-config", equal, "--layer", "2"}),
+      cat(rows, {"--head-dim", "128", "--rope-theta", "500000", "--rope-type", "llama3", "--factor", "16",
+                 "--low-freq-factor", "1", "--high-freq-factor", "1", "--original-max-position-embeddings", "8192"}));
+  // verify rope checks each shipped per-layer table against MPFR.
+  for (const strings& v :
+       {strings{"--hf-config", gemma3, "--layer", "5"}, strings{"--hf-config", gemma3, "--layer", "0"},
+        strings{"--hf-config", llama4, "--layer", "0"},
+        strings{"--hf-config", fixture("cohere2-command-r7b.json"), "--layer", "0"},
+        strings{"--hf-config", glm, "--rope-ratio-meaning", "base"},
+        strings{"--hf-config", fixture("qwen2-vl-7b-instruct.json")}}) {
+    const strings args = cat({"verify", "rope", "--positions", "64", "--dtype", "f32,bf16"}, v);
+    const cli_result r = posenc_test::run_cli(POSENC_CLI_PATH, args);
+    INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err << "\nstdout: " << r.out);
+    CHECK(r.status == 0);
+  }
+  const cli_result nope = posenc_test::run_cli(POSENC_CLI_PATH, {"verify", "rope", "--positions", "4", "--hf-config",
+                                                                 fixture("cohere2-command-r7b.json"), "--layer", "3"});
+  CHECK(nope.status == 2);
+  CHECK(nope.err == "posenc: error: verify rope: --hf-config " + fixture("cohere2-command-r7b.json") +
+                        ": layer 3 has no RoPE (NoPE layer)\n");
 }

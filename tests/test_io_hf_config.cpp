@@ -19,10 +19,12 @@
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
 #include <posenc/rope/frequencies.hpp>
+#include <posenc/rope/layers.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/policy.hpp>
 #include <posenc/rope/validate.hpp>
 #include <posenc/t5/config.hpp>
+#include <posenc/verify/oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
 
 #ifndef POSENC_SOURCE_DIR
@@ -291,19 +293,20 @@ TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {
       {R"({"head_dim": 64, "rope_scaling": {"rope_type": "ntk-by-parts"}})",
        "rope_scaling.rope_type: unknown rope type \"ntk-by-parts\" (posenc has: default, linear, ntk, dynamic, yarn, "
        "longrope, llama3, su, proportional)"},
-      {R"({"head_dim": 64, "rope_scaling": {"type": "mrope"}})",
-       "rope_scaling.type: M-RoPE (\"mrope\") is not supported by posenc yet"},
-      {R"({"head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}})",
-       "rope_scaling.mrope_section: M-RoPE is not supported by posenc yet"},
-      {R"({"head_dim": 256, "rope_parameters": {"rope_type": "default", "mrope_interleaved": true}})",
-       "rope_parameters.mrope_interleaved: M-RoPE is not supported by posenc yet"},
       {R"({"head_dim": 256, "rope_theta": 1000000.0, "rope_local_base_freq": 10000.0})",
-       "rope_local_base_freq: per-layer RoPE (a second base for sliding-window layers) is not supported by posenc "
-       "yet"},
+       "layer_types: missing: rope_local_base_freq needs the sliding layers"},
       {R"({"head_dim": 128, "no_rope_layers": [1, 1, 1, 0]})",
-       "no_rope_layers: per-layer RoPE (layers without RoPE) is not supported by posenc yet"},
+       "no_rope_layers: per-layer RoPE (1 distinct table, 1 of 4 layers without RoPE): pick a layer (posenc "
+       "--layer N, Python layer=N)"},
       {R"({"head_dim": 256, "rope_parameters": {"full_attention": {"rope_type": "default"}}})",
-       "rope_parameters.full_attention: per-layer-type RoPE parameters are not supported by posenc yet"},
+       "rope_parameters: is per layer type, and the config has no layer_types"},
+      {R"({"model_type": "chatglm", "kv_channels": 128, "rope_ratio": 500})",
+       "rope_ratio: means base x rope_ratio (ChatGLM3, GLM-4) or positions / rope_ratio (ChatGLM2-6B-32K), and the "
+       "config cannot say which: choose with --rope-ratio-meaning base|positions (Python: rope_ratio_meaning=)"},
+      {R"({"model_type": "chatglm", "kv_channels": 128, "position_encoding_2d": true})",
+       "position_encoding_2d: ChatGLM-6B's 2D position encoding is not supported by posenc"},
+      {R"({"head_dim": 8, "num_hidden_layers": 2, "layer_types": ["full_attention"]})",
+       "layer_types: has 1 entries for 2 layers (num_hidden_layers)"},
       {R"({"rope_theta": 10000.0})",
        "head_dim: missing (and no hidden_size with num_attention_heads to derive it from)"},
       {R"({"d_model": 512, "num_heads": 8, "relative_attention_num_buckets": 32})",
@@ -330,4 +333,143 @@ TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {
   CHECK(io::t5_from_hf_config(R"({"relative_attention_num_buckets": 32, "is_decoder": 1})").error() ==
         "is_decoder: expected true or false, got a number");
   CHECK(io::read_text_file("/no/such/dir/config.json").error() == "/no/such/dir/config.json: cannot open for reading");
+}
+
+namespace {
+
+io::rope_model_settings read_model(const std::string& json, const io::hf_rope_options& opt = {}) {
+  auto r = io::rope_model_from_hf_config(json, opt);
+  INFO(r.error());
+  REQUIRE(r.ok());
+  return r.value();
+}
+
+std::vector<int> layers_with(const io::rope_model_settings& m, int table) {
+  std::vector<int> r;
+  for (int i = 0; i < m.layer_count(); ++i)
+    if (m.table_of_layer(i) == table) r.push_back(i);
+  return r;
+}
+
+}  // namespace
+
+// Gemma-3 (pe-formulas-more.md section 2): full layers i = 5, 11, ... ((i + 1) % 6 == 0) use
+// rope_theta 1e6 with linear 8; the sliding layers the plain table of base 1e4, bit for bit.
+TEST_CASE("io: Gemma-3's two tables and its layer map, v4 flat keys and v5 per-layer-type", "[io][layers]") {
+  const io::rope_model_settings m = read_model(fixture("gemma-3-4b-it.json"));
+  REQUIRE(m.tables.size() == 2);
+  REQUIRE(m.layer_count() == 34);
+  CHECK(m.per_layer_key == "rope_local_base_freq");
+  CHECK(m.layout == rope::layout::half_split);
+  CHECK(m.model_type == "gemma3");
+  CHECK(layers_with(m, 0) == std::vector<int>{5, 11, 17, 23, 29});
+  CHECK(m.table_names[0] == "full_attention");
+  check_same_table(m.tables[0].config(), {.head_dim = 256,
+                                          .rope_theta = 1e6,
+                                          .rope_type = rope::scaling::linear,
+                                          .factor = 8.0,
+                                          .max_position_embeddings = 131072});
+  check_same_table(m.tables[1].config(), {.head_dim = 256, .rope_theta = 1e4});
+  REQUIRE(m.query_pre_attn_scalar);
+  CHECK(rope::score_scale(*m.query_pre_attn_scalar) == 0.0625);
+  CHECK(rope::score_scale(168.0) == posenc::verify::cr_pow<double>(168.0, -0.5));  // Gemma-3 27B
+  // The same model in v5's per-layer-type rope_parameters with layer_types written out.
+  std::string types;
+  for (int i = 0; i < 34; ++i)
+    types += std::string(i ? "," : "") + ((i + 1) % 6 ? "\"sliding_attention\"" : "\"full_attention\"");
+  const io::rope_model_settings v5 = read_model(R"({"model_type": "gemma3_text", "head_dim": 256,
+      "num_hidden_layers": 34, "max_position_embeddings": 131072, "layer_types": [)" +
+                                                types + R"(],
+      "rope_parameters": {"sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                          "full_attention": {"rope_type": "linear", "factor": 8.0, "rope_theta": 1000000.0}}})");
+  REQUIRE(v5.tables.size() == 2);
+  for (int i = 0; i < 34; ++i) {
+    INFO("layer " << i);
+    check_same_config(v5.tables[static_cast<std::size_t>(v5.table_of_layer(i))].config(),
+                      m.tables[static_cast<std::size_t>(m.table_of_layer(i))].config());
+  }
+  // A single-config read names the key rather than picking a table.
+  CHECK(io::rope_from_hf_config(fixture("gemma-3-4b-it.json")).error().rfind("rope_local_base_freq: per-layer", 0) ==
+        0);
+  // Gemma-2: one table on every layer, so the single-config reader keeps working.
+  const io::rope_model_settings g2 = read_model(fixture("gemma-2-2b.json"));
+  CHECK(!g2.per_layer());
+  CHECK(g2.tables.size() == 1);
+}
+
+// Llama-4 (section 3): no_rope_layers, 1 = RoPE; NoPE at i = 3, 7, ...; interleaved pairs; an
+// empty list means the default interval 4, as Llama4TextConfig derives it.
+TEST_CASE("io: Llama-4's NoPE layers and Cohere2's RoPE on sliding layers only", "[io][layers]") {
+  const io::rope_model_settings m = read_model(fixture("llama-4-scout-17b-16e.json"));
+  REQUIRE(m.tables.size() == 1);
+  REQUIRE(m.layer_count() == 48);
+  CHECK(m.layout == rope::layout::interleaved);
+  CHECK(m.per_layer_key == "no_rope_layers");
+  std::vector<int> nope;
+  for (int i = 3; i < 48; i += 4) nope.push_back(i);
+  CHECK(layers_with(m, rope::no_rope) == nope);
+  check_same_config(m.tables[0].config(), {.head_dim = 128,
+                                           .rope_theta = 500000.0,
+                                           .rope_type = rope::scaling::llama3,
+                                           .factor = 8.0,
+                                           .original_max_position_embeddings = 8192,
+                                           .max_position_embeddings = 262144});
+  const io::rope_model_settings d = read_model(
+      R"({"model_type": "llama4_text", "num_hidden_layers": 8, "no_rope_layers": [], "rope_scaling": {"rope_type":
+          "llama3", "factor": 16.0, "low_freq_factor": 1.0, "high_freq_factor": 1.0, "original_max_position_embeddings": 8192}})");
+  CHECK(layers_with(d, rope::no_rope) == std::vector<int>{3, 7});
+  CHECK(d.tables[0].base.head_dim == 128);  // Llama4TextConfig's defaults
+  CHECK(d.tables[0].base.rope_theta == 500000.0);
+  CHECK(rope::validate(d.tables[0].config()).ok());  // low_freq_factor == high_freq_factor
+  const io::rope_model_settings c = read_model(fixture("cohere2-command-r7b.json"));
+  REQUIRE(c.layer_count() == 32);
+  CHECK(c.layout == rope::layout::interleaved);
+  std::vector<int> full;
+  for (int i = 3; i < 32; i += 4) full.push_back(i);
+  CHECK(layers_with(c, rope::no_rope) == full);
+  // gpt-oss: layer_types alternate, one table: not per layer.
+  CHECK(!read_model(fixture("gpt-oss-20b.json")).per_layer());
+}
+
+// ChatGLM (section 5): rotary on kv_channels / 2, interleaved, rope_ratio in one of two meanings.
+TEST_CASE("io: GLM-4 in ChatGLM format, both rope_ratio meanings; M-RoPE text tables", "[io][layers]") {
+  using rope::rope_ratio_meaning;
+  const std::string glm = fixture("glm-4-9b-chat.json");
+  CHECK(!io::rope_from_hf_config(glm).ok());  // the meaning must be chosen
+  const auto base = io::rope_from_hf_config(glm, {rope_ratio_meaning::base_times_ratio});
+  REQUIRE(base.ok());
+  CHECK(base.value().layout == rope::layout::interleaved);
+  check_same_table(
+      base.value().config(),
+      {.head_dim = 128, .rope_theta = 5e6, .partial_rotary_factor = 0.5, .max_position_embeddings = 131072});
+  CHECK(rope::rotary_dim(base.value().config()) == 64);
+  const auto pos = io::rope_from_hf_config(glm, {rope_ratio_meaning::positions_divided});
+  REQUIRE(pos.ok());
+  check_same_table(
+      pos.value().config(),
+      {.head_dim = 128, .partial_rotary_factor = 0.5, .rope_type = rope::scaling::linear, .factor = 500.0});
+  // rope_ratio 1 (ChatGLM2/3-6B): both meanings agree, nothing to choose.
+  CHECK(io::rope_from_hf_config(R"({"model_type": "chatglm", "kv_channels": 128, "rope_ratio": 1})").ok());
+  // HF's glm format: partial_rotary_factor 0.5, interleaved.
+  const auto hf_glm =
+      io::rope_from_hf_config(R"({"model_type": "glm", "head_dim": 128, "partial_rotary_factor": 0.5})");
+  REQUIRE(hf_glm.ok());
+  CHECK(hf_glm.value().layout == rope::layout::interleaved);
+  // M-RoPE: the sections and flag are kept, the rest is the 1D text table (type mrope = default).
+  const auto vl = io::rope_from_hf_config(fixture("qwen2-vl-7b-instruct.json"));
+  REQUIRE(vl.ok());
+  CHECK(vl.value().mrope_section == std::vector<int>{16, 24, 24});
+  CHECK(!vl.value().mrope_interleaved);
+  CHECK(vl.value().model_type == "qwen2_vl");
+  check_same_table(vl.value().config(), {.head_dim = 128, .rope_theta = 1e6, .max_position_embeddings = 32768});
+  const auto q3 = io::rope_from_hf_config(R"({"model_type": "qwen3_vl", "text_config": {"model_type":
+      "qwen3_vl_text", "head_dim": 128, "rope_theta": 5000000, "rope_scaling": {"rope_type": "default",
+      "mrope_section": [24, 20, 20], "mrope_interleaved": true}}})");
+  REQUIRE(q3.ok());
+  CHECK(q3.value().mrope_section == std::vector<int>{24, 20, 20});
+  CHECK(q3.value().mrope_interleaved);
+  CHECK(q3.value().model_type == "qwen3_vl");
+  CHECK(q3.value().base.rope_theta == 5e6);
+  CHECK(io::rope_from_hf_config(R"({"head_dim": 8, "mrope_section": [1, "2"]})").error() ==
+        "mrope_section[1]: expected an integer in [0, 2^24]");
 }

@@ -489,16 +489,16 @@ TEST_CASE("preconditions: each limit accepted at its edge, refused one step past
   CHECK(msg(d) == "ok");
   d.max_position_embeddings = (std::int64_t{1} << 53) + 1;
   CHECK(msg(d) == "position counts must be in [0, 2^53]");
-  // YaRN: beta_fast > beta_slow; Llama-3: high_freq_factor > low_freq_factor
+  // YaRN: beta_fast > beta_slow; Llama-3: high_freq_factor >= low_freq_factor (equal: Llama-4)
   rope::config y = rope::models::qwen2_5_7b_yarn;
   y.beta_fast = y.beta_slow;
   CHECK(msg(y) == "beta_fast must exceed beta_slow");
   y.beta_fast = std::nextafter(y.beta_slow, 1e300);
   CHECK(msg(y) == "ok");
   rope::config l = rope::models::llama3_1_8b;
+  l.high_freq_factor = std::nextafter(l.low_freq_factor, 0.0);
+  CHECK(msg(l) == "high_freq_factor must not be below low_freq_factor");
   l.high_freq_factor = l.low_freq_factor;
-  CHECK(msg(l) == "high_freq_factor must exceed low_freq_factor");
-  l.high_freq_factor = std::nextafter(l.low_freq_factor, 1e300);
   CHECK(msg(l) == "ok");
   // LongRoPE: L0 >= 2
   rope::config p = rope::models::phi3_vision_128k_short;

@@ -11,6 +11,8 @@
 
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/models.hpp"
+#include "posenc/rope/policy.hpp"
+#include "posenc/verify/law_measures/llama3_bands.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 
 using posenc::bfloat16;
@@ -49,6 +51,16 @@ constexpr rope::config yarn_40{.head_dim = 64,
                                .rope_type = scaling::yarn,
                                .factor = 40.0,
                                .original_max_position_embeddings = 4096};
+// Llama-3 scaling with low_freq_factor == high_freq_factor, as the issue reports for Llama-4
+// Scout's rope_scaling (factor 16, both factors 1, L0 8192; theta 5e5, head_dim 128): no smoothed
+// band. HF's _compute_llama3_parameters accepts it (the smoothed values are computed, then masked).
+constexpr rope::config llama4_equal_factors{.head_dim = 128,
+                                            .rope_theta = 500000.0,
+                                            .rope_type = scaling::llama3,
+                                            .factor = 16.0,
+                                            .original_max_position_embeddings = 8192,
+                                            .low_freq_factor = 1.0,
+                                            .high_freq_factor = 1.0};
 constexpr rope::config gemma_prop{
     .head_dim = 256, .rope_theta = 1000000.0, .partial_rotary_factor = 0.25, .proportional = true};
 
@@ -59,6 +71,7 @@ struct named {
 const std::vector<named> curated{{"Llama-2-7B", llama2},
                                  {"Llama-3.1-8B", llama31},
                                  {"Llama-3.2-1B", llama32},
+                                 {"Llama-4 lff == hff", llama4_equal_factors},
                                  {"Qwen2.5-7B yarn", qwen25},
                                  {"DeepSeek-V3", deepseek_v3},
                                  {"Phi-3 short", phi3_short_cfg},
@@ -260,8 +273,8 @@ TEST_CASE("bad input: each precondition names itself", "[rope][validate]") {
   l.short_factor = std::span<const double>(rope::models::phi3_vision_128k_short_factor.data(), 40);
   CHECK(msg(l) == "short_factor must have rotary_dim/2 entries");
   rope::config l3 = llama31;
-  l3.high_freq_factor = 1.0;
-  CHECK(msg(l3) == "high_freq_factor must exceed low_freq_factor");
+  l3.high_freq_factor = 0.5;
+  CHECK(msg(l3) == "high_freq_factor must not be below low_freq_factor");
   CHECK(msg(rope::config{.head_dim = 2, .rope_type = scaling::ntk, .factor = 2.0}) ==
         "ntk and dynamic need a rotary dim above 2 (exponent d/(d-2))");
   rope::config a = qwen25;
@@ -292,4 +305,33 @@ TEST_CASE("frequency providers agree with the rounded frequency", "[rope]") {
       }
     }
   }
+}
+
+// Derivation (docs/rope-layers.md): with lff == hff == 1 the pair keeps b^(-2j/d) iff
+// wavelen = 2 pi b^(2j/d) < L0, i.e. j < (d/2) ln(L0 / 2 pi) / ln b = 64 * 7.17313 / 13.12236 = 34.98,
+// and is divided by the factor otherwise: keep j <= 34, divided j >= 35, nothing smoothed.
+TEST_CASE("Llama-3 scaling with low_freq_factor == high_freq_factor (Llama-4): two bands, exact", "[rope][oracle]") {
+  const rope::config c = llama4_equal_factors;
+  REQUIRE(rope::validate(c).ok());
+  rope::config keep = c, divided = c;
+  keep.rope_type = scaling::default_;
+  divided.rope_type = scaling::linear;
+  for (int j = 0; j < 64; ++j) {
+    INFO("j=" << j);
+    const auto band = rope::llama3_band_of(c, j);
+    REQUIRE(band.ok());
+    CHECK(band.value == (j <= 34 ? rope::llama3_band::keep : rope::llama3_band::divided));
+    const double want = rope::inv_freq<double>(j <= 34 ? keep : divided, j).value;
+    CHECK(bits(rope::inv_freq<double>(c, j).value) == bits(want));
+  }
+  // The band law passes with the smoothed band allowed empty, and its "all three bands" form
+  // fails here: the checker sees the empty band.
+  CHECK(posenc::verify::law_measures::check_llama3_bands(c, false).passed);
+  CHECK(!posenc::verify::law_measures::check_llama3_bands(c, true).passed);
+  // HF's float32 pipeline, evaluated by the compiler: no division by zero is reached (GCC stops
+  // constant evaluation on an inf or NaN produced by arithmetic).
+  constexpr auto hf34 = rope::inv_freq(rope::hf_float32, rope::checked_config(llama4_equal_factors), 34);
+  constexpr auto hf35 = rope::inv_freq(rope::hf_float32, rope::checked_config(llama4_equal_factors), 35);
+  static_assert(hf34.ok() && hf35.ok() && hf34.value > 0 && hf35.value > 0, "finite HF float32 frequencies");
+  CHECK(hf34.value / hf35.value > 16.0f);  // the step of the divided band at j = 35
 }

@@ -15,8 +15,10 @@
 #include <vector>
 
 #include <posenc/io/rope_hf_config.hpp>
+#include <posenc/rope/chatglm.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/layers.hpp>
 #include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/validate.hpp>
 
@@ -61,14 +63,51 @@ M override_value(const std::string& name, const py::handle& value) {
 
 // The config.json text (empty: none) with the overrides applied and validated; throws ValueError
 // with posenc's message otherwise. `ctx` prefixes messages ("rope_table").
-inline io::rope_settings read_rope_config(const std::string& json_text, const py::dict& overrides,
-                                          const std::string& ctx) {
-  io::rope_settings s;
-  if (!json_text.empty()) {
-    auto r = io::rope_from_hf_config(json_text);
-    if (!r) fail(ctx + ": " + r.error());
-    s = std::move(r).value();
+// Two keywords pick a table out of the config rather than set a field: layer=N (a per-layer model:
+// Gemma-3, Llama-4, Cohere2; a NoPE layer is a ValueError) and rope_ratio_meaning="base"|"positions"
+// (ChatGLM's rope_ratio; posenc/rope/chatglm.hpp). None is the same as absent.
+inline io::rope_settings settings_of_layer(const std::string& json_text, const py::dict& all, py::dict& overrides,
+                                           const std::string& ctx) {
+  std::optional<long long> layer;
+  io::hf_rope_options opt;
+  for (const auto& item : all) {
+    const std::string key = py::cast<std::string>(item.first);
+    if (key == "layer") {
+      if (!item.second.is_none()) layer = py::cast<long long>(item.second);
+    } else if (key == "rope_ratio_meaning") {
+      if (item.second.is_none()) continue;
+      const std::string m = py::cast<std::string>(item.second);
+      if (m != "base" && m != "positions") fail(ctx + ": rope_ratio_meaning must be 'base' or 'positions'");
+      opt.rope_ratio_meaning =
+          m == "base" ? rope::rope_ratio_meaning::base_times_ratio : rope::rope_ratio_meaning::positions_divided;
+    } else {
+      overrides[item.first] = item.second;
+    }
   }
+  if (json_text.empty()) {
+    if (layer || opt.rope_ratio_meaning) fail(ctx + ": layer and rope_ratio_meaning need a config.json");
+    return {};
+  }
+  auto r = io::rope_model_from_hf_config(json_text, opt);
+  if (!r) fail(ctx + ": " + r.error());
+  const io::rope_model_settings& m = r.value();
+  if (!layer) {
+    if (!m.per_layer()) return m.tables[0];
+    fail(ctx + ": " + m.per_layer_key + ": per-layer RoPE (" + std::to_string(m.tables.size()) +
+         " distinct tables over " + std::to_string(m.layer_count()) + " layers): choose one with layer=N");
+  }
+  const int t = *layer < 0 || *layer >= (1LL << 20) ? -2 : m.table_of_layer(static_cast<int>(*layer));
+  if (t == rope::no_rope) fail(ctx + ": layer " + std::to_string(*layer) + " has no RoPE (NoPE layer)");
+  if (t < 0)
+    fail(ctx + ": layer " + std::to_string(*layer) + " is past the model's " + std::to_string(m.layer_count()) +
+         " layers");
+  return m.tables[static_cast<std::size_t>(t)];
+}
+
+inline io::rope_settings read_rope_config(const std::string& json_text, const py::dict& all_overrides,
+                                          const std::string& ctx) {
+  py::dict overrides;
+  io::rope_settings s = settings_of_layer(json_text, all_overrides, overrides, ctx);
   std::size_t used = 0;
   rope::for_each_config_field([&](const auto& f) {
     using M = typename std::remove_cvref_t<decltype(f)>::member_type;

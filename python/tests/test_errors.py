@@ -13,8 +13,8 @@ CFG = {"head_dim": 64}
 
 @pytest.mark.parametrize("call,message", [
     (lambda: posenc.rope_table({"head_dim": 7}, 4), "rope_table: invalid RoPE config: rotary dim must be even"),
-    (lambda: posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "mrope"}}, 4),
-     "M-RoPE"),
+    (lambda: posenc.rope_table({"model_type": "gemma3_text", "num_hidden_layers": 6}, 4),
+     "rope_table: model_type: per-layer RoPE (2 distinct tables over 6 layers): choose one with layer=N"),
     (lambda: posenc.rope_table({"head_dim": 64, "rope_scaling": {"rope_type": "fancy"}}, 4),
      'rope_scaling.rope_type: unknown rope type "fancy"'),
     (lambda: posenc.rope_table({"head_dim": 64, "rope_theta": "big"}, 4), "rope_theta"),

@@ -81,7 +81,7 @@ inline constexpr flag_spec rope_table_flags[] = {
     {"positions", flag_kind::value, "N", "number of positions (N <= 2^21)"},
     {"start", flag_kind::value, "P", "first position (default 0; the last must be <= 2^21)"},
     {"layout", flag_kind::value, "half-split|interleaved",
-     "c, bin, npy, safetensors: element order (default half-split; also half_split)"},
+     "c, bin, npy, safetensors: element order (default: the --hf-config model's, else half-split)"},
     {"fold-attention", flag_kind::boolean, "", "cos and sin times the attention factor, rounded once"},
 };
 
@@ -477,7 +477,7 @@ inline void check_rope_flags(const parsed_args& a, const options& o) {
   for (const std::string_view f : a.names()) {
     if (!o.rope && rope_table_flag(f))
       throw usage_error(o.ctx + ": flag --" + std::string(f) + " applies to 'emit rope' only");
-    if (!listed(f, {config_flags, rope_freq_flags, rope_table_flags, output_flags}))
+    if (!listed(f, {config_flags, rope_freq_flags, hf_layer_flags, rope_table_flags, output_flags}))
       throw usage_error(o.ctx + ": flag --" + std::string(f) + " does not apply to '" + o.ctx + "'");
   }
 }
@@ -565,8 +565,9 @@ std::string emit_any(const parsed_config& pc, const options& o) {
 inline std::string run_rope(const parsed_args& a, const command_target& t) {
   if (t.what[0] != "rope" && t.what[0] != "rope-freq")
     throw usage_error("emit: unknown table " + quote(t.what[0]) + " (expected one of: " + table_list() + ")");
-  const options o = read_options(a, t);
-  const auto hf = hf_rope_settings(a, o.ctx);  // --hf-config: the file's values, under the flags
+  options o = read_options(a, t);
+  const auto hf = hf_rope_settings(a, o.ctx);      // --hf-config: the file's values, under the flags
+  if (hf && !a.has("layout")) o.lay = hf->layout;  // the model's own element order by default
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
   parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
   if (o.rope) {
@@ -664,6 +665,7 @@ inline std::string help(const parsed_args& a) {
   if (what == "rope" || what == "rope-freq") {
     add(config_flags);
     add(rope_freq_flags);
+    add(hf_layer_flags);
     if (what == "rope") add(rope_table_flags);
     add(output_flags);
     return std::string(what == "rope" ? rope_usage : rope_freq_usage) + "\n" + std::string(rope_common_help) +
@@ -690,7 +692,7 @@ inline std::string help(const parsed_args& a) {
 // own check (check_rope_flags, check_scheme_flags) says which apply.
 inline constexpr auto all_flags = [] {
   flag_union<96> u;
-  u.add(config_flags).add(rope_freq_flags).add(rope_table_flags).add(output_flags);
+  u.add(config_flags).add(rope_freq_flags).add(hf_layer_flags).add(rope_table_flags).add(output_flags);
   for (const auto& s : schemes) u.add(s.flags);
   return u;
 }();

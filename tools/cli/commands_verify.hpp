@@ -67,7 +67,7 @@ inline constexpr flag_spec own_flags[] = {
     {"start", flag_kind::value, "P", "first position (default 0); the last must be <= 2^21"},
     {"dtype", flag_kind::value, "T[,T...]",
      "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32, or the file's)"},
-    {"layout", flag_kind::value, "L", "half-split (default) or interleaved"},
+    {"layout", flag_kind::value, "L", "half-split or interleaved (default: the --hf-config model's, else half-split)"},
     {"fold-attention", flag_kind::boolean, "", "entries af cos, af sin (the attention factor folded in)"},
     {"table", flag_kind::value, "FILE",
      "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit rope'"},
@@ -89,7 +89,7 @@ inline constexpr std::size_t integer_report_flag_count = 3;
 // verify rope's flags: RoPE's config, its table's, the report's.
 inline constexpr auto all_flags = [] {
   flag_union<64> u;
-  u.add(emit::config_flags).add(own_flags).add(report_flags);
+  u.add(emit::config_flags).add(own_flags).add(emit::hf_layer_flags).add(report_flags);
   return u;
 }();
 
@@ -350,6 +350,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   }
   const auto hf = emit::hf_rope_settings(a, ctx);
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
+  const rope::layout model_layout = hf ? hf->layout : rope::layout::half_split;
   const emit::parsed_config pc = emit::read_config(a, ctx, hf ? &hf_cfg : nullptr);
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(pc.cfg));
 
@@ -370,7 +371,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   warn_past_max_position(pc.cfg.max_position_embeddings, q.start + q.rows - 1, ctx);
   q.layout =
       flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
-                  rope::layout::half_split, ctx);
+                  model_layout, ctx);
   q.fold_attention = a.has("fold-attention");
   q.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, ctx));
   if (const auto v = a.value("shard")) q.shard = parse_shard(*v, ctx);

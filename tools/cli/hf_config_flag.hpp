@@ -4,6 +4,12 @@
 // through the library's posenc::io (posenc/io/read_text_file.hpp, posenc/io/rope_hf_config.hpp); any problem with the file is bad
 // input: a usage_error naming the file and the field, before any output exists.
 //
+// A model whose layers differ (Gemma-3, Llama-4, Cohere2; posenc/io/rope_settings.hpp) needs
+// --layer N: the table of layer N (a NoPE layer, or a layer past the model, is a usage error in one
+// line). ChatGLM's rope_ratio needs --rope-ratio-meaning base|positions (posenc/rope/chatglm.hpp).
+// The layout the model rotates in (interleaved for Llama-4, Cohere, GLM) comes with the settings,
+// for --layout's default.
+//
 // Without nlohmann-json the tool is built without posenc::io (POSENC_CLI_HAVE_IO unset) and the
 // flag says so when used.
 #pragma once
@@ -14,7 +20,10 @@
 #include <type_traits>
 #include <utility>
 
+#include <posenc/rope/chatglm.hpp>
 #include <posenc/rope/config.hpp>
+#include <posenc/rope/layers.hpp>
+#include <posenc/rope/layout.hpp>
 
 #if defined(POSENC_CLI_HAVE_IO)
 #include <posenc/io/read_text_file.hpp>
@@ -26,6 +35,15 @@
 namespace posenc::cli::emit {
 
 inline constexpr std::string_view hf_config_flag = "hf-config";
+
+// The flags that pick a table out of a config.json (emit rope, rope-freq and verify rope take them).
+inline constexpr flag_spec hf_layer_flags[] = {
+    {"layer", flag_kind::value, "N",
+     "--hf-config of a per-layer model (Gemma-3, Llama-4, Cohere2): layer N's table (0-based)"},
+    {"rope-ratio-meaning", flag_kind::value, "base|positions",
+     "--hf-config of a ChatGLM config: rope_ratio multiplies the base (ChatGLM3, GLM-4) or divides the positions "
+     "(ChatGLM2-6B-32K)"},
+};
 
 #if defined(POSENC_CLI_HAVE_IO)
 
@@ -46,10 +64,35 @@ T hf_value(const io::parse_result<T>& r, const parsed_args& a, std::string_view 
   return r.value();
 }
 
+// The RoPE settings of --hf-config FILE, of layer --layer N for a per-layer model.
 inline std::optional<io::rope_settings> hf_rope_settings(const parsed_args& a, std::string_view ctx) {
   const auto text = hf_config_text(a, ctx);
-  if (!text) return std::nullopt;
-  return hf_value(io::rope_from_hf_config(*text), a, ctx);
+  if (!text) {
+    for (const auto& f : hf_layer_flags)
+      if (a.has(f.name)) throw usage_error(std::string(ctx) + ": --" + std::string(f.name) + " needs --hf-config FILE");
+    return std::nullopt;
+  }
+  io::hf_rope_options opt;
+  opt.rope_ratio_meaning =
+      flag_choice<std::optional<rope::rope_ratio_meaning>>(a, "rope-ratio-meaning",
+                                                           {{"base", rope::rope_ratio_meaning::base_times_ratio},
+                                                            {"positions", rope::rope_ratio_meaning::positions_divided}},
+                                                           std::nullopt, ctx);
+  const io::rope_model_settings m = hf_value(io::rope_model_from_hf_config(*text, opt), a, ctx);
+  const std::string file = std::string(ctx) + ": --hf-config " + std::string(*a.value(hf_config_flag));
+  if (!a.has("layer")) {
+    if (!m.per_layer()) return m.tables[0];
+    throw usage_error(file + ": " + m.per_layer_key + ": per-layer RoPE (" + std::to_string(m.tables.size()) +
+                      " distinct tables over " + std::to_string(m.layer_count()) +
+                      " layers): choose one with --layer N");
+  }
+  const long long layer = flag_integer(a, "layer", 0, (1LL << 20) - 1, 0, ctx);
+  const int t = m.table_of_layer(static_cast<int>(layer));
+  if (t == rope::no_rope) throw usage_error(file + ": layer " + std::to_string(layer) + " has no RoPE (NoPE layer)");
+  if (t < 0)
+    throw usage_error(file + ": --layer " + std::to_string(layer) + " is past the model's " +
+                      std::to_string(m.layer_count()) + " layers");
+  return m.tables[static_cast<std::size_t>(t)];
 }
 
 // A scheme's config from --hf-config FILE, read by read(text) (posenc::io's <scheme>_from_hf_config),
@@ -71,6 +114,7 @@ inline void no_hf_config(const parsed_args& a, std::string_view ctx) {
 
 // The RoPE reader's result type without posenc::io: never holds a value.
 struct no_rope_settings {
+  rope::layout layout = rope::layout::half_split;
   rope::config config() const { return {}; }
 };
 inline std::optional<no_rope_settings> hf_rope_settings(const parsed_args& a, std::string_view ctx) {

@@ -5,7 +5,9 @@
 // The message is one English line naming the first broken precondition. The conditions are those
 // under which HF's modeling_rope_utils.py computes a meaningful result (and ours is exact): e.g.
 // ntk/dynamic raise the base to d/(d-2), so d = 2 divides by zero; YaRN's ramp needs
-// beta_fast > beta_slow; Llama-3 divides by high_freq_factor - low_freq_factor.
+// beta_fast > beta_slow; Llama-3's smoothed band divides by high_freq_factor - low_freq_factor, and
+// with high_freq_factor == low_freq_factor (Llama-4's rope_scaling) that band is empty, so HF accepts
+// it and so does posenc; high_freq_factor < low_freq_factor is refused (the bands would overlap).
 //
 // validate() only reports. The generators (checked_config.hpp, and through it frequencies, angles
 // and tables) check in "report" mode: in constant evaluation a broken precondition then stops the
@@ -114,7 +116,10 @@ constexpr rope::validation validate_scaling(const rope::config& c, bool report) 
   if (t == scaling::llama3) {
     if (!positive(c.low_freq_factor) || !positive(c.high_freq_factor))
       return bad("low_freq_factor and high_freq_factor must be positive", report);
-    if (!(c.high_freq_factor > c.low_freq_factor)) return bad("high_freq_factor must exceed low_freq_factor", report);
+    // Equal factors: no pair is smoothed (L0 theta_j == 2 pi hff never holds exactly: pi is
+    // transcendental), as in HF's _compute_llama3_parameters, which only masks the smoothed values.
+    if (c.high_freq_factor < c.low_freq_factor)
+      return bad("high_freq_factor must not be below low_freq_factor", report);
   }
   return {};
 }

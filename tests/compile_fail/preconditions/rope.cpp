@@ -81,9 +81,9 @@ constexpr rope::config cfg{.head_dim = 4, .rope_type = scaling::longrope, .facto
 #elif POSENC_CASE == 26  // expect: low_freq_factor and high_freq_factor must be positive
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::llama3, .factor = 8.0,
                            .original_max_position_embeddings = 8192, .low_freq_factor = -1.0};
-#elif POSENC_CASE == 27  // expect: high_freq_factor must exceed low_freq_factor
+#elif POSENC_CASE == 27  // expect: high_freq_factor must not be below low_freq_factor
 constexpr rope::config cfg{.head_dim = 64, .rope_type = scaling::llama3, .factor = 8.0,
-                           .original_max_position_embeddings = 8192, .low_freq_factor = 4.0, .high_freq_factor = 4.0};
+                           .original_max_position_embeddings = 8192, .low_freq_factor = 4.0, .high_freq_factor = 2.0};
 #else
 #error "unknown POSENC_CASE"
 #endif

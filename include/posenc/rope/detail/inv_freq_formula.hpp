@@ -30,7 +30,8 @@ constexpr typename P::value yarn_inv_freq(const rope::config& c, std::int64_t j,
 // _compute_llama3_parameters: wavelen = 2 pi / inv; wavelen < L0/hff keeps inv, wavelen > L0/lff
 // divides it by s, and in between (both ends included) inv = (1 - smooth) inv / s + smooth inv
 // with smooth = (L0 / wavelen - lff) / (hff - lff). The band tests are 2 pi hff < L0 inv and
-// 2 pi lff > L0 inv, decided exactly (never ties: pi is transcendental).
+// 2 pi lff > L0 inv, decided exactly (never ties: pi is transcendental). hff == lff (Llama-4) leaves
+// the smoothed band empty.
 template <class P>
 constexpr int llama3_band_eval(const rope::config& c, const typename P::value& theta) noexcept {
   const auto x = P::mul_int(theta, c.original_max_position_embeddings);
@@ -48,6 +49,9 @@ constexpr typename P::value llama3_inv_freq(const rope::config& c, const typenam
   if (band == 0) return theta;
   const auto interp = P::exp(P::sub(lt, P::log(P::of(c.factor))));
   if (band == 2) return interp;
+  // high_freq_factor == low_freq_factor (Llama-4): the smoothed band is empty, band 1 is never
+  // decided (that would need L0 theta == 2 pi hff exactly), and smooth would divide by zero.
+  if (c.high_freq_factor == c.low_freq_factor) return P::fail();
   const auto ratio = P::mul(P::mul_int(theta, c.original_max_position_embeddings), P::recip(P::two_pi()));
   const auto smooth = P::mul(P::sub(ratio, P::of(c.low_freq_factor)),
                              P::recip(P::sub(P::of(c.high_freq_factor), P::of(c.low_freq_factor))));

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "posenc/math/exp_log.hpp"
 #include "posenc/math/pow.hpp"
@@ -188,12 +189,15 @@ constexpr float inv_freq(const params& p, std::int64_t j) noexcept {
       const float inv = 1.0f / pw;
       const float wl = (1.0f / inv) * p.two_pi;  // 2 * math.pi / inv_freq (__rtruediv__)
       const float llama = wl > p.low_wl ? inv / p.factor : inv;
+      const bool medium = !(wl < p.high_wl) && !(wl > p.low_wl);
+      // hff == lff (Llama-4): torch divides by zero everywhere and masks the result, so only a
+      // float32 wavelength exactly at L0 / hff keeps it: (x / 0) then gives NaN, as in torch.
+      if (p.hml == 0.0f) return medium ? std::numeric_limits<float>::quiet_NaN() : llama;
       const float q = (1.0f / wl) * p.l0;              // old_context_len / wavelen (__rtruediv__)
       const float sf = (q - p.lff) / p.hml;            // (... - lff) / (hff - lff)
       const float a = (1.0f - sf) * llama / p.factor;  // (1 - sf) * inv_freq_llama / factor
       const float b = sf * llama;
       const float smoothed = a + b;
-      const bool medium = !(wl < p.high_wl) && !(wl > p.low_wl);
       return medium ? smoothed : llama;
     }
     case scaling::linear: return (1.0f / pw) / p.factor;  // inv_freq /= factor
