@@ -80,9 +80,9 @@ static_assert(half_positions_are_linear_scaling<double>(), "p = m/2 is position 
 // 4.
 constexpr int flux_axes[] = {16, 56, 56};
 constexpr rope::nd_config flux{.axes_dim = flux_axes, .rope_theta = 10000.0};
-constexpr std::array<double, 3 * 4> flux_ids{0, 0, 0, 1,    // axis 0 (Kontext's conditioning image: 1)
-                                             0, 0, 7, 2,    // rows
-                                             0, 0, 3, 5};   // columns
+constexpr std::array<double, 3 * 4> flux_ids{0, 0, 0, 1,   // axis 0 (Kontext's conditioning image: 1)
+                                             0, 0, 7, 2,   // rows
+                                             0, 0, 3, 5};  // columns
 constexpr bool flux_holds() {
   std::array<float, 4 * 128> cos{}, sin{};
   if (rope::fill_nd_table<float>(flux, flux_ids, cos, sin) != posenc::status::ok) return false;

@@ -151,3 +151,45 @@ TEST_CASE("verify mrope and rope-nd: posenc's table passes; a wrong table fails 
   CHECK(ndr.status == 0);
   CHECK(ndr.out.find("axis_relative_dot") != std::string::npos);
 }
+
+TEST_CASE("emit and verify mrope / rope-nd --hf-config: the shipped Qwen-VL and FLUX configs", "[cli][mrope][nd][hf]") {
+  const std::string dir = std::string(POSENC_SOURCE_DIR) + "/examples/configs/";
+  const std::string ids = scratch("hf.csv", "t,h,w\n0,0,0\n1,1,1\n2,2,3\n2,3,2\n4,4,4\n");
+  struct shipped {
+    std::string file, layout, theta;
+  };
+  // Qwen2-VL: rope_scaling type mrope, sections [16, 24, 24], theta 1e6 (HF keeps sections);
+  // Qwen3-VL: text_config, mrope_interleaved, [24, 20, 20], theta 5e6 (HF's class interleaves).
+  for (const shipped& s : {shipped{"qwen2-vl-7b-instruct.json", "sections", "0x1.e848p+19"},
+                           shipped{"qwen3-vl-30b-a3b-instruct.json", "interleaved-hf", "0x1.312dp+22"}}) {
+    INFO(s.file);
+    const cli_result c = emit({"mrope", "--hf-config", dir + s.file, "--position-ids", ids, "--format", "c"});
+    REQUIRE(c.status == 0);
+    CHECK(c.out.find("mrope_layout = " + s.layout) != std::string::npos);
+    CHECK(c.out.find("rope_theta = " + s.theta) != std::string::npos);
+    const cli_result v = verify({"mrope", "--hf-config", dir + s.file, "--position-ids", ids});
+    INFO(v.out << v.err);
+    CHECK(v.status == 0);
+    CHECK(v.out.find("PASS") != std::string::npos);
+  }
+  // A flag overrides the file: ggml's layout for the Qwen3-VL config.
+  const cli_result g = emit({"mrope", "--hf-config", dir + "qwen3-vl-30b-a3b-instruct.json", "--mrope-layout",
+                             "interleaved-ggml", "--position-ids", ids, "--format", "c"});
+  CHECK(g.out.find("mrope_layout = interleaved-ggml") != std::string::npos);
+  // FLUX.1: axes_dims_rope [16, 56, 56], theta 10000 (the value FluxPosEmbed is built with).
+  const std::string nd = scratch("flux.csv", "p0,p1,p2\n0,0,0\n0,3,5\n");
+  const cli_result f =
+      emit({"rope-nd", "--hf-config", dir + "flux.1-dev-transformer.json", "--position-ids", nd, "--format", "c"});
+  REQUIRE(f.status == 0);
+  CHECK(f.out.find("axes_dim = 16,56,56") != std::string::npos);
+  CHECK(f.out.find("rope_theta = 0x1.388p+13") != std::string::npos);
+  const cli_result fv = verify({"rope-nd", "--hf-config", dir + "flux.1-dev-transformer.json", "--position-ids", nd});
+  CHECK(fv.status == 0);
+  // Not an M-RoPE config: exit 2, one line naming mrope_section.
+  const cli_result bad = emit({"mrope", "--hf-config", dir + "llama-3.1-8b.json", "--position-ids", ids});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("mrope_section") != std::string::npos);
+  const cli_result bad_nd = emit({"rope-nd", "--hf-config", dir + "llama-3.1-8b.json", "--position-ids", nd});
+  CHECK(bad_nd.status == 2);
+  CHECK(bad_nd.err.find("axes_dims_rope") != std::string::npos);
+}

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -31,7 +32,13 @@
 #include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
+#include "hf_config_flag.hpp"
 #include "scheme_command.hpp"
+
+#if defined(POSENC_CLI_HAVE_IO)
+#include <posenc/io/rope_hf_config.hpp>
+#include <posenc/io/rope_nd_hf_config.hpp>
+#endif
 
 #if POSENC_CLI_HAVE_VERIFY
 #include <posenc/verify/rope_streams_verify.hpp>
@@ -49,12 +56,14 @@ inline constexpr flag_spec mrope_flags[] = {
     {"mrope-layout", flag_kind::value, "L",
      "sections (Qwen2-VL), interleaved-hf (Qwen3-VL in HF, vLLM) or interleaved-ggml (llama.cpp IMROPE)"},
     {"position-ids", flag_kind::value, "FILE", "CSV with header t,h,w, one row per token"},
+    {"hf-config", flag_kind::value, "FILE", "a Qwen2-VL / Qwen2.5-VL / Qwen3-VL config.json (flags override it)"},
 };
 
 inline constexpr flag_spec rope_nd_flags[] = {
     {"axes-dim", flag_kind::value, "A1,A2,...", "each axis's rotary dim (FLUX.1: 16,56,56)"},
     {"rope-theta", flag_kind::value, "B", "the base (default 10000; FLUX.2 2000)"},
     {"position-ids", flag_kind::value, "FILE", "CSV with header p0,p1,..., one row per token (reals allowed)"},
+    {"hf-config", flag_kind::value, "FILE", "a diffusers FLUX / FLUX.2 transformer config.json (flags override it)"},
 };
 
 // A comma-separated list of integers in [lo, hi].
@@ -105,19 +114,47 @@ inline std::vector<std::vector<std::string>> position_rows(const parsed_args& a,
   return rows;
 }
 
-inline rope::mrope_config read_mrope_config(const parsed_args& a, const std::string& ctx) {
+// --hf-config FILE of emit/verify mrope: the text config and the sections of a Qwen-VL config.json,
+// the layout HF's model class applies (Qwen3-VL's class interleaves whatever mrope_interleaved says,
+// pe-formulas-more.md 1.1; the flag decides elsewhere, as in vLLM), or nothing without the flag.
+inline std::optional<rope::mrope_config> hf_mrope_config(const parsed_args& a, const std::string& ctx) {
+#if defined(POSENC_CLI_HAVE_IO)
+  const auto s = hf_config_value(a, ctx, [](std::string_view text) { return io::rope_from_hf_config(text); });
+  if (!s) return std::nullopt;
+  if (s->mrope_section.size() != 3)
+    throw usage_error(ctx + ": --hf-config " + quote(*a.value("hf-config")) +
+                      ": mrope_section: missing or not three values (not an M-RoPE model: use 'emit rope')");
   rope::mrope_config c{};
-  c.text.head_dim = static_cast<int>(required_integer(a, "head-dim", 1, 65536, ctx));
-  c.text.rope_theta = flag_real<double>(a, "rope-theta", 10000.0, ctx);
-  c.text.partial_rotary_factor = flag_real<double>(a, "partial-rotary-factor", 1.0, ctx);
-  const std::vector<int> s = integer_list(a, "mrope-section", 0, 65536, ctx);
-  if (s.size() != 3) throw usage_error(ctx + ": --mrope-section needs three values (t, h, w)");
-  c.mrope_section = {s[0], s[1], s[2]};
+  c.text = s->config();
+  if (!s->short_factor.empty() || !s->long_factor.empty())
+    throw usage_error(ctx + ": --hf-config: M-RoPE with LongRoPE factors is not supported");
+  c.mrope_section = {s->mrope_section[0], s->mrope_section[1], s->mrope_section[2]};
+  const bool qwen3 = s->model_type.rfind("qwen3_vl", 0) == 0 || s->model_type.rfind("qwen3_5", 0) == 0;
+  c.layout = s->mrope_interleaved || qwen3 ? rope::mrope_layout::interleaved_hf : rope::mrope_layout::sections;
+  return c;
+#else
+  no_hf_config(a, ctx);
+  return std::nullopt;
+#endif
+}
+
+inline rope::mrope_config read_mrope_config(const parsed_args& a, const std::string& ctx) {
+  const std::optional<rope::mrope_config> hf = hf_mrope_config(a, ctx);  // flags override the file
+  rope::mrope_config c = hf.value_or(rope::mrope_config{});
+  if (!hf || a.has("head-dim")) c.text.head_dim = static_cast<int>(required_integer(a, "head-dim", 1, 65536, ctx));
+  c.text.rope_theta = flag_real<double>(a, "rope-theta", hf ? c.text.rope_theta : 10000.0, ctx);
+  c.text.partial_rotary_factor =
+      flag_real<double>(a, "partial-rotary-factor", hf ? c.text.partial_rotary_factor : 1.0, ctx);
+  if (!hf || a.has("mrope-section")) {
+    const std::vector<int> s = integer_list(a, "mrope-section", 0, 65536, ctx);
+    if (s.size() != 3) throw usage_error(ctx + ": --mrope-section needs three values (t, h, w)");
+    c.mrope_section = {s[0], s[1], s[2]};
+  }
   c.layout = flag_choice(a, "mrope-layout",
                          {{"sections", rope::mrope_layout::sections},
                           {"interleaved-hf", rope::mrope_layout::interleaved_hf},
                           {"interleaved-ggml", rope::mrope_layout::interleaved_ggml}},
-                         rope::mrope_layout::sections, ctx);
+                         c.layout, ctx);
   check_valid(rope::validate(c), ctx, "M-RoPE");
   return c;
 }
@@ -142,8 +179,15 @@ struct nd_settings {
 
 inline nd_settings read_nd_settings(const parsed_args& a, const std::string& ctx) {
   nd_settings s;
-  s.axes_dim = integer_list(a, "axes-dim", 1, 65536, ctx);
-  s.rope_theta = flag_real<double>(a, "rope-theta", 10000.0, ctx);
+#if defined(POSENC_CLI_HAVE_IO)
+  const auto hf = hf_config_value(a, ctx, [](std::string_view text) { return io::rope_nd_from_hf_config(text); });
+  if (hf) s.axes_dim = hf->axes_dim, s.rope_theta = hf->rope_theta;
+#else
+  const bool hf = false;
+  no_hf_config(a, ctx);
+#endif
+  if (!hf || a.has("axes-dim")) s.axes_dim = integer_list(a, "axes-dim", 1, 65536, ctx);
+  s.rope_theta = flag_real<double>(a, "rope-theta", s.rope_theta, ctx);
   check_valid(rope::validate(s.config()), ctx, "ND RoPE");
   return s;
 }
@@ -201,13 +245,16 @@ inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
     check_status(rope::fill_mrope_pair_table<T>(c, pos, vals), "M-RoPE table");
     const std::string s = std::to_string(c.mrope_section[0]) + "," + std::to_string(c.mrope_section[1]) + "," +
                           std::to_string(c.mrope_section[2]);
-    return write_stream_table<T>(vals, tokens, pairs, "mrope",
-                                 {{"head_dim", std::to_string(c.text.head_dim)},
-                                  {"rope_theta", format_value(c.text.rope_theta, false)},
-                                  {"partial_rotary_factor", format_value(c.text.partial_rotary_factor, false)},
-                                  {"mrope_section", s},
-                                  {"mrope_layout", std::string(a.value("mrope-layout").value_or("sections"))}},
-                                 "pair j rotates by the position of its stream (t, h or w) times theta_j", o);
+    return write_stream_table<T>(
+        vals, tokens, pairs, "mrope",
+        {{"head_dim", std::to_string(c.text.head_dim)},
+         {"rope_theta", format_value(c.text.rope_theta, false)},
+         {"partial_rotary_factor", format_value(c.text.partial_rotary_factor, false)},
+         {"mrope_section", s},
+         {"mrope_layout", c.layout == rope::mrope_layout::sections         ? "sections"
+                          : c.layout == rope::mrope_layout::interleaved_hf ? "interleaved-hf"
+                                                                           : "interleaved-ggml"}},
+        "pair j rotates by the position of its stream (t, h or w) times theta_j", o);
   });
 }
 
@@ -235,12 +282,12 @@ inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
 
 inline constexpr scheme_command mrope_command{
     "mrope",
-    "mrope --head-dim D --mrope-section S1,S2,S3 --position-ids FILE [--rope-theta 10000]\n"
-    "      [--partial-rotary-factor 1] [--mrope-layout sections|interleaved-hf|interleaved-ggml]",
+    "mrope (--head-dim D --mrope-section S1,S2,S3 | --hf-config FILE) --position-ids FILE\n"
+    "      [--rope-theta 10000] [--partial-rotary-factor 1] [--mrope-layout sections|interleaved-hf|interleaved-ggml]",
     mrope_flags, true, emit_mrope};
 inline constexpr scheme_command rope_nd_command{
-    "rope-nd", "rope-nd --axes-dim A1,A2[,...] --position-ids FILE [--rope-theta 10000]", rope_nd_flags, true,
-    emit_rope_nd};
+    "rope-nd", "rope-nd (--axes-dim A1,A2[,...] | --hf-config FILE) --position-ids FILE [--rope-theta 10000]",
+    rope_nd_flags, true, emit_rope_nd};
 // This file's tables, as schemes.hpp collects them (its name + _commands).
 inline constexpr scheme_command rope_streams_commands[] = {mrope_command, rope_nd_command};
 
