@@ -41,9 +41,14 @@
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
+#include <posenc/rope/leaky_rerope.hpp>
+#include <posenc/rope/linear_attention.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/policy.hpp>
+#include <posenc/rope/remapped_position.hpp>
+#include <posenc/rope/rerope.hpp>
 #include <posenc/rope/scaling_names.hpp>
+#include <posenc/rope/streaming_cache.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/rope/validate.hpp>
 

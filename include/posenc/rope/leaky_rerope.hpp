@@ -98,17 +98,18 @@ constexpr posenc::result<remapped_position> leaky_rerope_relative_position(const
 constexpr posenc::result<config> leaky_rerope_scaled_config(const config& plain,
                                                             const checked_leaky_rerope_config& c) noexcept {
   if (!c.ok()) return {plain, c.check().error};
-  const bool report = std::is_constant_evaluated();
   if (plain.proportional || (plain.rope_type != scaling::default_ && plain.rope_type != scaling::linear))
-    return {plain,
-            rope::detail::leaky_failure("Leaky ReRoPE needs a default or linear RoPE config (not proportional)", report)
-                .error};
+    return {plain, rope::detail::leaky_failure("Leaky ReRoPE needs a default or linear RoPE config (not proportional)",
+                                               std::is_constant_evaluated())
+                       .error};
   const auto k = static_cast<double>(c.get().scaling_factor);  // exact: k <= 2^21
   config s = plain;
   s.rope_type = scaling::linear;
   s.factor = plain.rope_type == scaling::linear ? plain.factor * k : k;
   if (plain.rope_type == scaling::linear && posenc::detail::two_prod(plain.factor, k).lo != 0.0)
-    return {plain, rope::detail::leaky_failure("Leaky ReRoPE: factor * k is not exact in double", report).error};
+    return {plain,
+            rope::detail::leaky_failure("Leaky ReRoPE: factor * k is not exact in double", std::is_constant_evaluated())
+                .error};
   return {s, posenc::status::ok};
 }
 
