@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -264,6 +265,91 @@ TEST_CASE("leaky rerope: the score law on prefill and decode tables; mutants fai
   CHECK(
       !laws::leaky_rerope_scores(span_view(p.cos, p.sin), span_view(s2.cos, s2.sin), span_view(dec.cos, dec.sin), 8, 3)
            .holds);
+}
+
+namespace {
+
+// ||X - R_(-phi)||_2 of the block X = [[a, -b], [b, a]] (a, b exact, in MPFR) against the exact
+// rotation by -phi (cos phi, -sin phi), rounded up to a double. The block form's 2-norm is
+// sqrt(da^2 + db^2) (laws/detail/blocks.hpp).
+double block_distance(mpfr_srcptr a, mpfr_srcptr b, mpfr_srcptr cos_phi, mpfr_srcptr sin_phi) {
+  v::detail::mp da(400), db(400);
+  mpfr_sub(da.get(), a, cos_phi, MPFR_RNDN);
+  mpfr_add(db.get(), b, sin_phi, MPFR_RNDN);  // b - (-sin phi)
+  mpfr_sqr(da.get(), da.get(), MPFR_RNDU);
+  mpfr_sqr(db.get(), db.get(), MPFR_RNDU);
+  mpfr_add(da.get(), da.get(), db.get(), MPFR_RNDU);
+  mpfr_sqrt(da.get(), da.get(), MPFR_RNDU);
+  return mpfr_get_d(da.get(), MPFR_RNDU);
+}
+
+// The premises of leaky_rerope_scores measured exactly: every prefill block M1 within
+// table_dot_bound of the exact rotation by the remapped angle, every decode block M2 within
+// table_block_error of it (the angle from MPFR's w + (rel - w)/k). Returns the worst ratios.
+std::array<double, 2> leaky_blocks_against_mpfr(const rows<float>& p, const rows<float>& s, const rows<float>& dec,
+                                                std::size_t n) {
+  const v::leaky_rerope_oracle oracle(plain, 8, 3);
+  std::vector<std::unique_ptr<v::detail::mp>> sin_phi, cos_phi;  // [rel * pairs + j]
+  for (std::size_t rel = 0; rel < n; ++rel)
+    for (int j = 0; j < static_cast<int>(D / 2); ++j) {
+      sin_phi.push_back(std::make_unique<v::detail::mp>(320));
+      cos_phi.push_back(std::make_unique<v::detail::mp>(320));
+      oracle.eval(rel, j, *sin_phi.back(), *cos_phi.back());
+    }
+  const double dot_bound = laws::table_dot_bound<float>(), entry_bound = laws::table_block_error<float>();
+  std::array<double, 2> worst{0, 0};
+  v::detail::mp a(200), b(200), t(200);
+  const auto exact = [](v::detail::mp& out, float x) { mpfr_set_flt(out.get(), x, MPFR_RNDN); };
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) {
+      const std::size_t rel = i - j;
+      const bool inside = rel < 8;
+      const rows<float>& A = inside ? p : s;
+      const std::size_t qa = inside ? i : i + 16, kb = j;
+      for (std::size_t pj = 0; pj < D / 2; ++pj) {
+        const float c1 = A.cos[qa * D + pj], s1 = A.sin[qa * D + pj], c2 = A.cos[kb * D + pj], s2 = A.sin[kb * D + pj];
+        exact(a, c1), mpfr_mul_d(a.get(), a.get(), c2, MPFR_RNDN), exact(t, s1),
+            mpfr_mul_d(t.get(), t.get(), s2, MPFR_RNDN);
+        mpfr_add(a.get(), a.get(), t.get(), MPFR_RNDN);  // c1 c2 + s1 s2, exact at 200 bits
+        exact(b, c1), mpfr_mul_d(b.get(), b.get(), s2, MPFR_RNDN), exact(t, s1),
+            mpfr_mul_d(t.get(), t.get(), c2, MPFR_RNDN);
+        mpfr_sub(b.get(), b.get(), t.get(), MPFR_RNDN);  // c1 s2 - s1 c2
+        const std::size_t o = rel * D / 2 + pj;
+        worst[0] =
+            std::fmax(worst[0], block_distance(a.get(), b.get(), cos_phi[o]->get(), sin_phi[o]->get()) / dot_bound);
+        exact(a, dec.cos[rel * D + pj]);
+        exact(b, dec.sin[rel * D + pj]);
+        mpfr_neg(b.get(), b.get(), MPFR_RNDN);  // D~^T: b = -s
+        worst[1] =
+            std::fmax(worst[1], block_distance(a.get(), b.get(), cos_phi[o]->get(), sin_phi[o]->get()) / entry_bound);
+      }
+    }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("leaky rerope: the score law's premises measured against MPFR, block by block", "[remap][leaky][oracle]") {
+  const rope::leaky_rerope_config c{.window = 8, .scaling_factor = 3};
+  constexpr std::size_t n = 40;
+  const auto scaled_cfg = rope::leaky_rerope_scaled_config(plain, c).value;
+  const auto p = plain_rows<float>(plain, n);
+  const auto s = plain_rows<float>(scaled_cfg, rope::leaky_rerope_scaled_rows(c, n));
+  rows<float> dec(n);
+  REQUIRE(rope::fill_leaky_rerope_table<float>(plain, c, dec.cos, dec.sin) == status::ok);
+  const auto w = leaky_blocks_against_mpfr(p, s, dec, n);
+  std::printf("[remap] leaky rerope vs MPFR: worst ||M1 - R|| / (2u + u^2) = %.3g, ||M2 - R|| / u = %.3g\n", w[0],
+              w[1]);
+  CHECK(w[0] <= 1);
+  CHECK(w[1] <= 1);
+  // The measure can fail: the decode table with the offset w k (one window late).
+  rows<float> off(n);
+  std::copy(dec.cos.begin(), dec.cos.begin() + 8 * D, off.cos.begin());
+  std::copy(dec.sin.begin(), dec.sin.begin() + 8 * D, off.sin.begin());
+  REQUIRE(rope::fill_table<float>(scaled_cfg, std::span<float>(off.cos).subspan(8 * D),
+                                  std::span<float>(off.sin).subspan(8 * D), rope::layout::half_split,
+                                  {.start = 3 * 8 + 8}) == status::ok);
+  CHECK(leaky_blocks_against_mpfr(p, s, off, n)[1] > 1);
 }
 
 // ---- StreamingLLM ----
