@@ -5,6 +5,7 @@
 // the latter forming Leaky ReRoPE's real w + (rel - w) / k from its definition), the references'
 // definitions written out as literals (docs/rope-remap.md), and the derived bounds. Every checker
 // is shown failing on a mutant.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
