@@ -36,6 +36,7 @@
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/remapped_position.hpp"
+#include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 #include "posenc/validation.hpp"
 
@@ -148,6 +149,8 @@ template <storage_type T>
 constexpr posenc::status fill_leaky_rerope_table(const config& plain, const checked_leaky_rerope_config& c,
                                                  std::span<T> cos, std::span<T> sin,
                                                  layout l = layout::half_split) noexcept {
+  // A broken plain config is named as such (in constant evaluation: invalid_rope_config), not as a span shape.
+  if (const posenc::validation v = rope::require_valid(plain); !v) return v.error;
   const auto d = static_cast<std::size_t>(rope::rotary_dim(plain) > 0 ? rope::rotary_dim(plain) : 0);
   if (d == 0 || cos.size() != sin.size() || cos.size() % d != 0 || cos.empty())
     return rope::detail::leaky_failure("Leaky ReRoPE table spans must be whole rows of rotary_dim(cfg)",
@@ -163,6 +166,7 @@ constexpr posenc::status fill_leaky_rerope_table(const config& plain, const chec
 template <storage_type T>
 constexpr posenc::status fill_leaky_rerope_pair_table(const config& plain, const checked_leaky_rerope_config& c,
                                                       std::span<math::sincos_result<T>> out) noexcept {
+  if (const posenc::validation v = rope::require_valid(plain); !v) return v.error;
   const auto half = static_cast<std::size_t>(rope::rotary_dim(plain) > 0 ? rope::rotary_dim(plain) / 2 : 0);
   if (half == 0 || out.size() % half != 0 || out.empty())
     return rope::detail::leaky_failure("Leaky ReRoPE table spans must be whole rows of rotary_dim(cfg)",
