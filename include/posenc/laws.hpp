@@ -15,6 +15,8 @@
 #include "posenc/laws/rope/monotone_frequencies.hpp"
 #include "posenc/laws/rope/norm_preservation.hpp"
 #include "posenc/laws/rope/pass_through.hpp"
+#include "posenc/laws/rope/relative_map.hpp"
+#include "posenc/laws/rope/remapped_scores.hpp"
 #include "posenc/laws/rope/table_view.hpp"
 #include "posenc/laws/rotary/composition.hpp"
 #include "posenc/laws/rotary/identity_at_zero.hpp"

@@ -41,12 +41,17 @@
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
+#include <posenc/rope/leaky_rerope.hpp>
+#include <posenc/rope/linear_attention.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/nd.hpp>
 #include <posenc/rope/policy.hpp>
 #include <posenc/rope/real_position.hpp>
+#include <posenc/rope/remapped_position.hpp>
+#include <posenc/rope/rerope.hpp>
 #include <posenc/rope/scaling_names.hpp>
+#include <posenc/rope/streaming_cache.hpp>
 #include <posenc/rope/table.hpp>
 #include <posenc/rope/validate.hpp>
 
