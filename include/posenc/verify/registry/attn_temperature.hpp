@@ -23,7 +23,7 @@ namespace law {
 
 // The laws read t.temperatures(), a laws::temperature_table view of the descriptor's tables.
 struct temperature_one_before_step {
-  static constexpr const char* name = "temperature one before step";
+  static constexpr const char* name = "temperature 1 before step";
   static constexpr bool applies_to(const attn_temperature::config&) noexcept { return true; }
   template <class Tables>
   static posenc::laws::law_result core(const Tables& t) {
