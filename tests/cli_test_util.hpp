@@ -58,6 +58,7 @@ inline std::vector<table_flags> scheme_table_flags() {
       {"kerple-power", {"p", "a", "distances"}, true},
       {"sandwich", {"dim", "heads", "distances"}, true},
       {"logn", {"base", "at-least-one", "positions", "start"}, true},
+      {"attn-temperature", {"floor-scale", "attn-scale", "positions", "start", "hf-config"}, true},
   };
 }
 
