@@ -59,9 +59,10 @@ inline std::vector<table_flags> scheme_table_flags() {
       {"sandwich", {"dim", "heads", "distances"}, true},
       {"logn", {"base", "at-least-one", "positions", "start"}, true},
       {"mrope",
-       {"head-dim", "rope-theta", "partial-rotary-factor", "mrope-section", "mrope-layout", "position-ids"},
+       {"head-dim", "rope-theta", "partial-rotary-factor", "mrope-section", "mrope-layout", "position-ids", "hf-config"},
        true},
-      {"rope-nd", {"axes-dim", "rope-theta", "position-ids"}, true},
+      {"rope-nd", {"axes-dim", "rope-theta", "position-ids", "hf-config"}, true},
+      {"attn-temperature", {"floor-scale", "attn-scale", "positions", "start", "hf-config"}, true},
   };
 }
 

@@ -321,4 +321,63 @@ TEST_CASE("emit/verify --hf-config --layer: the layer's table, the model's layou
   CHECK(nope.status == 2);
   CHECK(nope.err == "posenc: error: verify rope: --hf-config " + fixture("cohere2-command-r7b.json") +
                         ": layer 3 has no RoPE (NoPE layer)\n");
+
+
+// ---- Llama-4's attention temperature (io/attn_temperature_hf_config.hpp) ----------------------
+
+TEST_CASE("emit attn-temperature --hf-config: a Llama-4 config's temperature, or one line naming the key",
+          "[cli][hf-config][attn-temperature]") {
+  posenc_test::temp_dir inputs;
+  const auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(inputs.file(name), std::ios::binary) << text;
+    return inputs.file(name);
+  };
+  const strings table = {"attn-temperature", "--positions", "3", "--start", "16382", "--dtype", "f32"};
+  // The released checkpoints: a Llama4Config with the text model's keys under text_config, and
+  // attn_temperature_tuning stored as the int 4 (truthy).
+  const std::string scout = write("scout.json", R"({"model_type": "llama4", "text_config": {
+      "model_type": "llama4_text", "attn_temperature_tuning": 4, "floor_scale": 8192, "attn_scale": 0.1,
+      "no_rope_layers": [1, 1, 1, 0]}})");
+  check_same_output(cat(table, {"--hf-config", scout}), table);
+  // HF v5 types it bool; a Llama4TextConfig alone has the keys at the top level.
+  const std::string v5 =
+      write("v5.json", R"({"attn_temperature_tuning": true, "floor_scale": 1024, "attn_scale": 0.25})");
+  check_same_output(cat(table, {"--hf-config", v5}), cat(table, {"--floor-scale", "1024", "--attn-scale", "0.25"}));
+  // Without the key, a Llama-4 model type means HF's default (on); floor_scale may be 8192.0.
+  const std::string bare = write("bare.json", R"({"model_type": "llama4_text", "floor_scale": 8192.0})");
+  check_same_output(cat(table, {"--hf-config", bare}), table);
+  // Flags override the file.
+  check_same_output(cat(table, {"--hf-config", v5, "--floor-scale", "16"}),
+                    cat(table, {"--floor-scale", "16", "--attn-scale", "0.25"}));
+
+  struct bad_case {
+    std::string file, needle;
+  };
+  const std::vector<bad_case> cases = {
+      {write("off.json", R"({"text_config": {"attn_temperature_tuning": 0}})"),
+       "off.json: text_config.attn_temperature_tuning: false: this model does not scale q"},
+      {write("false.json", R"({"attn_temperature_tuning": false})"),
+       "false.json: attn_temperature_tuning: false: this model does not scale q"},
+      {fixture("bloom-560m.json"), "bloom-560m.json: attn_temperature_tuning: missing: not a Llama-4 config"},
+      {write("text.json", R"({"attn_temperature_tuning": "yes"})"),
+       "text.json: attn_temperature_tuning: expected true, false or an integer, got a string"},
+      {write("negative.json", R"({"attn_temperature_tuning": 4, "attn_scale": -0.1})"),
+       "negative.json: attn_scale: attn_scale must be finite and >= 0"},
+      {write("zero.json", R"({"attn_temperature_tuning": 4, "floor_scale": 0})"),
+       "zero.json: floor_scale: integer out of range [1, 9007199254740992]"},
+      {write("half.json", R"({"attn_temperature_tuning": 4, "floor_scale": 8192.5})"),
+       "half.json: floor_scale: expected an integer in [1, 2^53]"},
+  };
+  for (const auto& c : cases) {
+    posenc_test::temp_dir dir;
+    const strings args = cat(table, {"--hf-config", c.file, "-o", dir.file("out.csv")});
+    const cli_result r = emit(args);
+    INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("posenc: error: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK(r.err.find(c.needle) != std::string::npos);
+    CHECK(dir.files().empty());
+  }
 }

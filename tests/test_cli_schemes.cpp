@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include <posenc/alibi.hpp>
+#include <posenc/attn_temperature.hpp>
 #include <posenc/config_field.hpp>
 #include <posenc/deberta.hpp>
 #include <posenc/kerple.hpp>
@@ -322,8 +324,11 @@ std::string fields_not_in_help(const std::string& table, const Fields& fields) {
       want = "(required)";
     else if constexpr (std::is_integral_v<M> && !std::is_same_v<M, bool>)
       want = "(default " + std::to_string(f.default_value()) + ")";
-    else if constexpr (std::is_floating_point_v<M>)
-      want = "(default " + std::to_string(static_cast<long long>(f.default_value())) + ")";
+    else if constexpr (std::is_floating_point_v<M>) {
+      char buf[32];  // the shortest decimal that reads back as the default (10000, 0.1)
+      const auto end = std::to_chars(buf, buf + sizeof buf, f.default_value()).ptr;
+      want = "(default " + std::string(buf, end) + ")";
+    }
     const auto at = help.find("\n  --" + flag + " ");
     const std::string line = at == std::string::npos ? "" : help.substr(at + 1, help.find('\n', at + 1) - at - 1);
     if (line.empty() || line.find(want) == std::string::npos)
@@ -342,6 +347,7 @@ TEST_CASE("emit <scheme> --help: one flag per config field, with the library's d
   CHECK(fields_not_in_help("xpos", posenc::xpos::config_fields).empty());
   CHECK(fields_not_in_help("sandwich", posenc::sandwich::config_fields).empty());
   CHECK(fields_not_in_help("logn", posenc::logn::config_fields).empty());
+  CHECK(fields_not_in_help("attn-temperature", posenc::attn_temperature::config_fields).empty());
   CHECK(fields_not_in_help("kerple-log", posenc::kerple::log_config_fields).empty());
   CHECK(fields_not_in_help("kerple-power", posenc::kerple::power_config_fields).empty());
   // the checker can fail: a field the tool has no flag for, and a default the help does not show
@@ -477,6 +483,33 @@ TEST_CASE("emit logn: factors are logn::factor; log_512(2048) = 11/9 rounded onc
   CHECK(read_decimal<double>(s.rows[0][1]) == 5.0 / 3.0);  // log_512(32768) = 5/3
 }
 
+TEST_CASE("emit attn-temperature: scales are attn_temperature::scale; Llama-4's step at p = 8191", "[cli][schemes]") {
+  const csv c = ok_csv({"attn-temperature", "--positions", "4", "--start", "8189"});
+  CHECK(c.header == "position,scale");
+  REQUIRE(c.rows.size() == 4);
+  for (std::size_t r = 0; r < 4; ++r) {
+    const std::int64_t p = 8189 + static_cast<std::int64_t>(r);
+    CHECK(integer(c.rows[r][0]) == p);
+    CHECK(same(c.rows[r][1], posenc::attn_temperature::scale<double>({}, p).value));
+  }
+  CHECK(c.rows[1][1] == "0x1p+0");  // p = 8190: floor(8191 / 8192) = 0
+  // The published 1.069315 at p = 8191 (pe-formulas-more.md section 3), and 1.715540 at 10485759.
+  const csv d = ok_csv({"attn-temperature", "--positions", "1", "--start", "8191", "--decimal"});
+  CHECK(std::fabs(read_decimal<double>(d.rows[0][1]) - 1.069315) <= 0.5e-6);
+  const csv e = ok_csv({"attn-temperature", "--positions", "1", "--start", "10485759", "--decimal", "--dtype", "f32"});
+  CHECK(std::fabs(read_decimal<double>(e.rows[0][1]) - 1.715540) <= 0.5e-6);
+  // Another step length and slope: a step every 4 positions, at p = 3, 7, ...
+  const posenc::attn_temperature::config small{.floor_scale = 4, .attn_scale = 0.5};
+  const csv s =
+      ok_csv({"attn-temperature", "--positions", "9", "--floor-scale", "4", "--attn-scale", "0.5", "--dtype", "bf16"});
+  for (std::size_t r = 0; r < 9; ++r)
+    CHECK(same(s.rows[r][1], posenc::attn_temperature::scale<bfloat16>(small, static_cast<std::int64_t>(r)).value));
+  CHECK(s.rows[2][1] == "0x1p+0");
+  CHECK(s.rows[3][1] != "0x1p+0");
+  CHECK(s.rows[6][1] == s.rows[3][1]);
+  CHECK(s.rows[7][1] != s.rows[6][1]);
+}
+
 // ---- formats ---------------------------------------------------------------------------------
 
 TEST_CASE("emit <scheme> --format bin: the value column, little-endian, in row order", "[cli][schemes]") {
@@ -579,6 +612,10 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
       {{"xpos", "--head-dim", "8", "--positions", "1", "--scale-base", "0"}, "scale_base must be in [1, 2^30]"},
       {{"sandwich", "--dim", "7", "--heads", "2", "--distances", "3"}, "invalid Sandwich config"},
       {{"logn", "--positions", "2", "--base", "1"}, "base must be in [2, 2^53)"},
+      {{"attn-temperature", "--positions", "2", "--floor-scale", "0"},
+       "invalid attention-temperature config: floor_scale must be in [1, 2^53]"},
+      {{"attn-temperature", "--positions", "2", "--attn-scale", "-0.1"}, "attn_scale must be finite and >= 0"},
+      {{"attn-temperature", "--positions", "2", "--attn-scale", "nan"}, "--attn-scale"},
       {{"kerple-log", "--p", "-1", "--a", "1", "--distances", "2"}, "outside KERPLE-log's domain"},
       {{"kerple-power", "--p", "3", "--a", "1", "--distances", "2"}, "outside KERPLE-power's domain"},
       // values that do not fit the dtype
@@ -586,6 +623,8 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
        "scale overflows f16 at position -4533, pair 0"},
       {{"kerple-power", "--p", "1", "--a", "1e300", "--distances", "3", "--dtype", "f16"},
        "bias overflows f16 at head 0, distance 1"},
+      {{"attn-temperature", "--positions", "40", "--floor-scale", "8", "--attn-scale", "1e5", "--dtype", "f16"},
+       "scale overflows f16 at position 7"},
       // flags
       {{"alibi", "--heads", "8", "--bogus"}, "unknown flag '--bogus'"},
       {{"alibi", "--heads", "8", "--dim", "4"}, "flag --dim does not apply to 'emit alibi'"},
@@ -636,6 +675,9 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
       {{"logn", "--positions", "16777217"}, "--positions must be in [1, 16777216]"},
       {{"logn", "--positions", "0"}, "--positions must be in [1, 16777216]"},
       {{"logn", "--positions", "1", "--start", "0"}, "--start must be in [1, 1099511627776]"},
+      {{"attn-temperature", "--positions", "1", "--start", "-1"}, "--start must be in [0, 1099511627776]"},
+      {{"attn-temperature", "--positions", "0"}, "--positions must be in [1, 16777216]"},
+      {{"attn-temperature", "--positions", "1", "--floor-scale", "8.5"}, "--floor-scale must be an integer"},
       {{"xpos", "--head-dim", "4", "--positions", "2", "--start", "1099511627776"}, "positions must be <= 2^40"},
       {{"kerple-log", "--p", "1", "--a", "1", "--distances", "99999999999"}, "--distances must be in"},
   };
@@ -655,7 +697,7 @@ TEST_CASE("emit <scheme>: every bad input exits 2 with one line naming it, no st
 
 TEST_CASE("emit <scheme> --help prints that table's usage and flags", "[cli][schemes]") {
   for (const char* s : {"sinusoidal", "transformer-xl", "alibi", "t5-bucket", "deberta-bucket", "shaw", "xpos",
-                        "kerple-log", "kerple-power", "sandwich", "logn"}) {
+                        "kerple-log", "kerple-power", "sandwich", "logn", "attn-temperature"}) {
     const std::string out = ok_out({s, "--help"});
     INFO(s);
     CHECK(out.rfind(std::string("usage: posenc emit ") + s + " ", 0) == 0);

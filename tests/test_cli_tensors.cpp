@@ -174,6 +174,7 @@ TEST_CASE("emit <scheme> --format npy|safetensors: the CSV's values, shapes and 
       {{"sandwich", "--dim", "8", "--heads", "2", "--distances", "3"}, "bias", {2, 3}},
       {{"logn", "--positions", "4", "--start", "511"}, "factor", {4}},
       {{"logn", "--positions", "3", "--base", "4", "--at-least-one"}, "factor", {3}},
+      {{"attn-temperature", "--positions", "4", "--start", "8190"}, "scale", {4}},
   };
   for (const table_case& c : cases) {
     if (c.integer) {

@@ -157,6 +157,31 @@ TEST_CASE("verify sinusoidal and logn: posenc's tables pass; a logn table one st
   CHECK(has(bad.out, "first entry beyond the allowed error: n = 700"));
 }
 
+TEST_CASE("verify attn-temperature: posenc's table passes with its laws; a step one position late fails, named",
+          "[cli][verify]") {
+  const cli_result own = verify({"attn-temperature", "--positions", "40000", "--dtype", "f64,f32,bf16,f16"});
+  INFO(own.out << own.err);
+  CHECK(own.status == 0);
+  CHECK(has(own.out, "\nbf16   40000 "));
+  CHECK(has(own.out, "temperature steps          holds"));
+
+  temp_dir dir;
+  const std::string bin = dir.file("temperature.bin");
+  const strings cfg = {"--positions", "20000"};
+  REQUIRE(
+      posenc_test::emit(posenc_test::cat({"attn-temperature", "--dtype", "bf16", "--format", "bin", "-o", bin}, cfg))
+          .status == 0);
+  std::string data = read_bytes(bin);
+  data[2 * 16383] = data[2 * 16382];  // p = 16383 keeps step 1's value: HF's + 1 forgotten
+  data[2 * 16383 + 1] = data[2 * 16382 + 1];
+  write_bytes(bin, data);
+  const cli_result bad = verify(posenc_test::cat({"attn-temperature", "--table", bin, "--dtype", "bf16"}, cfg));
+  INFO(bad.out << bad.err);
+  CHECK(bad.status == 1);
+  CHECK(has(bad.out, "first entry beyond the allowed error: position 16383"));
+  CHECK(has(bad.out, "temperature steps          FAILS"));
+}
+
 TEST_CASE("verify <scheme>: bad input exits 2 with one line and leaves no file", "[cli][verify]") {
   temp_dir dir;
   const std::string out = dir.file("report.txt");
@@ -167,6 +192,7 @@ TEST_CASE("verify <scheme>: bad input exits 2 with one line and leaves no file",
   bad_input({"alibi", "--heads", "16", "--table", dir.file("short.bin"), "-o", out}, "has 12 bytes", dir);
   bad_input({"t5-bucket", "--hf-config", fixture("bloom-560m.json"), "-o", out}, "bloom-560m.json", dir);
   bad_input({"shaw", "--positions", "50", "--dtype", "f32", "-o", out}, "--dtype and --max-ulp do not apply", dir);
+  bad_input({"attn-temperature", "--positions", "5", "--floor-scale", "0", "-o", out}, "floor_scale must be in", dir);
 }
 
 // ---- verify <table> --help: the table's flags only (issue 20) ----

@@ -36,6 +36,8 @@ SCHEMES = {
     "kerple": (["kerple"], r"\bkerple\b|\bkerple(_\w|\.hpp|/)|\"kerple-(log|power)\""),
     "sandwich": (["sandwich"], r"\bsandwich\b|\bsandwich(_\w|\.hpp|/)|\"sandwich\""),
     "logn": (["logn"], r"\blogn\b|\blogn(_\w|\.hpp|/)|\"logn\""),
+    "attn_temperature": (["attn_temperature", "temperature"],
+                         r"\battn_temperature\b|\battn_temperature(_\w|\.hpp|/)|\"attn-temperature\""),
 }
 
 

@@ -57,6 +57,7 @@
 
 // The other schemes, one umbrella each.
 #include <posenc/alibi.hpp>
+#include <posenc/attn_temperature.hpp>
 #include <posenc/deberta.hpp>
 #include <posenc/kerple.hpp>
 #include <posenc/logn.hpp>

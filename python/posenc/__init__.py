@@ -16,6 +16,7 @@ A table someone else built, checked entry by entry against MPFR and every RoPE l
 
 Other schemes: :func:`alibi_slopes`, :func:`alibi_bias`, :func:`alibi_bias_by_distance`,
 :func:`t5_buckets`, :func:`t5_bucket_matrix`, :func:`deberta_buckets`, :func:`logn_factors`,
+:func:`attn_temperature_scales`,
 :func:`sinusoidal_table`, :func:`xpos_scales`, :func:`kerple_log_bias`, :func:`kerple_power_bias`,
 :func:`sandwich_bias`, :func:`shaw_relative_indices`, :func:`transformer_xl_table`,
 :func:`transformer_xl_positions`.
@@ -46,7 +47,7 @@ have_verify = bool(getattr(_core, "have_verify", False))
 __all__ = [
     "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "rope_nd_table",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
-    "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors",
+    "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors", "attn_temperature_scales",
     "sinusoidal_table", "xpos_scales",
     "kerple_log_bias", "kerple_power_bias", "sandwich_bias", "shaw_relative_indices",
     "transformer_xl_table", "transformer_xl_positions",
@@ -405,6 +406,21 @@ def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0):
     code = dtype_code(dtype)
     cos, sin = _core.rope_nd_table(axes, float(rope_theta), pos, code)
     return present(cos, code, dtype), present(sin, code, dtype)
+
+
+def attn_temperature_scales(positions, dtype="float64", *,
+                            floor_scale=_field_default("attn_temperature", "floor_scale"),
+                            attn_scale=_field_default("attn_temperature", "attn_scale"), start=0):
+    """Llama-4's attention temperature, the factor q is multiplied by on the NoPE layers at 0-based
+    positions ``p = start .. start + positions - 1`` (HF ``Llama4TextAttention``,
+    ``attn_temperature_tuning``): ``1 + attn_scale * log(1 + floor((p + 1) / floor_scale))``, 1
+    before the first step at ``p = floor_scale - 1``. Exact (attn_scale its exact double value),
+    rounded once. ``posenc emit attn-temperature``."""
+    n = _count("positions", positions)
+    code = dtype_code(dtype)
+    a = check_finite("attn_scale", float(attn_scale))
+    return present(_core.attn_temperature_scales(_integer("floor_scale", floor_scale), a, n,
+                                                 _integer("start", start), code), code, dtype)
 
 
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------

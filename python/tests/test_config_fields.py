@@ -18,6 +18,7 @@ FUNCTIONS = {
     "t5": [posenc.t5_buckets, posenc.t5_bucket_matrix],
     "deberta": [posenc.deberta_buckets],
     "logn": [posenc.logn_factors],
+    "attn_temperature": [posenc.attn_temperature_scales],
     "sinusoidal": [posenc.sinusoidal_table],
     "xpos": [posenc.xpos_scales],
     "sandwich": [posenc.sandwich_bias],
@@ -28,7 +29,7 @@ FUNCTIONS = {
 }
 
 # The CLI's table of each scheme.
-CLI_TABLES = {"t5": "t5-bucket", "deberta": "deberta-bucket", "transformer_xl": "transformer-xl",
+CLI_TABLES = {"attn_temperature": "attn-temperature", "t5": "t5-bucket", "deberta": "deberta-bucket", "transformer_xl": "transformer-xl",
               "kerple_log": "kerple-log", "kerple_power": "kerple-power"}
 
 

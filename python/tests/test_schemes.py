@@ -145,6 +145,49 @@ def test_logn_factors_are_correctly_rounded(dtype):
     assert posenc.logn_factors(1, start=2048)[0] == oracle.rounded(Fraction(11, 9), "f64")  # log_512 2048 = 11/9
 
 
+# ---- Llama-4 attention temperature ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", list(FMTS))
+def test_attn_temperature_scales_are_correctly_rounded(dtype):
+    """1 + a ln(1 + floor((p + 1) / 8192)) with a = 0.1's exact double, in Decimal at the oracle's
+    precision, rounded once; the step is at p = 8191 (HF's cache_position + 1)."""
+    fmt = FMTS[dtype]
+    start = 8189
+    got = oracle.bits_of(posenc.attn_temperature_scales(6, dtype, start=start), fmt)
+    for i in range(6):
+        k = (start + i + 1) // 8192
+        with oracle.ctx():
+            want = 1 + Decimal(0.1) * Decimal(1 + k).ln()  # Decimal(0.1): the double's exact value
+        assert (float(got[i]) if fmt == "f64" else int(got[i])) == oracle.rounded(want, fmt)
+    assert posenc.attn_temperature_scales(3, start=8189).tolist()[:2] == [1.0, 1.0]
+
+
+def test_attn_temperature_published_figures():
+    """pe-formulas-more.md section 3: the scale at p to 6 decimals; one position earlier is the step
+    before (the check can fail)."""
+    figures = {8191: 1.069315, 16383: 1.109861, 32767: 1.160944, 131071: 1.283321, 1048575: 1.485981,
+               10485759: 1.715540}
+    for p, want in figures.items():
+        got = posenc.attn_temperature_scales(2, start=p - 1)
+        assert abs(got[1] - want) <= 0.5e-6
+        assert abs(got[0] - want) > 0.5e-6
+    assert (posenc.attn_temperature_scales(8191) == 1.0).all()
+
+
+def test_attn_temperature_config_and_errors():
+    short = posenc.attn_temperature_scales(8, floor_scale=4, attn_scale=0.5)
+    assert short[:3].tolist() == [1.0, 1.0, 1.0] and len(set(short[3:7].tolist())) == 1 and short[7] > short[6]
+    with pytest.raises(ValueError, match="floor_scale must be in"):
+        posenc.attn_temperature_scales(2, floor_scale=0)
+    with pytest.raises(ValueError, match="attn_scale must be finite and >= 0"):
+        posenc.attn_temperature_scales(2, attn_scale=-0.1)
+    with pytest.raises(ValueError, match="positions outside"):
+        posenc.attn_temperature_scales(2, start=-1)
+    with pytest.raises(ValueError, match="overflow"):
+        posenc.attn_temperature_scales(10, "float16", floor_scale=1, attn_scale=1e5)
+
+
 # ---- sinusoidal and XPOS --------------------------------------------------------------------------
 
 

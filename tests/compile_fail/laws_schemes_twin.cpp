@@ -1,7 +1,8 @@
 // The compiling twin of the compile-fail tests of the scheme laws (laws_sinusoid_*, laws_alibi_*,
-// laws_bucket_*, laws_xpos_*, and require_function_ of alibi_geometric_slopes and bucket_monotone):
+// laws_bucket_*, laws_xpos_*, laws_temperature_*, and require_function_ of alibi_geometric_slopes and bucket_monotone):
 // the same laws on unmodified tables hold, so require(r) and require<r>() are true.
 #include <posenc/alibi.hpp>
+#include <posenc/attn_temperature.hpp>
 #include <posenc/deberta.hpp>
 #include <posenc/laws.hpp>
 #include <posenc/rope/table.hpp>
@@ -65,3 +66,8 @@ static_assert(laws::require(laws::xpos_relative_scale(laws::view(rot), std::span
                                                       std::span<const float>(inv))));
 static_assert(laws::require<laws::xpos_relative_scale(laws::view(rot), std::span<const float>(sc),
                                                       std::span<const float>(inv))>());
+
+constexpr posenc::attn_temperature::config tcfg{.floor_scale = 16, .attn_scale = 0.25};
+constexpr auto ts = posenc::attn_temperature::make_scales<float, 64>(tcfg).value;
+static_assert(laws::require(laws::temperature_steps(laws::temperature_table<float>{ts, 0, 16})));
+static_assert(laws::require<laws::temperature_steps(laws::temperature_table<float>{ts, 0, 16})>());

@@ -83,11 +83,40 @@ struct text {
       add(v ? "on" : "off");
     else if constexpr (std::is_integral_v<M>)
       add_integer(static_cast<long long>(v));
-    else if constexpr (std::is_floating_point_v<M>) {
-      // The defaults are whole numbers (8, 10000); another would need a shortest round-trip
-      // formatter here, and stops the build instead of printing a wrong default.
-      if (!(v == static_cast<double>(static_cast<long long>(v)))) throw "posenc: a default the help cannot print";
+    else if constexpr (std::is_floating_point_v<M>)
+      add_real(static_cast<double>(v));
+  }
+  // A whole number as an integer (8, 10000); another as the shortest m / 10^k (k <= 15) that
+  // comes back to v exactly: m and 10^k are exact doubles (|m| <= 2^53, 10^k <= 10^22), so the
+  // IEEE quotient is the decimal correctly rounded, as strtod reads it (0.1 prints "0.1"). A
+  // default with no such decimal stops the build instead of printing a wrong one.
+  constexpr void add_real(double v) {
+    if (v > -0x1p53 && v < 0x1p53 && v == static_cast<double>(static_cast<long long>(v))) {
       add_integer(static_cast<long long>(v));
+      return;
+    }
+    double ten_k = 1;
+    for (int k = 1; k <= 15; ++k) {
+      ten_k *= 10;
+      const double scaled = v * ten_k;
+      if (!(scaled > -0x1p53 && scaled < 0x1p53)) break;
+      const long long m = static_cast<long long>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+      if (static_cast<double>(m) / ten_k != v) continue;
+      add_decimal(m, k);
+      return;
+    }
+    throw "posenc: a default the help cannot print";
+  }
+  // m / 10^k in positional notation: "-0.25" for (-25, 2).
+  constexpr void add_decimal(long long m, int k) {
+    if (m < 0) add("-"), m = -m;
+    char digits[24]{};
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + m % 10), m /= 10;
+    while (m != 0 || n <= k);
+    while (n > 0) {
+      if (n == k) chars[size++] = '.';
+      chars[size++] = digits[--n];
     }
   }
 };

@@ -2,7 +2,7 @@
 // else built, against its exact values and every law of the registry that applies (`posenc verify
 // <scheme>`; RoPE is rope_verify.hpp). The engines, one per family:
 //   <scheme>_verify.hpp   verify_<scheme>: alibi, sinusoidal, transformer_xl, xpos, kerple (log and
-//                         power), sandwich, logn; t5, deberta, shaw (integers)
+//                         power), sandwich, logn, attn_temperature; t5, deberta, shaw (integers)
 // and what they share: scheme_verify_core.hpp; the report (RoPE's type): report.hpp.
 //
 //   posenc::verify::alibi_verify_request q{.config = {.heads = 16}};       // the slopes

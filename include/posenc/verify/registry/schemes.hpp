@@ -19,10 +19,12 @@
 #include <boost/hana/type.hpp>
 
 #include "posenc/verify/alibi_verify.hpp"
+#include "posenc/verify/attn_temperature_verify.hpp"
 #include "posenc/verify/deberta_verify.hpp"
 #include "posenc/verify/kerple_verify.hpp"
 #include "posenc/verify/logn_verify.hpp"
 #include "posenc/verify/registry/alibi.hpp"
+#include "posenc/verify/registry/attn_temperature.hpp"
 #include "posenc/verify/registry/deberta.hpp"
 #include "posenc/verify/registry/kerple.hpp"
 #include "posenc/verify/registry/logn.hpp"
@@ -46,6 +48,6 @@ inline constexpr auto every_scheme =
     hana::tuple<hana::type<sinusoidal_scheme>, hana::type<transformer_xl_scheme>, hana::type<alibi_scheme>,
                 hana::type<t5_scheme>, hana::type<deberta_scheme>, hana::type<shaw_scheme>, hana::type<xpos_scheme>,
                 hana::type<kerple_log_scheme>, hana::type<kerple_power_scheme>, hana::type<sandwich_scheme>,
-                hana::type<logn_scheme>>{};
+                hana::type<logn_scheme>, hana::type<attn_temperature_scheme>>{};
 
 }  // namespace posenc::verify::registry
