@@ -321,7 +321,7 @@ TEST_CASE("emit/verify --hf-config --layer: the layer's table, the model's layou
   CHECK(nope.status == 2);
   CHECK(nope.err == "posenc: error: verify rope: --hf-config " + fixture("cohere2-command-r7b.json") +
                         ": layer 3 has no RoPE (NoPE layer)\n");
-
+}
 
 // ---- Llama-4's attention temperature (io/attn_temperature_hf_config.hpp) ----------------------
 

@@ -45,6 +45,7 @@
 #include <posenc/rope/linear_attention.hpp>
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/mrope.hpp>
+#include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
 #include <posenc/rope/policy.hpp>
 #include <posenc/rope/real_position.hpp>

@@ -113,11 +113,13 @@ constexpr posenc::result<std::uint64_t> mrope_positions(std::span<const mrope_se
                                                         std::span<std::uint64_t> out) noexcept {
   const std::uint64_t n = mrope_token_count(seq);
   if (n == 0 || out.size() != 3 * n) return {0, posenc::status::domain_error};
-  std::uint64_t next = 0, i = 0;
+  std::uint64_t next = 0;
+  std::size_t i = 0;
+  const std::size_t tokens = out.size() / 3;
   const auto put = [&](std::uint64_t t, std::uint64_t h, std::uint64_t w) {
     out[i] = t;
-    out[n + i] = h;
-    out[2 * n + i] = w;
+    out[tokens + i] = h;
+    out[2 * tokens + i] = w;
     ++i;
   };
   for (const auto& s : seq) {

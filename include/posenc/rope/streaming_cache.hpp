@@ -116,8 +116,8 @@ constexpr posenc::status streaming_step_slots(const checked_streaming_cache_conf
                                            std::is_constant_evaluated())
         .error;
   for (std::uint64_t s = 0; s < st.value.keys; ++s) {
-    tokens[s] = streaming_slot_token(c, token, s).value;
-    positions[s] = s;
+    tokens[static_cast<std::size_t>(s)] = streaming_slot_token(c, token, s).value;
+    positions[static_cast<std::size_t>(s)] = s;
   }
   return posenc::status::ok;
 }
