@@ -5,6 +5,7 @@
 // sections 1.3 and 1.4 from HF's and ggml's code.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -25,6 +26,8 @@
 using namespace posenc;
 
 namespace {
+
+using math_pair = posenc::math::sincos_result<float>;
 
 template <class T>
 std::uint64_t bits_of(T x) {
@@ -320,4 +323,39 @@ TEST_CASE("Multi-stream configs and shapes: errors name the precondition", "[mro
   CHECK(rope::fill_nd_table<float>(two_axes, nanpos, c2, s2) == status::domain_error);
   const std::vector<double> fine{0.25, -7};
   CHECK(rope::fill_nd_table<float>(two_axes, fine, c2, s2) == status::ok);
+}
+
+TEST_CASE("Multi-stream tables with scratch: the 1D row kernels and a gather give the same bits", "[mrope][nd]") {
+  std::uint64_t next = 0;
+  const auto pos = sample_positions(next);
+  const std::size_t n = pos.size() / 3;
+  for (const auto layout : {rope::mrope_layout::sections, rope::mrope_layout::interleaved_ggml}) {
+    const rope::mrope_config c{
+        .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = layout};
+    std::vector<math_pair> slow(n * 64), fast(n * 64), scratch(rope::mrope_scratch_size(c, pos));
+    REQUIRE(scratch.size() == (layout == rope::mrope_layout::sections ? next - 0 : next) * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, slow) == status::ok);
+    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, fast, scratch) == status::ok);
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < slow.size(); ++k)
+      differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
+    CHECK(differ == 0);
+    // Too little scratch: the scalar path, the same table.
+    std::vector<math_pair> small(scratch.size() - 1), again(n * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, again, small) == status::ok);
+    CHECK(std::equal(again.begin(), again.end(), slow.begin(),
+                     [](const math_pair& a, const math_pair& b) { return a.sin == b.sin && a.cos == b.cos; }));
+  }
+  // ND: an integer axis through the row kernels, a fractional and a negative one through the scalar path.
+  static constexpr int axes[] = {16, 56, 56};
+  const rope::nd_config flux{.axes_dim = axes};
+  const std::vector<double> ids{0, 1, 2, 7, /* integer */ 0, 0.5, 3, 9, /* fraction */ -4, 0, 5, 2 /* negative */};
+  std::vector<math_pair> slow(4 * 64), fast(4 * 64), scratch(rope::nd_scratch_size(flux, ids));
+  CHECK(scratch.size() == 8 * 8);  // axis 0 only: positions 0 .. 7, 8 pairs
+  REQUIRE(rope::fill_nd_pair_table<float>(flux, ids, slow) == status::ok);
+  REQUIRE(rope::fill_nd_pair_table<float>(flux, ids, fast, scratch) == status::ok);
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < slow.size(); ++k)
+    differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
+  CHECK(differ == 0);
 }

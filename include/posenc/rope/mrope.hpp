@@ -35,6 +35,7 @@
 #include <span>
 #include <type_traits>
 
+#include "posenc/math/detail/sincos_table_entry.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
@@ -44,6 +45,7 @@
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/real_position.hpp"
+#include "posenc/rope/seq_len.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
@@ -81,27 +83,61 @@ constexpr rope::validation validate_mrope(const rope::mrope_config& c, bool repo
   return {};
 }
 
-// The expanded or compact table of the M-RoPE of c at the stream-major positions.
+// The expanded or compact table of the M-RoPE of c at the stream-major positions. With scratch
+// room for the 1D table of every position from the smallest to the largest (scratch_size), the
+// rows of that range come from the 1D engine's row kernels and each token's pairs are gathered from
+// them; otherwise each entry is the 1D engine's scalar entry. The same bits either way: both are
+// rope::sincos of the text config (fill.hpp).
 template <class T>
-constexpr posenc::status fill_mrope(const rope::mrope_config& c, std::span<const std::uint64_t> positions,
-                                    std::size_t size, std::size_t sin_size, bool fold, table_dest<T> dest) noexcept {
-  if (const rope::validation v = validate_mrope(c, std::is_constant_evaluated()); !v) return v.error;
-  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c.text));
-  const std::size_t tokens = positions.size() / 3, width = dest.pairs != nullptr ? d / 2 : d;
+constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<const std::uint64_t> positions,
+                                    std::size_t size, std::size_t sin_size, bool fold, table_dest<T> dest,
+                                    std::span<math::sincos_result<T>> scratch = {}) noexcept {
+  if (const rope::validation v = validate_mrope(given, std::is_constant_evaluated()); !v) return v.error;
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(given.text)), pairs = d / 2;
+  const std::size_t tokens = positions.size() / 3, width = dest.pairs != nullptr ? pairs : d;
   if (positions.size() % 3 != 0 || tokens == 0)
     return table_failure("M-RoPE positions must be 3 x tokens (t, h, w rows), tokens > 0").error;
   if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
   if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
-  for (const std::uint64_t p : positions)
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  for (const std::uint64_t p : positions) {
     if (p > rope::max_table_position) return table_failure("table positions past 2^21").error;
+    lo = p < lo ? p : lo;
+    hi = p > hi ? p : hi;
+  }
+  // ggml's fourth stream sits at 0: the range then starts there.
+  for (std::size_t j = 0; j < pairs; ++j)
+    if (rope::mrope_stream(given, static_cast<int>(j)) < 0) lo = 0;
+  // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
+  rope::mrope_config c = given;
+  if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, hi);
   dest.stride = width;
+  const std::size_t range = static_cast<std::size_t>(hi - lo + 1);
+  if (!std::is_constant_evaluated() && scratch.size() >= range * pairs) {
+    const auto rows = scratch.first(range * pairs);
+    if (const posenc::status st = rope::fill_pair_table<T>(c.text, rows, {.start = lo, .fold_attention = fold});
+        st != posenc::status::ok)
+      return st;
+    constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+    for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
+      const std::size_t n = pairs - j0 < chunk ? pairs - j0 : chunk;
+      dest.begin_chunk(j0, n);
+      for (std::size_t i = 0; i < tokens; ++i)
+        for (std::size_t jj = 0; jj < n; ++jj) {
+          const int s = rope::mrope_stream(c, static_cast<int>(j0 + jj));
+          const std::uint64_t p = s < 0 ? 0 : positions[static_cast<std::size_t>(s) * tokens + i];
+          dest.store(i, j0, jj, rows[static_cast<std::size_t>(p - lo) * pairs + j0 + jj]);
+        }
+    }
+    return posenc::status::ok;
+  }
   const auto plan = [&c](std::size_t j) {
     return stream_pair{&c.text, static_cast<int>(j), rope::mrope_stream(c, static_cast<int>(j))};
   };
   const auto position = [positions, tokens](int s, std::size_t i) {
     return real_position{positions[static_cast<std::size_t>(s) * tokens + i], 0, false};
   };
-  return fill_streams<T>(plan, d / 2, tokens, position, fold, dest);
+  return fill_streams<T>(plan, pairs, tokens, position, fold, dest);
 }
 
 }  // namespace posenc::rope::detail
@@ -137,6 +173,36 @@ constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<
                                                bool fold_attention = false) noexcept {
   return rope::detail::fill_mrope<T>(c, positions, out.size(), out.size(), fold_attention,
                                      {nullptr, nullptr, out.data(), 0, layout::half_split});
+}
+
+// The scratch the fast fills below use: the 1D rows of every position from the smallest to the
+// largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each.
+constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const std::uint64_t> positions) noexcept {
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  for (const std::uint64_t p : positions) lo = p < lo ? p : lo, hi = p > hi ? p : hi;
+  for (int j = 0; j < rotary_dim(c.text) / 2; ++j)
+    if (mrope_stream(c, j) < 0) lo = 0;
+  if (positions.empty() || hi > max_table_position) return 0;
+  return static_cast<std::size_t>(hi - lo + 1) * static_cast<std::size_t>(rotary_dim(c.text) / 2);
+}
+
+// The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the rows of the
+// positions' range come from the 1D row kernels (a few ns an entry) and are gathered; with less,
+// these are the fills above. The same bits either way.
+template <storage_type T>
+constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
+                                          std::span<T> cos, std::span<T> sin, std::span<math::sincos_result<T>> scratch,
+                                          layout l = layout::half_split, bool fold_attention = false) noexcept {
+  return rope::detail::fill_mrope<T>(c, positions, cos.size(), sin.size(), fold_attention,
+                                     {cos.data(), sin.data(), nullptr, 0, l}, scratch);
+}
+template <storage_type T>
+constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<const std::uint64_t> positions,
+                                               std::span<math::sincos_result<T>> out,
+                                               std::span<math::sincos_result<T>> scratch,
+                                               bool fold_attention = false) noexcept {
+  return rope::detail::fill_mrope<T>(c, positions, out.size(), out.size(), fold_attention,
+                                     {nullptr, nullptr, out.data(), 0, layout::half_split}, scratch);
 }
 
 }  // namespace posenc::rope

@@ -26,6 +26,7 @@
 #include <span>
 #include <type_traits>
 
+#include "posenc/math/detail/sincos_table_entry.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
@@ -91,9 +92,28 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
   return {a, j};
 }
 
+// Axis a's positions as a range of non-negative integers [lo, hi], or false (a fraction, a
+// negative position: that axis takes the scalar entries).
+constexpr bool integer_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
+                            std::uint64_t& hi) noexcept {
+  lo = ~std::uint64_t{0}, hi = 0;
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const double p = positions[a * tokens + i];
+    if (!(p >= 0) || p != static_cast<double>(static_cast<std::uint64_t>(p))) return false;
+    const auto q = static_cast<std::uint64_t>(p);
+    lo = q < lo ? q : lo;
+    hi = q > hi ? q : hi;
+  }
+  return true;
+}
+
+// Axis by axis: an axis of integer positions whose 1D rows over [lo, hi] fit what is left of
+// scratch takes them from the 1D row kernels and gathers; any other axis, the scalar entries. The
+// same bits either way (rope::sincos_at of the axis config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
-                                 std::size_t sin_size, table_dest<T> dest) noexcept {
+                                 std::size_t sin_size, table_dest<T> dest,
+                                 std::span<math::sincos_result<T>> scratch = {}) noexcept {
   if (const rope::validation v = validate_nd(c, std::is_constant_evaluated()); !v) return v.error;
   const std::size_t axes = c.axes_dim.size(), d = static_cast<std::size_t>(rope::nd_rotary_dim(c));
   const std::size_t tokens = positions.size() / axes, width = dest.pairs != nullptr ? d / 2 : d;
@@ -113,7 +133,34 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   const auto position = [positions, tokens](int s, std::size_t i) {
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
   };
-  return fill_streams<T>(plan, d / 2, tokens, position, false, dest);
+  std::size_t first = 0;
+  constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+  for (std::size_t a = 0; a < axes; ++a) {
+    const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
+    std::uint64_t lo = 0, hi = 0;
+    bool fast = !std::is_constant_evaluated();  // not a const bool: that initializer would be constant-evaluated
+    fast = fast && integer_axis(positions, tokens, a, lo, hi) &&
+           static_cast<std::size_t>(hi - lo + 1) * pa <= scratch.size();
+    if (!fast) {
+      if (const posenc::status st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
+          st != posenc::status::ok)
+        return st;
+    } else {
+      const auto rows = scratch.first(static_cast<std::size_t>(hi - lo + 1) * pa);
+      if (const posenc::status st = rope::fill_pair_table<T>(axis[a], rows, {.start = lo}); st != posenc::status::ok)
+        return st;
+      for (std::size_t j0 = 0; j0 < pa; j0 += chunk) {
+        const std::size_t n = pa - j0 < chunk ? pa - j0 : chunk;
+        dest.begin_chunk(first + j0, n);
+        for (std::size_t i = 0; i < tokens; ++i) {
+          const auto p = static_cast<std::size_t>(static_cast<std::uint64_t>(positions[a * tokens + i]) - lo);
+          for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, first + j0, jj, rows[p * pa + j0 + jj]);
+        }
+      }
+    }
+    first += pa;
+  }
+  return posenc::status::ok;
 }
 
 }  // namespace posenc::rope::detail
@@ -147,6 +194,38 @@ constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const 
                                             std::span<math::sincos_result<T>> out) noexcept {
   return rope::detail::fill_nd<T>(c, positions, out.size(), out.size(),
                                   {nullptr, nullptr, out.data(), 0, layout::half_split});
+}
+
+// The scratch the fast fills below use: for each axis of non-negative integer positions, its 1D
+// rows over [smallest, largest] (an axis with a fraction or a negative position needs none).
+constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double> positions) noexcept {
+  if (c.axes_dim.empty() || positions.size() % c.axes_dim.size() != 0) return 0;
+  const std::size_t tokens = positions.size() / c.axes_dim.size();
+  std::size_t most = 0;  // the axes reuse the scratch one after the other
+  for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
+    std::uint64_t lo = 0, hi = 0;
+    if (tokens == 0 || !rope::detail::integer_axis(positions, tokens, a, lo, hi) || hi > max_table_position) continue;
+    const std::size_t need = static_cast<std::size_t>(hi - lo + 1) * static_cast<std::size_t>(c.axes_dim[a] / 2);
+    most = need > most ? need : most;
+  }
+  return most;
+}
+
+// The same tables, faster at run time: each axis of integer positions whose rows fit scratch comes
+// from the 1D row kernels and is gathered. The same bits either way.
+template <storage_type T>
+constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
+                                       std::span<T> sin, std::span<math::sincos_result<T>> scratch,
+                                       layout l = layout::interleaved) noexcept {
+  return rope::detail::fill_nd<T>(c, positions, cos.size(), sin.size(), {cos.data(), sin.data(), nullptr, 0, l},
+                                  scratch);
+}
+template <storage_type T>
+constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const double> positions,
+                                            std::span<math::sincos_result<T>> out,
+                                            std::span<math::sincos_result<T>> scratch) noexcept {
+  return rope::detail::fill_nd<T>(c, positions, out.size(), out.size(),
+                                  {nullptr, nullptr, out.data(), 0, layout::half_split}, scratch);
 }
 
 }  // namespace posenc::rope

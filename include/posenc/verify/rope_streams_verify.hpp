@@ -151,9 +151,11 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
     st::exact_block(oracles, plans, tokens, q.fold_attention, position, first, count, wanted, out);
   };
   const auto own = [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> pairs_out(tokens * pairs);
-    sv::check_own(rope::fill_mrope_pair_table<T>(q.config, q.positions, pairs_out, q.fold_attention), dtype_of<T>(),
-                  "M-RoPE table");
+    // What `posenc emit mrope` writes: the scratch fill (the same bits as the scalar one).
+    std::vector<math::sincos_result<T>> pairs_out(tokens * pairs),
+        scratch(rope::mrope_scratch_size(q.config, q.positions));
+    sv::check_own(rope::fill_mrope_pair_table<T>(q.config, q.positions, pairs_out, scratch, q.fold_attention),
+                  dtype_of<T>(), "M-RoPE table");
     std::vector<T> out(entries);
     for (std::size_t i = 0; i < pairs_out.size(); ++i)
       out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
@@ -208,8 +210,8 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
     st::exact_block(oracles, plans, tokens, false, position, first, count, wanted, out);
   };
   const auto own = [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> pairs_out(tokens * pairs);
-    sv::check_own(rope::fill_nd_pair_table<T>(c, q.positions, pairs_out), dtype_of<T>(), "ND RoPE table");
+    std::vector<math::sincos_result<T>> pairs_out(tokens * pairs), scratch(rope::nd_scratch_size(c, q.positions));
+    sv::check_own(rope::fill_nd_pair_table<T>(c, q.positions, pairs_out, scratch), dtype_of<T>(), "ND RoPE table");
     std::vector<T> out(entries);
     for (std::size_t i = 0; i < pairs_out.size(); ++i)
       out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;

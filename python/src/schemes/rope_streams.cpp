@@ -53,8 +53,8 @@ py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_fac
   const std::size_t tokens = positions.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
   table_size(tokens, pairs, ctx);
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> vals(tokens * pairs);
-    fill_unlocked(ctx, [&] { return rope::fill_mrope_pair_table<T>(c, positions, vals); });
+    std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::mrope_scratch_size(c, positions));
+    fill_unlocked(ctx, [&] { return rope::fill_mrope_pair_table<T>(c, positions, vals, scratch); });
     return split_pairs<T>(vals, tokens, pairs);
   });
 }
@@ -72,8 +72,8 @@ py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, con
                     pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   table_size(tokens, pairs, ctx);
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> vals(tokens * pairs);
-    fill_unlocked(ctx, [&] { return rope::fill_nd_pair_table<T>(c, positions, vals); });
+    std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::nd_scratch_size(c, positions));
+    fill_unlocked(ctx, [&] { return rope::fill_nd_pair_table<T>(c, positions, vals, scratch); });
     return split_pairs<T>(vals, tokens, pairs);
   });
 }

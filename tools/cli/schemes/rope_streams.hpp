@@ -241,8 +241,8 @@ inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
     throw usage_error(o.ctx + ": table too large: " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) +
                       " pairs (at most 2^24 entries per run)");
   return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> vals(tokens * pairs);
-    check_status(rope::fill_mrope_pair_table<T>(c, pos, vals), "M-RoPE table");
+    std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::mrope_scratch_size(c, pos));
+    check_status(rope::fill_mrope_pair_table<T>(c, pos, vals, scratch), "M-RoPE table");
     const std::string s = std::to_string(c.mrope_section[0]) + "," + std::to_string(c.mrope_section[1]) + "," +
                           std::to_string(c.mrope_section[2]);
     return write_stream_table<T>(
@@ -270,8 +270,8 @@ inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
   std::string axes;
   for (const int d : s.axes_dim) axes += (axes.empty() ? "" : ",") + std::to_string(d);
   return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
-    std::vector<math::sincos_result<T>> vals(tokens * pairs);
-    check_status(rope::fill_nd_pair_table<T>(c, pos, vals), "ND RoPE table");
+    std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::nd_scratch_size(c, pos));
+    check_status(rope::fill_nd_pair_table<T>(c, pos, vals, scratch), "ND RoPE table");
     return write_stream_table<T>(vals, tokens, pairs, "rope-nd",
                                  {{"axes_dim", axes}, {"rope_theta", format_value(s.rope_theta, false)}},
                                  "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "

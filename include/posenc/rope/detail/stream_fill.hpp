@@ -30,12 +30,12 @@ struct stream_pair {
   int stream = 0;                     // which position stream; < 0: position 0 in every token
 };
 
-// Rows i < tokens, pairs j < pairs of `plan(j)` (a stream_pair), the position of token i in
-// stream s given by position(s, i) (a real_position, ok()). fold: times the config's attention
-// factor. Returns the first non-ok status.
+// Rows i < tokens, pairs first_pair <= j < first_pair + pairs of `plan(j)` (a stream_pair), the
+// position of token i in stream s given by position(s, i) (a real_position, ok()). fold: times the
+// config's attention factor. Returns the first non-ok status.
 template <class T, class Plan, class Position>
 constexpr posenc::status fill_streams(const Plan& plan, std::size_t pairs, std::size_t tokens, const Position& position,
-                                      bool fold, table_dest<T>& dest) noexcept {
+                                      bool fold, table_dest<T>& dest, std::size_t first_pair = 0) noexcept {
   constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
   posenc::status st = posenc::status::ok;
   for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
@@ -44,18 +44,18 @@ constexpr posenc::status fill_streams(const Plan& plan, std::size_t pairs, std::
     rope::frequency_value f[chunk] = {};
     attention_value af[chunk] = {};
     for (std::size_t jj = 0; jj < n; ++jj) {
-      p[jj] = plan(j0 + jj);
+      p[jj] = plan(first_pair + j0 + jj);
       f[jj] = rope::frequency_dd(*p[jj].cfg, p[jj].freq_index);
       if (!f[jj].ok()) return f[jj].error;
       if (fold) af[jj] = attention_dd(*p[jj].cfg);
     }
-    dest.begin_chunk(j0, n);
+    dest.begin_chunk(first_pair + j0, n);
     for (std::size_t i = 0; i < tokens; ++i)
       for (std::size_t jj = 0; jj < n; ++jj) {
         const real_position at = p[jj].stream < 0 ? real_position{} : position(p[jj].stream, i);
         const auto r = sincos_at_split<T>(*p[jj].cfg, f[jj], fold ? &af[jj] : nullptr, at, p[jj].freq_index);
         if (st == posenc::status::ok) st = r.error;
-        dest.store(i, j0, jj, r.value);
+        dest.store(i, first_pair + j0, jj, r.value);
       }
   }
   return st;

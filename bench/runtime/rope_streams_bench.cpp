@@ -1,0 +1,238 @@
+// bench/runtime/rope_streams_bench.cpp: run-time cost of posenc's M-RoPE and ND axial RoPE tables
+// (rope::fill_mrope_pair_table, rope::fill_nd_pair_table; docs/rope-streams.md) per entry, against
+// baselines timed in the same run, reported as ratios (nothing is asserted):
+//   1D list    rope::fill_pair_table<float> of the same number of rows at a position list (the t
+//              stream's positions): what each multi-stream entry is (the scalar entry of the 1D
+//              engine), so the ratio multi-stream / 1D list is the price of the streams;
+//   1D range   rope::fill_pair_table<float> of consecutive positions (the row kernels);
+//   HF f32     the frameworks' float32 pipeline in plain C++ with libm: M-RoPE as HF's
+//              Qwen2VLRotaryEmbedding computes it (inv_freq = 1 / powf(base, 2j/d), three full
+//              float32 angle tables inv_freq * float(p_s), cosf/sinf of each, then the section
+//              select), FLUX as BFL's current rope() (omega in float32, angle = p * omega, cosf,
+//              sinf); the goal (issue 22) is posenc at least 2x faster than these.
+// The sequence: Qwen2-VL-like, `--text` text tokens, a `--grid` x `--grid` image, `--text` more
+// text (get_rope_index's ids, rope/mrope_positions.hpp); FLUX: a `--grid` x `--grid` latent grid
+// plus `--text` text tokens at (0, 0, 0). Once per case, outside timing, the tables' sampled
+// entries are checked against the scalar functions (exit 1 on a mismatch).
+// Each timing: one untimed call of each side, then 7 alternating passes of at least --min-ms; the
+// best pass counts.
+// Run: ./rope_streams_bench [--text N] [--grid G] [--min-ms M]   (bad arguments: exit 2)
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <posenc/rope/fill.hpp>
+#include <posenc/rope/mrope.hpp>
+#include <posenc/rope/mrope_positions.hpp>
+#include <posenc/rope/nd.hpp>
+
+namespace {
+
+namespace rope = posenc::rope;
+using pair_f = posenc::math::sincos_result<float>;
+
+double g_sink = 0;
+
+template <class F>
+double pass_ns(F& f, double min_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t calls = 0;
+  double ms = 0;
+  do {
+    f();
+    ++calls;
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  } while (ms < min_ms);
+  return ms * 1e6 / static_cast<double>(calls);
+}
+
+// Best of 7 alternating passes of a and b: {ns a, ns b}.
+template <class A, class B>
+std::pair<double, double> race(A a, B b, double min_ms) {
+  a();
+  b();
+  double best_a = 1e300, best_b = 1e300;
+  for (int k = 0; k < 7; ++k) {
+    best_a = std::min(best_a, pass_ns(a, min_ms));
+    best_b = std::min(best_b, pass_ns(b, min_ms));
+  }
+  return {best_a, best_b};
+}
+
+long long arg_value(int argc, char** argv, int& i, const char* name, long long lo, long long hi) {
+  if (i + 1 >= argc) {
+    std::fprintf(stderr, "rope_streams_bench: %s needs a value\n", name);
+    std::exit(2);
+  }
+  char* end = nullptr;
+  const long long v = std::strtoll(argv[++i], &end, 10);
+  if (*end != '\0' || v < lo || v > hi) {
+    std::fprintf(stderr, "rope_streams_bench: %s must be an integer in [%lld, %lld]\n", name, lo, hi);
+    std::exit(2);
+  }
+  return v;
+}
+
+void report(const char* what, double ns, double base_ns, std::size_t entries, const char* base) {
+  std::printf("  %-34s %8.2f ns/entry   %-10s %8.2f ns/entry   ratio %5.2f\n", what, ns / static_cast<double>(entries),
+              base, base_ns / static_cast<double>(entries), base_ns / ns);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long long text = 256, grid = 32;
+  double min_ms = 30;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--text") == 0)
+      text = arg_value(argc, argv, i, "--text", 0, 1 << 16);
+    else if (std::strcmp(argv[i], "--grid") == 0)
+      grid = arg_value(argc, argv, i, "--grid", 1, 512);
+    else if (std::strcmp(argv[i], "--min-ms") == 0)
+      min_ms = static_cast<double>(arg_value(argc, argv, i, "--min-ms", 1, 10000));
+    else {
+      std::fprintf(stderr, "rope_streams_bench: unknown argument '%s'\n", argv[i]);
+      return 2;
+    }
+  }
+  const auto T = static_cast<std::uint64_t>(text), G = static_cast<std::uint64_t>(grid);
+
+  // ---- M-RoPE, Qwen2-VL: head 128, theta 1e6, sections [16, 24, 24] ----
+  const rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
+  const rope::mrope_segment seq[] = {{.tokens = T},
+                                     {.kind = rope::mrope_segment::image, .grid_t = 1, .grid_h = G, .grid_w = G},
+                                     {.tokens = T}};
+  const std::size_t n = rope::mrope_token_count(seq), pairs = 64;
+  std::vector<std::uint64_t> pos(3 * n);
+  if (!rope::mrope_positions(seq, {}, pos).ok()) return 1;
+  std::vector<pair_f> out(n * pairs), base(n * pairs);
+  const std::span<const std::uint64_t> t_stream(pos.data(), n);
+  const auto mrope = [&] {
+    static_cast<void>(rope::fill_mrope_pair_table<float>(qwen, pos, out));
+    g_sink += out[n * pairs / 2].sin;
+  };
+  std::vector<pair_f> scratch(rope::mrope_scratch_size(qwen, pos));
+  const auto mrope_fast = [&] {
+    static_cast<void>(rope::fill_mrope_pair_table<float>(qwen, pos, out, scratch));
+    g_sink += out[n * pairs / 2].sin;
+  };
+  const auto list1d = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(qwen.text, t_stream, base));
+    g_sink += base[n * pairs / 2].sin;
+  };
+  const auto range1d = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(qwen.text, base));
+    g_sink += base[n * pairs / 2].sin;
+  };
+  // HF's float32 pipeline: three full float32 angle tables, cos/sin of each, the section select.
+  std::vector<float> inv(pairs), full_c(3 * n * pairs), full_s(3 * n * pairs);
+  for (std::size_t j = 0; j < pairs; ++j)
+    inv[j] = 1.0f / std::pow(1e6f, static_cast<float>(2 * j) / 128.0f);
+  const auto hf = [&] {
+    for (std::size_t s = 0; s < 3; ++s)
+      for (std::size_t i = 0; i < n; ++i) {
+        const float p = static_cast<float>(pos[s * n + i]);
+        for (std::size_t j = 0; j < pairs; ++j) {
+          const float a = inv[j] * p;
+          full_c[(s * n + i) * pairs + j] = std::cos(a);
+          full_s[(s * n + i) * pairs + j] = std::sin(a);
+        }
+      }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const std::size_t s = static_cast<std::size_t>(rope::mrope_stream(qwen, static_cast<int>(j)));
+        base[i * pairs + j] = {full_s[(s * n + i) * pairs + j], full_c[(s * n + i) * pairs + j]};
+      }
+    g_sink += base[n * pairs / 2].sin;
+  };
+  mrope();
+  for (std::size_t i = 0; i < n; i += 97)
+    for (int j = 0; j < 64; j += 7) {
+      const int s = rope::mrope_stream(qwen, j);
+      const auto e = rope::sincos<float>(qwen.text, pos[static_cast<std::size_t>(s) * n + i], j);
+      if (e.value.sin != out[i * pairs + static_cast<std::size_t>(j)].sin) {
+        std::fprintf(stderr, "rope_streams_bench: M-RoPE entry differs from rope::sincos\n");
+        return 1;
+      }
+    }
+  {
+    std::vector<pair_f> slow = out;
+    mrope_fast();
+    for (std::size_t k = 0; k < out.size(); ++k)
+      if (out[k].sin != slow[k].sin || out[k].cos != slow[k].cos) {
+        std::fprintf(stderr, "rope_streams_bench: the scratch fill differs from the scalar fill\n");
+        return 1;
+      }
+  }
+  const std::size_t entries = n * pairs;
+  std::printf("M-RoPE (Qwen2-VL, [16, 24, 24]): %zu tokens (%lld text x 2, a %lld x %lld image) x 64 pairs, float\n", n,
+              text, grid, grid);
+  auto [a1, b1] = race(mrope, list1d, min_ms);
+  report("posenc mrope vs posenc 1D list", a1, b1, entries, "1D list");
+  auto [a2, b2] = race(mrope, range1d, min_ms);
+  report("posenc mrope vs posenc 1D range", a2, b2, entries, "1D range");
+  auto [a3, b3] = race(mrope, hf, min_ms);
+  report("posenc mrope vs HF float32", a3, b3, entries, "HF f32");
+  auto [a4, b4] = race(mrope_fast, hf, min_ms);
+  report("posenc mrope (scratch) vs HF float32", a4, b4, entries, "HF f32");
+  auto [a5, b5] = race(mrope_fast, range1d, min_ms);
+  report("posenc mrope (scratch) vs 1D range", a5, b5, entries, "1D range");
+
+  // ---- ND, FLUX.1: axes [16, 56, 56], theta 1e4: a G x G latent grid and T text tokens ----
+  static constexpr int axes[] = {16, 56, 56};
+  const rope::nd_config flux{.axes_dim = axes, .rope_theta = 10000.0};
+  const std::size_t m = static_cast<std::size_t>(T + G * G);
+  std::vector<double> ids(3 * m, 0.0);
+  for (std::size_t r = 0; r < G; ++r)
+    for (std::size_t c = 0; c < G; ++c) {
+      const std::size_t i = static_cast<std::size_t>(T) + r * G + c;
+      ids[m + i] = static_cast<double>(r);
+      ids[2 * m + i] = static_cast<double>(c);
+    }
+  std::vector<pair_f> nd_out(m * 64), nd_base(m * 64);
+  const auto nd = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, ids, nd_out));
+    g_sink += nd_out[m * 32].sin;
+  };
+  std::vector<pair_f> nd_scratch(rope::nd_scratch_size(flux, ids));
+  const auto nd_fast = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, ids, nd_out, nd_scratch));
+    g_sink += nd_out[m * 32].sin;
+  };
+  std::vector<float> omega;
+  for (const int d : axes)
+    for (int k = 0; k < d / 2; ++k)
+      omega.push_back(1.0f / std::pow(10000.0f, static_cast<float>(2 * k) / static_cast<float>(d)));
+  const auto bfl = [&] {
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < 64; ++j) {
+        const std::size_t a = j < 8 ? 0 : (j < 36 ? 1 : 2);
+        const float ang = static_cast<float>(ids[a * m + i]) * omega[j];
+        nd_base[i * 64 + j] = {std::sin(ang), std::cos(ang)};
+      }
+    g_sink += nd_base[m * 32].sin;
+  };
+  std::vector<std::uint64_t> rows_list(m);
+  for (std::size_t i = 0; i < m; ++i) rows_list[i] = static_cast<std::uint64_t>(ids[m + i]);
+  const auto nd_list1d = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(qwen.text, rows_list, nd_base));
+    g_sink += nd_base[m * 32].sin;
+  };
+  std::printf("ND RoPE (FLUX.1, [16, 56, 56]): %zu tokens (a %lld x %lld grid + %lld text) x 64 pairs, float\n", m,
+              grid, grid, text);
+  auto [c1, d1] = race(nd, nd_list1d, min_ms);
+  report("posenc rope-nd vs posenc 1D list", c1, d1, m * 64, "1D list");
+  auto [c2, d2] = race(nd, bfl, min_ms);
+  report("posenc rope-nd vs BFL float32", c2, d2, m * 64, "BFL f32");
+  auto [c3, d3] = race(nd_fast, bfl, min_ms);
+  report("posenc rope-nd (scratch) vs BFL float32", c3, d3, m * 64, "BFL f32");
+  std::printf("(sink %g)\n", g_sink);
+  return 0;
+}
