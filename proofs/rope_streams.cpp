@@ -10,6 +10,7 @@
 //     the per-axis law.
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include <posenc/laws/streams/axis_identity_at_zero.hpp>
 #include <posenc/laws/streams/axis_relative_dot.hpp>
@@ -56,6 +57,20 @@ constexpr bool text_rows_hold() {
   return laws::mrope_text_rows(v).holds && laws::axis_identity_at_zero(v).holds && laws::axis_relative_dot(v).holds;
 }
 static_assert(text_rows_hold<L::sections>());
+// The fill with scratch (the 1D rows of positions 0 .. 5, then a gather) is the fill without, bit
+// for bit, in constant evaluation too.
+constexpr bool scratch_fill_is_the_scalar_fill() {
+  constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {6, 5, 5}, L::interleaved_ggml};
+  std::array<posenc::math::sincos_result<float>, 8 * 16> a{}, b{}, scratch{};
+  if (rope::mrope_scratch_size(c, thw) != 6 * 16) return false;
+  if (rope::fill_mrope_pair_table<float>(c, thw, a) != posenc::status::ok) return false;
+  if (rope::fill_mrope_pair_table<float>(c, thw, b, std::span(scratch).first(6 * 16)) != posenc::status::ok)
+    return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k].sin != b[k].sin || a[k].cos != b[k].cos) return false;
+  return true;
+}
+static_assert(scratch_fill_is_the_scalar_fill());
 static_assert(text_rows_hold<L::interleaved_hf>());
 static_assert(text_rows_hold<L::interleaved_ggml>());
 

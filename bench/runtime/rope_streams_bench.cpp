@@ -106,9 +106,8 @@ int main(int argc, char** argv) {
 
   // ---- M-RoPE, Qwen2-VL: head 128, theta 1e6, sections [16, 24, 24] ----
   const rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
-  const rope::mrope_segment seq[] = {{.tokens = T},
-                                     {.kind = rope::mrope_segment::image, .grid_t = 1, .grid_h = G, .grid_w = G},
-                                     {.tokens = T}};
+  const rope::mrope_segment seq[] = {
+      {.tokens = T}, {.kind = rope::mrope_segment::image, .grid_t = 1, .grid_h = G, .grid_w = G}, {.tokens = T}};
   const std::size_t n = rope::mrope_token_count(seq), pairs = 64;
   std::vector<std::uint64_t> pos(3 * n);
   if (!rope::mrope_positions(seq, {}, pos).ok()) return 1;
@@ -133,8 +132,7 @@ int main(int argc, char** argv) {
   };
   // HF's float32 pipeline: three full float32 angle tables, cos/sin of each, the section select.
   std::vector<float> inv(pairs), full_c(3 * n * pairs), full_s(3 * n * pairs);
-  for (std::size_t j = 0; j < pairs; ++j)
-    inv[j] = 1.0f / std::pow(1e6f, static_cast<float>(2 * j) / 128.0f);
+  for (std::size_t j = 0; j < pairs; ++j) inv[j] = 1.0f / std::pow(1e6f, static_cast<float>(2 * j) / 128.0f);
   const auto hf = [&] {
     for (std::size_t s = 0; s < 3; ++s)
       for (std::size_t i = 0; i < n; ++i) {

@@ -113,7 +113,7 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, hi);
   dest.stride = width;
   const std::size_t range = static_cast<std::size_t>(hi - lo + 1);
-  if (!std::is_constant_evaluated() && scratch.size() >= range * pairs) {
+  if (scratch.size() >= range * pairs) {
     const auto rows = scratch.first(range * pairs);
     if (const posenc::status st = rope::fill_pair_table<T>(c.text, rows, {.start = lo, .fold_attention = fold});
         st != posenc::status::ok)
