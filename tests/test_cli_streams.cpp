@@ -135,7 +135,7 @@ TEST_CASE("verify mrope and rope-nd: posenc's table passes; a wrong table fails 
   INFO(own.out << own.err);
   CHECK(own.status == 0);
   CHECK(own.out.find("PASS") != std::string::npos);
-  CHECK(own.out.find("mrope_text_rows") != std::string::npos);
+  CHECK(own.out.find("M-RoPE text rows") != std::string::npos);
   // The bin table, with one sin entry made one ulp larger: found, named.
   cli_result b = emit(posenc_test::cat({"mrope", "--format", "bin", "--dtype", "f32"}, cfg));
   REQUIRE(b.status == 0);
@@ -149,7 +149,7 @@ TEST_CASE("verify mrope and rope-nd: posenc's table passes; a wrong table fails 
   const cli_result ndr = verify({"rope-nd", "--axes-dim", "8,8", "--position-ids", nd});
   INFO(ndr.out);
   CHECK(ndr.status == 0);
-  CHECK(ndr.out.find("axis_relative_dot") != std::string::npos);
+  CHECK(ndr.out.find("axis relative dot") != std::string::npos);
 }
 
 TEST_CASE("emit and verify mrope / rope-nd --hf-config: the shipped Qwen-VL and FLUX configs", "[cli][mrope][nd][hf]") {

@@ -446,10 +446,11 @@ TEST_CASE("XPOS law: seeded defects fail exactly where expected, at compile time
 namespace reg = posenc::verify::registry;
 namespace hana = boost::hana;
 
-static_assert(decltype(hana::length(reg::every_scheme))::value == 12, "twelve scheme descriptors");
+static_assert(decltype(hana::length(reg::every_scheme))::value == 14, "fourteen scheme descriptors");
 static_assert(reg::law_count<reg::alibi_scheme> == 4 && reg::law_count<reg::t5_scheme> == 4 &&
                   reg::law_count<reg::sinusoidal_scheme> == 2 && reg::law_count<reg::xpos_scheme> == 1 &&
-                  reg::law_count<reg::attn_temperature_scheme> == 3,
+                  reg::law_count<reg::attn_temperature_scheme> == 3 && reg::law_count<reg::mrope_scheme> == 3 &&
+                  reg::law_count<reg::rope_nd_scheme> == 2,
               "each descriptor lists its laws");
 static_assert(!reg::law::bucket_sign_partition::applies_to(reg::t5_scheme::examples[1].config), "T5 causal");
 static_assert(reg::law::bucket_sign_partition::applies_to(reg::deberta_scheme::examples[0].config));
@@ -497,9 +498,9 @@ TEST_CASE("the scheme law runner: every applicable law on every registered schem
   run_registry<float>("float", ran_on, examples);
   run_registry<bfloat16>("bfloat16", ran_on, examples);
   run_registry<float16>("float16", ran_on, examples);
-  CHECK(examples == 4 * 21);  // twenty-one configs, four dtypes
-  // The fourteen laws, each run on some config.
-  CHECK(ran_on.size() == 14);
+  CHECK(examples == 4 * 27);  // twenty-seven configs, four dtypes
+  // The seventeen laws, each run on some config.
+  CHECK(ran_on.size() == 17);
   for (const auto& [law, names] : ran_on) {
     std::string line = law + " ran on:";
     for (const auto& s : names) line += " [" + s + "]";

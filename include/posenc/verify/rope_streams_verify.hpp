@@ -8,8 +8,8 @@
 // independently, 320 bits): pair j of a token is cos/sin of its stream's position times the
 // frequency of its plan (M-RoPE: the text config's theta_j; ND: axis a's theta_{a,k}). The stream
 // maps are the core's (rope::mrope_stream, the axes' order), checked against the derivations of
-// ../shared/reference/pe-formulas-more.md by tests/test_rope_streams.cpp. The laws of
-// laws/streams/ run on each table (their failures are findings). A request that cannot be carried
+// ../shared/reference/pe-formulas-more.md by tests/test_rope_streams.cpp. The registry's laws of
+// the scheme (registry/rope_streams.hpp) run on each table (their failures are findings). A request that cannot be carried
 // out throws std::invalid_argument with one line naming it. Not constexpr; links MPFR.
 #pragma once
 
@@ -25,11 +25,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "posenc/laws/streams/axis_identity_at_zero.hpp"
-#include "posenc/laws/streams/axis_relative_dot.hpp"
-#include "posenc/laws/streams/text_rows.hpp"
 #include "posenc/rope/mrope.hpp"
 #include "posenc/rope/nd.hpp"
+#include "posenc/verify/registry/rope_streams.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
 
@@ -98,25 +96,30 @@ inline std::string locate(std::uint64_t i, std::size_t tokens, std::size_t pairs
          std::to_string(r % pairs);
 }
 
-// The laws of laws/streams/ on a table of T given as [cos | sin] compact (token, pair) arrays,
-// expanded half-split for the views (the laws read expanded rows).
-template <class T, class View, class Make>
-void run_laws(std::span<const T> table, table_dtype dt, std::size_t tokens, std::size_t pairs, Make make_view,
+// The registry's laws of descriptor D (registry/rope_streams.hpp) on a table of T given as the
+// [cos | sin] compact (token, pair) arrays verify reads: expanded into D's tables (M-RoPE's rows
+// half-split, ND's interleaved, as their views read them) and run by sv::run_laws.
+template <class D, class T, class Config, class Positions>
+void run_laws(std::span<const T> table, table_dtype dt, std::string_view skip, const Config& config,
+              const Positions& positions, std::size_t tokens, std::size_t pairs, const std::string& missing,
               std::vector<law_findings>& out) {
+  typename D::template tables<T> t;
+  t.config = config;
+  t.positions.assign(positions.begin(), positions.end());
   const std::size_t d = 2 * pairs;
-  std::vector<T> cos(tokens * d), sin(tokens * d);
-  for (std::size_t t = 0; t < tokens; ++t)
-    for (std::size_t j = 0; j < pairs; ++j) {
-      cos[t * d + j] = cos[t * d + j + pairs] = table[t * pairs + j];
-      sin[t * d + j] = sin[t * d + j + pairs] = table[tokens * pairs + t * pairs + j];
-    }
-  const View v = make_view(std::span<const T>(cos), std::span<const T>(sin));
-  const auto record = [&](const char* name, const laws::law_result& r) {
-    out.push_back(law_findings::from(dt, name, &r, ""));
-  };
-  if constexpr (std::is_same_v<View, laws::mrope_view<T>>) record("mrope_text_rows", laws::mrope_text_rows(v));
-  record("axis_identity_at_zero", laws::axis_identity_at_zero(v));
-  record("axis_relative_dot", laws::axis_relative_dot(v));
+  const rotary_layout lay = t.view().layout();
+  t.cos.resize(tokens * d);
+  t.sin.resize(tokens * d);
+  if (!table.empty())
+    for (std::size_t i = 0; i < tokens; ++i)
+      for (std::size_t j = 0; j < pairs; ++j)
+        for (int e = 0; e < 2; ++e) {
+          const std::size_t k = i * d + rope::pair_index(lay, j, e, d);
+          t.cos[k] = table[i * pairs + j];
+          t.sin[k] = table[tokens * pairs + i * pairs + j];
+        }
+  sv::run_laws<D>(
+      t, dt, skip, [&missing](std::string_view) { return missing; }, out);
 }
 
 }  // namespace detail::streams
@@ -163,13 +166,9 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
-    if (!skip.empty() || table.empty() || q.fold_attention) return;
-    st::run_laws<T, laws::mrope_view<T>>(
-        table, dt, tokens, pairs,
-        [&q](std::span<const T> c, std::span<const T> s) {
-          return laws::mrope_view<T>{&q.config, q.positions, c, s};
-        },
-        out);
+    st::run_laws<registry::mrope_scheme, T>(
+        table, dt, skip, q.config, q.positions, tokens, pairs,
+        q.fold_attention ? "reads cos and sin: the attention factor is folded in" : "", out);
   };
   sv::verify_real_tables(
       rep, tables, q.run, "an M-RoPE table of " + std::to_string(entries) + " entries", exact,
@@ -219,13 +218,7 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
-    if (!skip.empty() || table.empty()) return;
-    st::run_laws<T, laws::nd_view<T>>(
-        table, dt, tokens, pairs,
-        [&c, &q](std::span<const T> cs, std::span<const T> sn) {
-          return laws::nd_view<T>{&c, q.positions, cs, sn, rotary_layout::half_split};
-        },
-        out);
+    st::run_laws<registry::rope_nd_scheme, T>(table, dt, skip, c, q.positions, tokens, pairs, "", out);
   };
   sv::verify_real_tables(
       rep, tables, q.run, "an ND RoPE table of " + std::to_string(entries) + " entries", exact,

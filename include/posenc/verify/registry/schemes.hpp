@@ -28,6 +28,7 @@
 #include "posenc/verify/registry/deberta.hpp"
 #include "posenc/verify/registry/kerple.hpp"
 #include "posenc/verify/registry/logn.hpp"
+#include "posenc/verify/registry/rope_streams.hpp"
 #include "posenc/verify/registry/sandwich.hpp"
 #include "posenc/verify/registry/scheme.hpp"
 #include "posenc/verify/registry/shaw.hpp"
@@ -35,6 +36,7 @@
 #include "posenc/verify/registry/t5.hpp"
 #include "posenc/verify/registry/transformer_xl.hpp"
 #include "posenc/verify/registry/xpos.hpp"
+#include "posenc/verify/rope_streams_verify.hpp"
 #include "posenc/verify/sandwich_verify.hpp"
 #include "posenc/verify/shaw_verify.hpp"
 #include "posenc/verify/sinusoidal_verify.hpp"
@@ -48,6 +50,7 @@ inline constexpr auto every_scheme =
     hana::tuple<hana::type<sinusoidal_scheme>, hana::type<transformer_xl_scheme>, hana::type<alibi_scheme>,
                 hana::type<t5_scheme>, hana::type<deberta_scheme>, hana::type<shaw_scheme>, hana::type<xpos_scheme>,
                 hana::type<kerple_log_scheme>, hana::type<kerple_power_scheme>, hana::type<sandwich_scheme>,
-                hana::type<logn_scheme>, hana::type<attn_temperature_scheme>>{};
+                hana::type<logn_scheme>, hana::type<attn_temperature_scheme>, hana::type<mrope_scheme>,
+                hana::type<rope_nd_scheme>>{};
 
 }  // namespace posenc::verify::registry
