@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -380,4 +381,52 @@ TEST_CASE("emit attn-temperature --hf-config: a Llama-4 config's temperature, or
     CHECK(r.err.find(c.needle) != std::string::npos);
     CHECK(dir.files().empty());
   }
+}
+
+// ---- the layer map of a per-layer model (docs/rope-layers.md) ---------------------------------
+
+TEST_CASE("emit rope --hf-config --layer-map: every layer's distinct table, NoPE layers as -1",
+          "[cli][hf-config][layers]") {
+  // Gemma-3 4B (34 layers, pattern 6): full attention at layers 5, 11, ..., 29 (base 1e6, linear 8),
+  // sliding elsewhere (base 1e4, unscaled), per Gemma3TextConfig's layer_types rule.
+  const cli_result g = emit({"rope", "--hf-config", fixture("gemma-3-4b-it.json"), "--layer-map"});
+  INFO(g.err);
+  REQUIRE(g.status == 0);
+  const auto lines = posenc_test::split(g.out, '\n');
+  REQUIRE(lines[0] == "layer,table,name,rotary_dim,rope_theta,rope_type,factor");
+  REQUIRE(lines.size() == 1 + 34 + 1);
+  std::set<std::string> rows_of_full, rows_of_sliding;
+  for (std::size_t l = 0; l < 34; ++l) {
+    const auto f = posenc_test::split(lines[1 + l], ',');
+    REQUIRE(f.size() == 7);
+    CHECK(f[0] == std::to_string(l));
+    const bool full = (l + 1) % 6 == 0;
+    (full ? rows_of_full : rows_of_sliding).insert(lines[1 + l].substr(lines[1 + l].find(',') + 1));
+    CHECK(f[3] == "256");
+    CHECK(f[4] == (full ? "1000000" : "10000"));
+    CHECK(f[5] == (full ? "linear" : "default"));
+    CHECK(f[6] == (full ? "8" : ""));
+  }
+  CHECK(rows_of_full.size() == 1);  // one distinct table for each layer type
+  CHECK(rows_of_sliding.size() == 1);
+  // Llama-4 Scout: NoPE every 4th layer ("1 means RoPE").
+  const cli_result l4 = emit({"rope", "--hf-config", fixture("llama-4-scout-17b-16e.json"), "--layer-map"});
+  REQUIRE(l4.status == 0);
+  const auto l4_lines = posenc_test::split(l4.out, '\n');
+  for (std::size_t l = 0; l + 2 < l4_lines.size(); ++l) {
+    const auto f = posenc_test::split(l4_lines[1 + l], ',');
+    CHECK((f[1] == "-1") == ((l + 1) % 4 == 0));
+  }
+  // A single-table model: every layer (Llama-3.1-8B's 32) has table 0.
+  const cli_result one = emit({"rope", "--hf-config", fixture("llama-3.1-8b.json"), "--layer-map"});
+  std::string want = "layer,table,name,rotary_dim,rope_theta,rope_type,factor\n";
+  for (int l = 0; l < 32; ++l) want += std::to_string(l) + ",0,rope,128,500000,llama3,8\n";
+  CHECK(one.out == want);
+  // Not with a table's flags; not without a config.
+  const cli_result bad =
+      emit({"rope", "--hf-config", fixture("gemma-3-4b-it.json"), "--layer-map", "--positions", "4"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("--positions does not apply") != std::string::npos);
+  const cli_result none = emit({"rope", "--layer-map"});
+  CHECK(none.status == 2);
 }

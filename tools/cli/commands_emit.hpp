@@ -565,6 +565,9 @@ std::string emit_any(const parsed_config& pc, const options& o) {
 inline std::string run_rope(const parsed_args& a, const command_target& t) {
   if (t.what[0] != "rope" && t.what[0] != "rope-freq")
     throw usage_error("emit: unknown table " + quote(t.what[0]) + " (expected one of: " + table_list() + ")");
+#if defined(POSENC_CLI_HAVE_IO)
+  if (t.what[0] == "rope" && a.has("layer-map")) return hf_layer_map(a, "emit rope");
+#endif
   options o = read_options(a, t);
   const auto hf = hf_rope_settings(a, o.ctx);      // --hf-config: the file's values, under the flags
   if (hf && !a.has("layout")) o.lay = hf->layout;  // the model's own element order by default
