@@ -16,6 +16,8 @@
 // entries are checked against the scalar functions (exit 1 on a mismatch).
 // Each timing: one untimed call of each side, then 7 alternating passes of at least --min-ms; the
 // best pass counts.
+// Then the other tables of issue 22 against the 1D table of as many entries: Leaky ReRoPE's decode
+// table (two 1D fills), Llama-4's attention temperature (one value per step, copied).
 // Run: ./rope_streams_bench [--text N] [--grid G] [--min-ms M]   (bad arguments: exit 2)
 #include <algorithm>
 #include <chrono>
@@ -28,7 +30,9 @@
 #include <string>
 #include <vector>
 
+#include <posenc/attn_temperature.hpp>
 #include <posenc/rope/fill.hpp>
+#include <posenc/rope/leaky_rerope.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
@@ -231,6 +235,49 @@ int main(int argc, char** argv) {
   report("posenc rope-nd vs BFL float32", c2, d2, m * 64, "BFL f32");
   auto [c3, d3] = race(nd_fast, bfl, min_ms);
   report("posenc rope-nd (scratch) vs BFL float32", c3, d3, m * 64, "BFL f32");
+  const auto nd_range1d = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(qwen.text, nd_base));
+    g_sink += nd_base[m * 32].sin;
+  };
+  auto [c4, d4] = race(nd_fast, nd_range1d, min_ms);
+  report("posenc rope-nd (scratch) vs 1D range", c4, d4, m * 64, "1D range");
+
+  // ---- the other tables of issue 22: each a 1D table, or cheaper ----
+  // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows
+  // from k w; against the 1D table of as many consecutive rows.
+  const rope::config llama{.head_dim = 128, .rope_theta = 500000.0};
+  const std::size_t leaky_rows = 4096;
+  std::vector<pair_f> leaky_out(leaky_rows * 64), plain_out(leaky_rows * 64);
+  const rope::checked_leaky_rerope_config leaky{rope::leaky_rerope_config{.window = 512, .scaling_factor = 16}};
+  const auto leaky_fill = [&] {
+    static_cast<void>(rope::fill_leaky_rerope_pair_table<float>(llama, leaky, leaky_out));
+    g_sink += leaky_out[leaky_rows * 32].sin;
+  };
+  const auto plain_fill = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(llama, plain_out));
+    g_sink += plain_out[leaky_rows * 32].sin;
+  };
+  std::printf("Leaky ReRoPE decode table (w 512, k 16), %zu rows x 64 pairs, float\n", leaky_rows);
+  auto [e1, f1] = race(leaky_fill, plain_fill, min_ms);
+  report("posenc leaky vs posenc 1D range", e1, f1, leaky_rows * 64, "1D range");
+  // Llama-4's attention temperature: 2^20 positions (one value each), against a 1D RoPE table of
+  // as many entries (one pair, 2^20 rows).
+  const std::size_t temp_rows = std::size_t{1} << 20;
+  std::vector<float> temp_out(temp_rows);
+  std::vector<pair_f> one_pair(temp_rows);
+  const posenc::attn_temperature::checked_config temp{posenc::attn_temperature::config{}};
+  const auto temp_fill = [&] {
+    static_cast<void>(posenc::attn_temperature::fill_scales<float>(temp, 0, std::span<float>(temp_out)));
+    g_sink += temp_out[temp_rows / 2];
+  };
+  const rope::config one{.head_dim = 2};
+  const auto one_fill = [&] {
+    static_cast<void>(rope::fill_pair_table<float>(one, one_pair));
+    g_sink += one_pair[temp_rows / 2].sin;
+  };
+  std::printf("Attention temperature, 2^20 positions, float\n");
+  auto [h1, i1] = race(temp_fill, one_fill, min_ms);
+  report("posenc temperature vs 1D range", h1, i1, temp_rows, "1D range");
   std::printf("(sink %g)\n", g_sink);
   return 0;
 }

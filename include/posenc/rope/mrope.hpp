@@ -118,16 +118,22 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
     if (const posenc::status st = rope::fill_pair_table<T>(c.text, rows, {.start = lo, .fold_attention = fold});
         st != posenc::status::ok)
       return st;
+    // The gather: each pair's stream once per chunk, each token's four rows (t, h, w and
+    // position 0 for ggml's fourth stream) once per token.
     constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
     for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
       const std::size_t n = pairs - j0 < chunk ? pairs - j0 : chunk;
+      std::size_t stream_of[chunk] = {};  // 0: position 0 (ggml's fourth stream), 1 + s: stream s
+      for (std::size_t jj = 0; jj < n; ++jj)
+        stream_of[jj] = static_cast<std::size_t>(rope::mrope_stream(c, static_cast<int>(j0 + jj)) + 1);
       dest.begin_chunk(j0, n);
-      for (std::size_t i = 0; i < tokens; ++i)
-        for (std::size_t jj = 0; jj < n; ++jj) {
-          const int s = rope::mrope_stream(c, static_cast<int>(j0 + jj));
-          const std::uint64_t p = s < 0 ? 0 : positions[static_cast<std::size_t>(s) * tokens + i];
-          dest.store(i, j0, jj, rows[static_cast<std::size_t>(p - lo) * pairs + j0 + jj]);
-        }
+      for (std::size_t i = 0; i < tokens; ++i) {
+        const std::size_t row[4] = {static_cast<std::size_t>(0 - lo) * pairs + j0,
+                                    static_cast<std::size_t>(positions[i] - lo) * pairs + j0,
+                                    static_cast<std::size_t>(positions[tokens + i] - lo) * pairs + j0,
+                                    static_cast<std::size_t>(positions[2 * tokens + i] - lo) * pairs + j0};
+        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, rows[row[stream_of[jj]] + jj]);
+      }
     }
     return posenc::status::ok;
   }
