@@ -45,7 +45,7 @@ __version__ = _core.__version__
 have_verify = bool(getattr(_core, "have_verify", False))
 
 __all__ = [
-    "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "rope_nd_table",
+    "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "mrope_position_ids", "rope_nd_table",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors", "attn_temperature_scales",
     "sinusoidal_table", "xpos_scales",
@@ -393,6 +393,33 @@ def mrope_table(positions, head_dim, mrope_section, dtype="float64", *, rope_the
     cos, sin = _core.mrope_table(_count("head_dim", head_dim), float(rope_theta), float(partial_rotary_factor),
                                  section, layout, pos, code)
     return present(cos, code, dtype), present(sin, code, dtype)
+
+
+def mrope_position_ids(segments, *, temporal="index", tokens_per_second=None):
+    """The (t, h, w) position ids of a multimodal sequence as HF's ``get_rope_index`` builds them,
+    and the next start (``rope_deltas = next - len``): ``(positions, next)``, positions of shape
+    ``(3, tokens)`` for :func:`mrope_table`. ``segments``: a list of ``("text", n)``,
+    ``("image", grid_h, grid_w)`` and ``("video", grid_t, grid_h, grid_w, second_per_grid_t)``, grids
+    in LLM tokens (after the spatial merge). ``temporal``: ``"index"`` (Qwen2-VL: t = s + k) or
+    ``"seconds"`` (Qwen2.5-VL: t = s + floor(k * second_per_grid_t * tokens_per_second), the exact
+    product truncated). ``tokens_per_second`` has no default: released Qwen2.5-VL configs say 2, HF's
+    class default is 4. docs/rope-streams.md section 3."""
+    rows = []
+    for seg in segments:
+        kind = seg[0]
+        if kind == "text":
+            (n,) = seg[1:]
+            rows.append((0, _count("text tokens", n), 1, 0, 0, 0.0))
+        elif kind == "image":
+            h, w = seg[1:]
+            rows.append((1, 0, 1, _count("grid_h", h), _count("grid_w", w), 0.0))
+        elif kind == "video":
+            t, h, w, spg = seg[1:]
+            rows.append((2, 0, _count("grid_t", t), _count("grid_h", h), _count("grid_w", w), float(spg)))
+        else:
+            raise ValueError(f"mrope_position_ids: unknown segment kind {kind!r} (text, image or video)")
+    tps = 0.0 if tokens_per_second is None else float(tokens_per_second)
+    return _core.mrope_position_ids(rows, temporal, tps)
 
 
 def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0):

@@ -43,3 +43,19 @@ def test_rope_nd_fractional_positions_and_errors():
         posenc.mrope_table(np.zeros((3, 1), dtype=np.int64), 128, [16, 24, 16])
     with pytest.raises(ValueError, match="shape"):
         posenc.mrope_table(np.zeros((2, 1), dtype=np.int64), 128, [16, 24, 24])
+
+
+def test_mrope_position_ids_worked_example():
+    # pe-formulas-more.md 1.3: 3 text tokens, a Qwen2.5-VL video of LLM grid (4, 2, 2) at 1 s per
+    # grid and 2 tokens per second: text 0, 1, 2; t in {3, 5, 7, 9}, h and w in {3, 4}; next 10.
+    pos, nxt = posenc.mrope_position_ids([("text", 3), ("video", 4, 2, 2, 1.0)], temporal="seconds",
+                                         tokens_per_second=2)
+    assert nxt == 10
+    assert pos.shape == (3, 19)
+    assert pos[0].tolist() == [0, 1, 2, 3, 3, 3, 3, 5, 5, 5, 5, 7, 7, 7, 7, 9, 9, 9, 9]
+    assert sorted(set(pos[1, 3:].tolist())) == [3, 4] and sorted(set(pos[2, 3:].tolist())) == [3, 4]
+    with pytest.raises(ValueError, match="tokens_per_second"):
+        posenc.mrope_position_ids([("video", 4, 2, 2, 1.0)], temporal="seconds")
+    # The ids feed mrope_table directly.
+    cos, _ = posenc.mrope_table(pos, 128, [16, 24, 24], rope_theta=1e6)
+    assert cos.shape == (19, 64)

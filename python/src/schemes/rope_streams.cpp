@@ -4,18 +4,22 @@
 //
 //   mrope_table     rope::fill_mrope_pair_table     (cos, sin), each [tokens, rotary_dim / 2]
 //   rope_nd_table   rope::fill_nd_pair_table        (cos, sin), each [tokens, sum(axes_dim) / 2]
+//   mrope_position_ids  rope::mrope_positions       (positions (3, tokens), next start)
 // Positions arrive stream-major (3 x tokens; axes x tokens), as HF's position_ids.
+#include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include <array>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <posenc/math/sincos_result.hpp>
 #include <posenc/rope/mrope.hpp>
+#include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
 
 #include "bindings.hpp"
@@ -78,7 +82,40 @@ py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, con
   });
 }
 
+// HF get_rope_index's (t, h, w) ids (rope/mrope_positions.hpp). Each segment: (kind, tokens, grid_t,
+// grid_h, grid_w, second_per_grid_t), kind 0 text, 1 image, 2 video. Returns (positions (3, tokens)
+// uint64, next start).
+py::tuple mrope_position_ids(
+    const std::vector<std::tuple<int, std::uint64_t, std::uint64_t, std::uint64_t, std::uint64_t, double>>& segments,
+    const std::string& temporal, double tokens_per_second) {
+  const std::string ctx = "mrope_position_ids";
+  std::vector<rope::mrope_segment> seq;
+  for (const auto& [kind, tokens, gt, gh, gw, spg] : segments) {
+    if (kind < 0 || kind > 2) fail(ctx + ": a segment's kind must be text, image or video");
+    seq.push_back({static_cast<rope::mrope_segment::kind_t>(kind), tokens, gt, gh, gw, spg});
+  }
+  rope::mrope_position_rules rules{};
+  if (temporal == "seconds")
+    rules.temporal = rope::mrope_temporal::seconds;
+  else if (temporal != "index")
+    fail(ctx + ": temporal must be 'index' (Qwen2-VL) or 'seconds' (Qwen2.5-VL), got '" + temporal + "'");
+  rules.tokens_per_second = tokens_per_second;
+  const std::uint64_t n = rope::mrope_token_count(seq);
+  if (n == 0) fail(ctx + ": the segments have no token");
+  table_size(3, n, ctx);
+  py::array_t<std::uint64_t> out({py::ssize_t{3}, static_cast<py::ssize_t>(n)});
+  const auto r =
+      rope::mrope_positions(seq, rules, std::span<std::uint64_t>(out.mutable_data(), static_cast<std::size_t>(3 * n)));
+  if (!r.ok())
+    fail(ctx +
+         ": an empty grid, an unset tokens_per_second or second_per_grid_t under 'seconds', or a position "
+         "past 2^21");
+  return py::make_tuple(out, r.value);
+}
+
 void bind(py::module_& m) {
+  m.def("mrope_position_ids", &mrope_position_ids, py::arg("segments"), py::arg("temporal"),
+        py::arg("tokens_per_second"));
   m.def("mrope_table", &mrope_table, py::arg("head_dim"), py::arg("rope_theta"), py::arg("partial_rotary_factor"),
         py::arg("mrope_section"), py::arg("layout"), py::arg("positions"), py::arg("dtype"));
   m.def("rope_nd_table", &rope_nd_table, py::arg("axes_dim"), py::arg("rope_theta"), py::arg("positions"),
