@@ -64,6 +64,9 @@ inline std::vector<table_flags> scheme_table_flags() {
        true},
       {"rope-nd", {"axes-dim", "rope-theta", "position-ids", "hf-config"}, true},
       {"attn-temperature", {"floor-scale", "attn-scale", "positions", "start", "hf-config"}, true},
+      {"leaky-rerope",
+       {"head-dim", "rope-theta", "partial-rotary-factor", "window", "leak", "positions", "hf-config"},
+       true},
   };
 }
 

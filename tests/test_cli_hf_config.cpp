@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -429,4 +430,19 @@ TEST_CASE("emit rope --hf-config --layer-map: every layer's distinct table, NoPE
   CHECK(bad.err.find("--positions does not apply") != std::string::npos);
   const cli_result none = emit({"rope", "--layer-map"});
   CHECK(none.status == 2);
+}
+
+TEST_CASE("emit attn-temperature --hf-config: the shipped Llama-4 Scout config", "[cli][hf-config][attn-temperature]") {
+  // text_config: attn_temperature_tuning 4 (truthy), floor_scale 8192, attn_scale 0.1: the step at
+  // p = 8191, 1.069315 there (pe-formulas-more.md section 3, the published figure to 6 decimals).
+  const cli_result r = emit({"attn-temperature", "--hf-config", fixture("llama-4-scout-17b-16e.json"), "--positions",
+                             "2", "--start", "8190", "--decimal"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto lines = posenc_test::split(r.out, '\n');
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[1] == "8190,1");
+  REQUIRE(lines[2].rfind("8191,1.069314", 0) == 0);
+  const double v = std::stod(lines[2].substr(5));
+  CHECK(std::abs(v - 1.069315) < 5e-7);
 }

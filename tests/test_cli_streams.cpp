@@ -1,5 +1,5 @@
-// test_cli_streams.cpp: `posenc emit mrope|rope-nd` and `posenc verify mrope|rope-nd` run as the
-// built executable (POSENC_CLI_PATH). Expected values come from MPFR (verify/rope_oracle.hpp) at each
+// test_cli_streams.cpp: `posenc emit mrope|rope-nd|leaky-rerope` and `posenc verify` of the same run
+// as the built executable (POSENC_CLI_PATH). Expected values come from MPFR (verify/rope_oracle.hpp) at each
 // pair's stream position (the maps of ../shared/reference/pe-formulas-more.md 1.2-1.4 and 6.1), and
 // the checksum of a C header from its own bin bytes; bad input gets exit 2 and one line.
 #include <catch2/catch.hpp>
@@ -192,4 +192,47 @@ TEST_CASE("emit and verify mrope / rope-nd --hf-config: the shipped Qwen-VL and 
   const cli_result bad_nd = emit({"rope-nd", "--hf-config", dir + "llama-3.1-8b.json", "--position-ids", nd});
   CHECK(bad_nd.status == 2);
   CHECK(bad_nd.err.find("axes_dims_rope") != std::string::npos);
+}
+
+TEST_CASE("emit and verify leaky-rerope: rel' = w + (rel - w) / k from its definition", "[cli][leaky-rerope]") {
+  // w = 8, k = 16: rel' = 8 + (rel - 8) / 16 is a dyadic number, so the MPFR value at the real
+  // position rel' (rope_oracle.hpp) is an independent check of posenc's integer row of the scaled table.
+  const cli_result r = emit(
+      {"leaky-rerope", "--head-dim", "64", "--window", "8", "--leak", "16", "--positions", "40", "--dtype", "f32"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines[0] == "rel,pair,cos,sin");
+  std::size_t bad = 0;
+  for (std::size_t rel = 0; rel < 40; ++rel)
+    for (int j = 0; j < 32; ++j) {
+      const double p = rel < 8 ? static_cast<double>(rel) : 8.0 + static_cast<double>(rel - 8) / 16.0;
+      const auto e = posenc::verify::cr_rope_sincos_at<float>(p, 10000.0, j, 64);
+      const auto f = split(lines[1 + rel * 32 + static_cast<std::size_t>(j)], ',');
+      bad += f[0] != std::to_string(rel) || parse_hex(f[2]) != static_cast<double>(e.cos) ||
+             parse_hex(f[3]) != static_cast<double>(e.sin);
+    }
+  CHECK(bad == 0);
+  const strings cfg = {"--head-dim", "64", "--window", "8", "--leak", "16", "--positions", "40"};
+  const cli_result v = verify(posenc_test::cat({"leaky-rerope", "--dtype", "f32,bf16"}, cfg));
+  INFO(v.out << v.err);
+  CHECK(v.status == 0);
+  // One entry of the bin table one ulp off: found and named.
+  cli_result b = emit(posenc_test::cat({"leaky-rerope", "--format", "bin", "--dtype", "f32"}, cfg));
+  REQUIRE(b.status == 0);
+  const std::size_t at = (20 * 32 + 3) * 4;  // cos of rel 20, pair 3
+  b.out[at] = static_cast<char>(b.out[at] ^ 1);
+  const cli_result bad_v =
+      verify(posenc_test::cat({"leaky-rerope", "--table", scratch("leaky.bin", b.out), "--dtype", "f32"}, cfg));
+  CHECK(bad_v.status == 1);
+  CHECK(bad_v.out.find("cos of rel 20, pair 3") != std::string::npos);
+  // Bad input: one line, exit 2.
+  const cli_result k1 = emit({"leaky-rerope", "--head-dim", "64", "--leak", "1", "--positions", "4"});
+  CHECK(k1.status == 2);
+  CHECK(k1.err.find("--leak") != std::string::npos);
+  const cli_result yarn =
+      emit({"leaky-rerope", "--hf-config",
+            std::string(POSENC_SOURCE_DIR) + "/examples/configs/qwen2.5-7b-instruct-yarn.json", "--positions", "4"});
+  CHECK(yarn.status == 2);
+  CHECK(yarn.err.find("default or linear") != std::string::npos);
 }

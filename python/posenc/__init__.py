@@ -46,6 +46,7 @@ have_verify = bool(getattr(_core, "have_verify", False))
 
 __all__ = [
     "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "mrope_position_ids", "rope_nd_table",
+    "leaky_rerope_table",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors", "attn_temperature_scales",
     "sinusoidal_table", "xpos_scales",
@@ -120,7 +121,7 @@ def _positions_array(positions):
 # ---- RoPE ---------------------------------------------------------------------------------------
 
 
-def rope_table(config, positions, dtype="float64", *, start=0, layout="half_split", fold_attention=False,
+def rope_table(config, positions, dtype="float64", *, start=0, layout=None, fold_attention=False,
                policy="exact", inv_freq=None, **overrides):
     """RoPE cos and sin tables, shape ``[rows, rotary_dim]``.
 
@@ -139,9 +140,10 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
         ``"bfloat16"`` (see the module doc; ``"f64"``, ``"f32"``, ``"f16"``, ``"bf16"`` too).
     start : int
         First position when ``positions`` is a count.
-    layout : ``"half_split"`` (also ``"half-split"``) or ``"interleaved"``
+    layout : ``None``, ``"half_split"`` (also ``"half-split"``) or ``"interleaved"``
         Where pair j's two elements go: ``(j, j + D/2)`` (HF's ``cat(freqs, freqs)``, GPT-NeoX) or
-        ``(2j, 2j + 1)`` (GPT-J, Meta).
+        ``(2j, 2j + 1)`` (GPT-J, Meta). None (default): the model's own, as ``posenc emit rope``
+        defaults to it: interleaved for Llama-4, Cohere, Cohere2 and GLM configs, else half-split.
     fold_attention : bool
         Entries ``attention_factor * cos`` and ``* sin`` (HF's ``attention_scaling``, YaRN/LongRoPE),
         rounded once (exact policy) or multiplied in float32 (hf_float32). ggml_float32's factor is 1.
@@ -185,7 +187,7 @@ def rope_table(config, positions, dtype="float64", *, start=0, layout="half_spli
     """
     code = dtype_code(dtype)
     text = config_text(config)
-    lay = _choice("layout", layout, _LAYOUTS)
+    lay = "model" if layout is None else _choice("layout", layout, _LAYOUTS)
     pol = _choice("policy", policy, _POLICIES)
     if not isinstance(fold_attention, bool):
         raise TypeError("fold_attention must be a bool")
@@ -422,6 +424,18 @@ def mrope_position_ids(segments, *, temporal="index", tokens_per_second=None):
     return _core.mrope_position_ids(rows, temporal, tps)
 
 
+def leaky_rerope_table(rows, head_dim, dtype="float64", *, window=512, leak=16, rope_theta=10000.0,
+                       partial_rotary_factor=1.0):
+    """Leaky ReRoPE's decode table ``(cos, sin)``, each ``[rows, rotary_dim // 2]``: row ``rel`` holds
+    cos/sin of ``rel' * theta_j``, ``rel' = rel`` below the window and ``window + (rel - window) /
+    leak`` from it (bojone/rerope), each correctly rounded (the k-scaled table's integer rows, exact).
+    ``posenc emit leaky-rerope``; docs/rope-remap.md."""
+    code = dtype_code(dtype)
+    cos, sin = _core.leaky_rerope_table(_count("head_dim", head_dim), float(rope_theta), float(partial_rotary_factor),
+                                        _count("window", window), _count("leak", leak), _count("rows", rows), code)
+    return present(cos, code, dtype), present(sin, code, dtype)
+
+
 def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0):
     """ND axial RoPE cos/sin ``(cos, sin)``, each ``[tokens, sum(axes_dim) // 2]``: axis ``a`` has
     ``axes_dim[a] // 2`` pairs in order, pair ``k`` of it rotating by ``p_a * rope_theta **
@@ -616,7 +630,7 @@ def _table_array(x, name):
                         "or ml_dtypes.bfloat16)") from None
 
 
-def verify(cos, sin, config=None, *, start=0, layout="half_split", fold_attention=False, max_ulp=0, dtype=None,
+def verify(cos, sin, config=None, *, start=0, layout=None, fold_attention=False, max_ulp=0, dtype=None,
            threads=0, shard=None, **overrides):
     """Checks a RoPE cos/sin table (yours, a model's cache, a file's) against the exact values.
 
@@ -683,7 +697,7 @@ def verify(cos, sin, config=None, *, start=0, layout="half_split", fold_attentio
     start = _integer("start", start)
     if start < 0:
         raise ValueError(f"verify: start must be non-negative, got {start}")
-    lay = _choice("layout", layout, _LAYOUTS)
+    lay = "model" if layout is None else _choice("layout", layout, _LAYOUTS)
     if not isinstance(fold_attention, bool):
         raise TypeError("fold_attention must be a bool")
     max_ulp = _count("max_ulp", max_ulp, least=0)

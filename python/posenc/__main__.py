@@ -1,9 +1,9 @@
 """``python3 -m posenc``: write a model's RoPE tables to a .npz file.
 
-    python3 -m posenc table CONFIG.json --positions N [--start P] [--dtype float64] [--layout half_split]
+    python3 -m posenc table CONFIG.json --positions N [--start P] [--dtype float64] [--layout L]
                             [--policy exact] [--fold-attention] -o OUT.npz
     python3 -m posenc inv-freq CONFIG.json [--dtype float64] [--policy exact] -o OUT.npz
-    python3 -m posenc verify CONFIG.json TABLE.npz [--start P] [--layout half_split] [--fold-attention]
+    python3 -m posenc verify CONFIG.json TABLE.npz [--start P] [--layout L] [--fold-attention]
                              [--max-ulp K]
     python3 -m posenc --version
 
@@ -37,7 +37,8 @@ def _parser():
     t.add_argument("--positions", type=int, required=True, metavar="N", help="rows: positions START .. START+N-1")
     t.add_argument("--start", type=int, default=0, metavar="P", help="first position (default 0)")
     t.add_argument("--dtype", default="float64", help="float64 (default), float32, bfloat16 or float16")
-    t.add_argument("--layout", default="half_split", help="half_split (default) or interleaved")
+    t.add_argument("--layout", default=None,
+                   help="half_split or interleaved (default: the model's, interleaved for Llama-4, Cohere, GLM)")
     t.add_argument("--policy", default="exact", help="exact (default), hf_float32 or ggml_float32")
     t.add_argument("--fold-attention", action="store_true", help="cos and sin times the attention factor")
     t.add_argument("-o", "--output", required=True, metavar="OUT.npz", help="the file to write")
@@ -52,7 +53,8 @@ def _parser():
     v.add_argument("config", help="a HuggingFace config.json")
     v.add_argument("table", help="a .npz with arrays cos and sin [rows, rotary_dim] (and optionally positions)")
     v.add_argument("--start", type=int, default=None, metavar="P", help="position of row 0 (default: the file's)")
-    v.add_argument("--layout", default="half_split", help="half_split (default) or interleaved")
+    v.add_argument("--layout", default=None,
+                   help="half_split or interleaved (default: the model's, interleaved for Llama-4, Cohere, GLM)")
     v.add_argument("--fold-attention", action="store_true", help="the entries include the attention factor")
     v.add_argument("--max-ulp", type=int, default=0, metavar="K", help="tolerance in representable steps")
     return p

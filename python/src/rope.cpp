@@ -42,7 +42,9 @@ policy parse_policy(const std::string& p) {
   fail("unknown policy '" + p + "' (expected 'exact', 'hf_float32' or 'ggml_float32')");
 }
 
-rope::layout parse_layout(const std::string& l) {
+// "model": the config's own element order (interleaved for Llama-4, Cohere, GLM; io/rope_settings.hpp).
+rope::layout parse_layout(const std::string& l, rope::layout model = rope::layout::half_split) {
+  if (l == "model") return model;
   if (l == "half_split") return rope::layout::half_split;
   if (l == "interleaved") return rope::layout::interleaved;
   fail("unknown layout '" + l + "' (expected 'half_split' or 'interleaved')");
@@ -186,7 +188,7 @@ py::tuple rope_table(const std::string& json_text, const py::dict& overrides,
   const io::rope_settings s = read_rope_config(json_text, overrides, ctx);
   rope::config c = s.config();
   const dtype d = parse_dtype(dtype_s);
-  const rope::layout lay = parse_layout(layout_s);
+  const rope::layout lay = parse_layout(layout_s, s.layout);
   const policy pol = parse_policy(policy_s);
   rows_spec r{.start = start, .rows = rows};
   if (positions) {

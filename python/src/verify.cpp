@@ -64,20 +64,23 @@ py::dict verify_rope(const std::string& json_text, const py::dict& overrides, co
            (a->ndim() == 2 ? "[" + std::to_string(a->shape(0)) + ", " + std::to_string(a->shape(1)) + "]"
                            : std::to_string(a->ndim()) + " dimensions"));
   if (cos.shape(0) != sin.shape(0)) fail(ctx + ": cos and sin have different numbers of rows");
-  if (layout_s != "half_split" && layout_s != "interleaved")
+  if (layout_s != "half_split" && layout_s != "interleaved" && layout_s != "model")
     fail(ctx + ": unknown layout '" + layout_s + "' (expected 'half_split' or 'interleaved')");
+  // "model": the config's own element order (interleaved for Llama-4, Cohere, GLM).
+  const bool interleaved = layout_s == "interleaved" || (layout_s == "model" && s.layout == rope::layout::interleaved);
   pv::rope_verify_request q;
   q.config = c;
   q.start = start;
   q.rows = static_cast<std::uint64_t>(cos.shape(0));
   if (q.rows > 0) warn_past_max_position(c.max_position_embeddings, q.start + (q.rows - 1), ctx);
-  q.layout = layout_s == "interleaved" ? rope::layout::interleaved : rope::layout::half_split;
+  q.layout = interleaved ? rope::layout::interleaved : rope::layout::half_split;
   q.fold_attention = fold;
   q.max_ulp = max_ulp;
   q.threads = threads;
   q.shard = {shard_index, shard_count};
   q.description = "rope table of " + std::to_string(q.rows) + " positions from " + std::to_string(start) +
-                  ", rotary_dim " + std::to_string(d) + ", layout " + layout_s +
+                  ", rotary_dim " + std::to_string(d) + ", layout " +
+                  (interleaved ? std::string("interleaved") : std::string("half_split")) +
                   (fold ? ", attention factor folded" : "") + " (python posenc.verify)";
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     for (const py::array* a : {&cos, &sin})

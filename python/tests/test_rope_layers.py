@@ -35,6 +35,22 @@ def test_glm4_rope_ratio_meanings():
     with pytest.raises(ValueError, match="rope_ratio"):
         posenc.rope_table(glm, 4)
     got = posenc.rope_table(glm, 4, rope_ratio_meaning="base")
-    want = posenc.rope_table(None, 4, head_dim=128, partial_rotary_factor=0.5, rope_theta=5e6)
+    # The config's layout (ChatGLM: interleaved pairs) is the default, as in `posenc emit rope`.
+    want = posenc.rope_table(None, 4, head_dim=128, partial_rotary_factor=0.5, rope_theta=5e6, layout="interleaved")
     assert got[0].shape == (4, 64)
     assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_layout_defaults_to_the_models():
+    """As `posenc emit rope`, the layout follows the config: interleaved for GLM-4 (ChatGLM format),
+    half-split for Gemma-3; an explicit layout overrides it."""
+    glm = os.path.join(CONFIGS, "glm-4-9b-chat.json")
+    c_default, _ = posenc.rope_table(glm, 3, "float32", rope_ratio_meaning="base")
+    c_inter, _ = posenc.rope_table(glm, 3, "float32", rope_ratio_meaning="base", layout="interleaved")
+    c_half, _ = posenc.rope_table(glm, 3, "float32", rope_ratio_meaning="base", layout="half_split")
+    assert (c_default == c_inter).all()
+    assert not (c_default == c_half).all()
+    gemma = os.path.join(CONFIGS, "gemma-3-4b-it.json")
+    g_default, _ = posenc.rope_table(gemma, 3, "float32", layer=5)
+    g_half, _ = posenc.rope_table(gemma, 3, "float32", layer=5, layout="half_split")
+    assert (g_default == g_half).all()

@@ -59,3 +59,16 @@ def test_mrope_position_ids_worked_example():
     # The ids feed mrope_table directly.
     cos, _ = posenc.mrope_table(pos, 128, [16, 24, 24], rope_theta=1e6)
     assert cos.shape == (19, 64)
+
+
+def test_leaky_rerope_table_rows():
+    # Below the window: the plain rows; from it, rel' = w + (rel - w) / k (w = 8, k = 16): row 24 is
+    # rel' = 9, the plain row 9, bit for bit (both the exact value rounded once).
+    cos, sin = posenc.leaky_rerope_table(40, 64, "float32", window=8, leak=16)
+    c1, s1 = posenc.rope_table(None, 10, "float32", head_dim=64)
+    assert cos.shape == (40, 32)
+    assert np.array_equal(cos[:8].view(np.uint32), c1[:8, :32].view(np.uint32))
+    assert np.array_equal(cos[24].view(np.uint32), c1[9, :32].view(np.uint32))
+    assert np.array_equal(sin[24].view(np.uint32), s1[9, 32:].view(np.uint32))
+    with pytest.raises(ValueError, match="k must be an integer >= 2"):
+        posenc.leaky_rerope_table(4, 64, leak=1)

@@ -28,6 +28,7 @@
 #include <posenc/status.hpp>
 
 #include "args.hpp"
+#include "emit_pair_table.hpp"
 #include "emit_scheme_util.hpp"
 #include "emit_table.hpp"
 #include "emit_values.hpp"
@@ -209,30 +210,6 @@ inline std::vector<double> read_nd_positions(const parsed_args& a, std::size_t a
   return pos;
 }
 
-template <class T>
-std::string write_stream_table(const std::vector<math::sincos_result<T>>& vals, std::size_t tokens, std::size_t pairs,
-                               const std::string& scheme, std::vector<std::pair<std::string, std::string>> params,
-                               const std::string& note, const table_options& o) {
-  table<T> t;
-  t.scheme = scheme;
-  t.keys = {"token", "pair"};
-  t.value = "cos";
-  t.value2 = "sin";
-  t.values.resize(vals.size());
-  t.values2.resize(vals.size());
-  for (std::size_t i = 0; i < vals.size(); ++i) t.values[i] = vals[i].cos, t.values2[i] = vals[i].sin;
-  t.key_of = [pairs](std::size_t r, std::int64_t* k) {
-    k[0] = static_cast<std::int64_t>(r / pairs);
-    k[1] = static_cast<std::int64_t>(r % pairs);
-  };
-  t.shape = {tokens, pairs};
-  t.index_notes = {"[i][j]: token i of the position-id file, pair j", note};
-  params.emplace_back("tokens", std::to_string(tokens));
-  params.emplace_back("dtype", std::string(dtype_name<T>()));
-  t.params = std::move(params);
-  return write_table(t, o);
-}
-
 inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
   const rope::mrope_config c = read_mrope_config(a, o.ctx);
   const std::vector<std::uint64_t> pos = read_mrope_positions(a, o.ctx);
@@ -245,8 +222,8 @@ inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
     check_status(rope::fill_mrope_pair_table<T>(c, pos, vals, scratch), "M-RoPE table");
     const std::string s = std::to_string(c.mrope_section[0]) + "," + std::to_string(c.mrope_section[1]) + "," +
                           std::to_string(c.mrope_section[2]);
-    return write_stream_table<T>(
-        vals, tokens, pairs, "mrope",
+    return write_pair_table<T>(
+        vals, tokens, pairs, "token", "token i of the position-id file", "mrope",
         {{"head_dim", std::to_string(c.text.head_dim)},
          {"rope_theta", format_value(c.text.rope_theta, false)},
          {"partial_rotary_factor", format_value(c.text.partial_rotary_factor, false)},
@@ -272,11 +249,11 @@ inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
   return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::nd_scratch_size(c, pos));
     check_status(rope::fill_nd_pair_table<T>(c, pos, vals, scratch), "ND RoPE table");
-    return write_stream_table<T>(vals, tokens, pairs, "rope-nd",
-                                 {{"axes_dim", axes}, {"rope_theta", format_value(s.rope_theta, false)}},
-                                 "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
-                                 "p_a rope_theta^(-2k / axes_dim[a])",
-                                 o);
+    return write_pair_table<T>(vals, tokens, pairs, "token", "token i of the position-id file", "rope-nd",
+                               {{"axes_dim", axes}, {"rope_theta", format_value(s.rope_theta, false)}},
+                               "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
+                               "p_a rope_theta^(-2k / axes_dim[a])",
+                               o);
   });
 }
 
