@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <posenc/math/round.hpp>
+#include <posenc/math/sincos_result.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/status.hpp>
@@ -133,6 +134,17 @@ T from_double(double x) {
   } else {
     return static_cast<T>(x);
   }
+}
+
+// A table of compact {sin, cos} pairs, vals[r * pairs + j], as two [rows, pairs] arrays (cos, sin):
+// the multi-stream and remapped RoPE tables (schemes/rope_streams.cpp, schemes/rope_remap.cpp).
+template <class T>
+py::tuple cos_sin_arrays(const std::vector<posenc::math::sincos_result<T>>& vals, std::size_t rows, std::size_t pairs) {
+  py::array cos = new_array<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(pairs)});
+  py::array sin = new_array<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(pairs)});
+  const std::span<T> c = elements<T>(cos), s = elements<T>(sin);
+  for (std::size_t i = 0; i < vals.size(); ++i) c[i] = vals[i].cos, s[i] = vals[i].sin;
+  return py::make_tuple(cos, sin);
 }
 
 // A status of the core that the caller's arguments caused, as the one line a ValueError carries.

@@ -99,16 +99,15 @@ template <class V>
 std::string table_bin(const table<V>& t) {
   std::string s((t.values.size() + t.values2.size()) * sizeof(V), '\0');
   char* out = s.data();
-  std::vector<V> all = t.values;
-  all.insert(all.end(), t.values2.begin(), t.values2.end());
-  for (const V v : all) {
-    if constexpr (integer_valued<V>()) {
-      auto b = static_cast<std::uint32_t>(v);
-      for (int i = 0; i < 4; ++i, b >>= 8) *out++ = static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
-    } else {
-      out = put_le(out, v);
+  for (const std::vector<V>* column : {&t.values, &t.values2})  // the first column, then the second
+    for (const V v : *column) {
+      if constexpr (integer_valued<V>()) {
+        auto b = static_cast<std::uint32_t>(v);
+        for (int i = 0; i < 4; ++i, b >>= 8) *out++ = static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
+      } else {
+        out = put_le(out, v);
+      }
     }
-  }
   return s;
 }
 

@@ -83,6 +83,20 @@ constexpr rope::validation validate_mrope(const rope::mrope_config& c, bool repo
   return {};
 }
 
+// The smallest and largest position a table reads: its positions, and 0 when ggml's fourth stream
+// (always at position 0) has a pair. Both the fill and mrope_scratch_size take the range from here.
+struct position_range {
+  std::uint64_t lo = 0, hi = 0;
+};
+constexpr position_range mrope_position_range(const rope::mrope_config& c,
+                                              std::span<const std::uint64_t> positions) noexcept {
+  position_range r{~std::uint64_t{0}, 0};
+  for (const std::uint64_t p : positions) r.lo = p < r.lo ? p : r.lo, r.hi = p > r.hi ? p : r.hi;
+  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j)
+    if (rope::mrope_stream(c, j) < 0) r.lo = 0;
+  return r;
+}
+
 // The expanded or compact table of the M-RoPE of c at the stream-major positions. With scratch
 // room for the 1D table of every position from the smallest to the largest (scratch_size), the
 // rows of that range come from the 1D engine's row kernels and each token's pairs are gathered from
@@ -99,15 +113,9 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
     return table_failure("M-RoPE positions must be 3 x tokens (t, h, w rows), tokens > 0").error;
   if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
   if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  for (const std::uint64_t p : positions) {
-    if (p > rope::max_table_position) return table_failure("table positions past 2^21").error;
-    lo = p < lo ? p : lo;
-    hi = p > hi ? p : hi;
-  }
-  // ggml's fourth stream sits at 0: the range then starts there.
-  for (std::size_t j = 0; j < pairs; ++j)
-    if (rope::mrope_stream(given, static_cast<int>(j)) < 0) lo = 0;
+  const position_range range_of = mrope_position_range(given, positions);
+  if (range_of.hi > rope::max_table_position) return table_failure("table positions past 2^21").error;
+  const std::uint64_t lo = range_of.lo, hi = range_of.hi;
   // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
   rope::mrope_config c = given;
   if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, hi);
@@ -184,12 +192,9 @@ constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<
 // The scratch the fast fills below use: the 1D rows of every position from the smallest to the
 // largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each.
 constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const std::uint64_t> positions) noexcept {
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  for (const std::uint64_t p : positions) lo = p < lo ? p : lo, hi = p > hi ? p : hi;
-  for (int j = 0; j < rotary_dim(c.text) / 2; ++j)
-    if (mrope_stream(c, j) < 0) lo = 0;
-  if (positions.empty() || hi > max_table_position) return 0;
-  return static_cast<std::size_t>(hi - lo + 1) * static_cast<std::size_t>(rotary_dim(c.text) / 2);
+  const auto r = rope::detail::mrope_position_range(c, positions);
+  if (positions.empty() || r.hi > max_table_position) return 0;
+  return static_cast<std::size_t>(r.hi - r.lo + 1) * static_cast<std::size_t>(rotary_dim(c.text) / 2);
 }
 
 // The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the rows of the

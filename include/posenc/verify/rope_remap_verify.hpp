@@ -87,9 +87,7 @@ inline verify_report verify_leaky_rerope(const leaky_rerope_verify_request& q, s
   const auto own = [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> rows(half);
     sv::check_own(rope::fill_leaky_rerope_pair_table<T>(q.plain, leaky, rows), dtype_of<T>(), "Leaky ReRoPE table");
-    std::vector<T> out(entries);
-    for (std::size_t i = 0; i < half; ++i) out[i] = rows[i].cos, out[half + i] = rows[i].sin;
-    return out;
+    return sv::cos_then_sin<T>(rows);
   };
   sv::verify_real_tables(rep, tables, q.run, "a Leaky ReRoPE table of " + std::to_string(entries) + " entries", exact,
                          locate, own, sv::no_laws{});

@@ -159,10 +159,7 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
         scratch(rope::mrope_scratch_size(q.config, q.positions));
     sv::check_own(rope::fill_mrope_pair_table<T>(q.config, q.positions, pairs_out, scratch, q.fold_attention),
                   dtype_of<T>(), "M-RoPE table");
-    std::vector<T> out(entries);
-    for (std::size_t i = 0; i < pairs_out.size(); ++i)
-      out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
-    return out;
+    return sv::cos_then_sin<T>(pairs_out);
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
@@ -211,10 +208,7 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
   const auto own = [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> pairs_out(tokens * pairs), scratch(rope::nd_scratch_size(c, q.positions));
     sv::check_own(rope::fill_nd_pair_table<T>(c, q.positions, pairs_out, scratch), dtype_of<T>(), "ND RoPE table");
-    std::vector<T> out(entries);
-    for (std::size_t i = 0; i < pairs_out.size(); ++i)
-      out[i] = pairs_out[i].cos, out[tokens * pairs + i] = pairs_out[i].sin;
-    return out;
+    return sv::cos_then_sin<T>(pairs_out);
   };
   const auto laws = [&]<class T>(std::span<const T> table, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {

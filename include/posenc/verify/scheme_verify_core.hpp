@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/status.hpp"
@@ -281,6 +282,15 @@ struct no_laws {
   template <class T>
   void operator()(std::span<const T>, table_dtype, std::string_view, std::vector<law_findings>&) const noexcept {}
 };
+
+// A table of compact {sin, cos} pairs in the layout `posenc emit --format bin` writes for a pair
+// table (cli/emit_pair_table.hpp: M-RoPE, ND RoPE, Leaky ReRoPE): every cos, then every sin.
+template <class T>
+std::vector<T> cos_then_sin(std::span<const math::sincos_result<T>> pairs) {
+  std::vector<T> out(2 * pairs.size());
+  for (std::size_t i = 0; i < pairs.size(); ++i) out[i] = pairs[i].cos, out[pairs.size() + i] = pairs[i].sin;
+  return out;
+}
 
 // posenc's generator's status as the reason its own table cannot be built (overflow in a narrow dtype).
 inline void check_own(posenc::status st, table_dtype t, const std::string& what) {

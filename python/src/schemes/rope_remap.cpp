@@ -31,11 +31,7 @@ py::tuple leaky_rerope_table(int head_dim, double rope_theta, double partial_rot
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> vals(static_cast<std::size_t>(rows) * pairs);
     fill_unlocked(ctx, [&] { return rope::fill_leaky_rerope_pair_table<T>(plain, c, vals); });
-    py::array cos = new_array<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(pairs)});
-    py::array sin = new_array<T>({static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(pairs)});
-    const std::span<T> cs = elements<T>(cos), sn = elements<T>(sin);
-    for (std::size_t i = 0; i < vals.size(); ++i) cs[i] = vals[i].cos, sn[i] = vals[i].sin;
-    return py::make_tuple(cos, sin);
+    return cos_sin_arrays<T>(vals, static_cast<std::size_t>(rows), pairs);
   });
 }
 

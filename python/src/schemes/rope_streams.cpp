@@ -28,15 +28,6 @@
 namespace posenc::python {
 namespace {
 
-template <class T>
-py::tuple split_pairs(const std::vector<math::sincos_result<T>>& vals, std::size_t tokens, std::size_t pairs) {
-  py::array cos = new_array<T>({static_cast<py::ssize_t>(tokens), static_cast<py::ssize_t>(pairs)});
-  py::array sin = new_array<T>({static_cast<py::ssize_t>(tokens), static_cast<py::ssize_t>(pairs)});
-  const std::span<T> c = elements<T>(cos), s = elements<T>(sin);
-  for (std::size_t i = 0; i < vals.size(); ++i) c[i] = vals[i].cos, s[i] = vals[i].sin;
-  return py::make_tuple(cos, sin);
-}
-
 py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_factor, std::array<int, 3> section,
                       const std::string& layout, const std::vector<std::uint64_t>& positions,
                       const std::string& dtype_s) {
@@ -59,7 +50,7 @@ py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_fac
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::mrope_scratch_size(c, positions));
     fill_unlocked(ctx, [&] { return rope::fill_mrope_pair_table<T>(c, positions, vals, scratch); });
-    return split_pairs<T>(vals, tokens, pairs);
+    return cos_sin_arrays<T>(vals, tokens, pairs);
   });
 }
 
@@ -78,7 +69,7 @@ py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, con
   return with_dtype(parse_dtype(dtype_s), [&]<class T>(std::type_identity<T>) {
     std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::nd_scratch_size(c, positions));
     fill_unlocked(ctx, [&] { return rope::fill_nd_pair_table<T>(c, positions, vals, scratch); });
-    return split_pairs<T>(vals, tokens, pairs);
+    return cos_sin_arrays<T>(vals, tokens, pairs);
   });
 }
 

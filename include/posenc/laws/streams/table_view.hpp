@@ -73,12 +73,7 @@ struct nd_view {
   constexpr const T* sin_row(std::size_t r) const noexcept { return sin.data() + r * rotary_dim(); }
   constexpr int streams() const noexcept { return static_cast<int>(cfg->axes_dim.size()); }
   constexpr int stream_of_pair(std::size_t j) const noexcept {
-    int a = 0;
-    while (a + 1 < streams() && j >= static_cast<std::size_t>(cfg->axes_dim[static_cast<std::size_t>(a)] / 2)) {
-      j -= static_cast<std::size_t>(cfg->axes_dim[static_cast<std::size_t>(a)] / 2);
-      ++a;
-    }
-    return a;
+    return rope::detail::nd_pair_of(*cfg, static_cast<int>(j)).axis;  // the fill's own map
   }
   constexpr double stream_position(int s, std::size_t r) const noexcept {
     return positions[static_cast<std::size_t>(s) * rows() + r];
