@@ -3,8 +3,8 @@
 //
 // Every other scheme is one source, python/src/schemes/<scheme>.cpp, that registers its binder:
 //
-//   namespace { void bind(py::module_& m) { m.def("logn_factors", ...); } }
-//   const scheme_binding logn_binding{"logn", &bind};
+//   namespace { void bind_logn(py::module_& m) { m.def("logn_factors", ...); } }
+//   const scheme_binding logn_binding{"logn", &bind_logn};
 //
 // and module.cpp calls every registered binder, in name order. No list of the schemes exists in the
 // sources (python/CMakeLists.txt compiles src/schemes/*.cpp): adding one is adding its file (the

@@ -126,7 +126,7 @@ py::array alibi_bias(const std::string& json_text, std::optional<int> heads, std
   });
 }
 
-void bind(py::module_& m) {
+void bind_alibi(py::module_& m) {
   publish_config_fields(m, "alibi", alibi::config_fields);
   m.def("alibi_slopes", &alibi_slopes, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"), py::arg("dtype"));
   m.def("alibi_bias_by_distance", &alibi_bias_by_distance, py::arg("json_text"), py::arg("heads"), py::arg("max_bias"),
@@ -137,6 +137,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding alibi_binding{"alibi", &bind};
+const scheme_binding alibi_binding{"alibi", &bind_alibi};
 
 }  // namespace posenc::python

@@ -35,7 +35,7 @@ py::array attn_temperature_scales(std::int64_t floor_scale, double attn_scale, s
   });
 }
 
-void bind(py::module_& m) {
+void bind_attn_temperature(py::module_& m) {
   publish_config_fields(m, "attn_temperature", attn_temperature::config_fields);
   m.def("attn_temperature_scales", &attn_temperature_scales, py::arg("floor_scale"), py::arg("attn_scale"),
         py::arg("positions"), py::arg("start"), py::arg("dtype"));
@@ -43,6 +43,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding attn_temperature_binding{"attn_temperature", &bind};
+const scheme_binding attn_temperature_binding{"attn_temperature", &bind_attn_temperature};
 
 }  // namespace posenc::python

@@ -32,7 +32,7 @@ py::array_t<std::int64_t> deberta_buckets(int position_buckets, std::int64_t max
   return out;
 }
 
-void bind(py::module_& m) {
+void bind_deberta(py::module_& m) {
   publish_config_fields(m, "deberta", deberta::config_fields);
   m.def("deberta_buckets", &deberta_buckets, py::arg("position_buckets"), py::arg("max_relative_positions"),
         py::arg("range"));
@@ -40,6 +40,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding deberta_binding{"deberta", &bind};
+const scheme_binding deberta_binding{"deberta", &bind_deberta};
 
 }  // namespace posenc::python

@@ -56,7 +56,7 @@ py::array kerple_bias(bool log, const std::vector<double>& p, const std::vector<
   });
 }
 
-void bind(py::module_& m) {
+void bind_kerple(py::module_& m) {
   // p and a of one head each; Python takes a sequence per keyword, one value per head.
   publish_config_fields(m, "kerple_log", kerple::log_config_fields);
   publish_config_fields(m, "kerple_power", kerple::power_config_fields);
@@ -74,6 +74,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding kerple_binding{"kerple", &bind};
+const scheme_binding kerple_binding{"kerple", &bind_kerple};
 
 }  // namespace posenc::python

@@ -34,7 +34,7 @@ py::array logn_factors(std::int64_t base, bool at_least_one, std::uint64_t posit
   });
 }
 
-void bind(py::module_& m) {
+void bind_logn(py::module_& m) {
   publish_config_fields(m, "logn", logn::config_fields);
   m.def("logn_factors", &logn_factors, py::arg("base"), py::arg("at_least_one"), py::arg("positions"), py::arg("start"),
         py::arg("dtype"));
@@ -42,6 +42,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding logn_binding{"logn", &bind};
+const scheme_binding logn_binding{"logn", &bind_logn};
 
 }  // namespace posenc::python

@@ -35,13 +35,13 @@ py::tuple leaky_rerope_table(int head_dim, double rope_theta, double partial_rot
   });
 }
 
-void bind(py::module_& m) {
+void bind_rope_remap(py::module_& m) {
   m.def("leaky_rerope_table", &leaky_rerope_table, py::arg("head_dim"), py::arg("rope_theta"),
         py::arg("partial_rotary_factor"), py::arg("window"), py::arg("leak"), py::arg("rows"), py::arg("dtype"));
 }
 
 }  // namespace
 
-const scheme_binding rope_remap_binding{"rope_remap", &bind};
+const scheme_binding rope_remap_binding{"rope_remap", &bind_rope_remap};
 
 }  // namespace posenc::python

@@ -104,7 +104,7 @@ py::tuple mrope_position_ids(
   return py::make_tuple(out, r.value);
 }
 
-void bind(py::module_& m) {
+void bind_rope_streams(py::module_& m) {
   m.def("mrope_position_ids", &mrope_position_ids, py::arg("segments"), py::arg("temporal"),
         py::arg("tokens_per_second"));
   m.def("mrope_table", &mrope_table, py::arg("head_dim"), py::arg("rope_theta"), py::arg("partial_rotary_factor"),
@@ -115,6 +115,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding rope_streams_binding{"rope_streams", &bind};
+const scheme_binding rope_streams_binding{"rope_streams", &bind_rope_streams};
 
 }  // namespace posenc::python

@@ -44,13 +44,13 @@ py::array sandwich_bias(int dim, int heads, std::uint64_t distances, const std::
   });
 }
 
-void bind(py::module_& m) {
+void bind_sandwich(py::module_& m) {
   publish_config_fields(m, "sandwich", sandwich::config_fields);
   m.def("sandwich_bias", &sandwich_bias, py::arg("dim"), py::arg("heads"), py::arg("distances"), py::arg("dtype"));
 }
 
 }  // namespace
 
-const scheme_binding sandwich_binding{"sandwich", &bind};
+const scheme_binding sandwich_binding{"sandwich", &bind_sandwich};
 
 }  // namespace posenc::python

@@ -33,13 +33,13 @@ py::array_t<std::int32_t> shaw_relative_indices(int max_relative_position, std::
   return out;
 }
 
-void bind(py::module_& m) {
+void bind_shaw(py::module_& m) {
   publish_config_fields(m, "shaw", shaw::config_fields);
   m.def("shaw_relative_indices", &shaw_relative_indices, py::arg("max_relative_position"), py::arg("positions"));
 }
 
 }  // namespace
 
-const scheme_binding shaw_binding{"shaw", &bind};
+const scheme_binding shaw_binding{"shaw", &bind_shaw};
 
 }  // namespace posenc::python

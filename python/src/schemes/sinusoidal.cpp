@@ -43,7 +43,7 @@ py::array sinusoidal_table(int dim, std::uint64_t positions, std::int64_t start,
   });
 }
 
-void bind(py::module_& m) {
+void bind_sinusoidal(py::module_& m) {
   publish_config_fields(m, "sinusoidal", sinusoidal::config_fields);
   m.def("sinusoidal_table", &sinusoidal_table, py::arg("dim"), py::arg("positions"), py::arg("start"), py::arg("base"),
         py::arg("exponent"), py::arg("layout"), py::arg("dtype"));
@@ -51,6 +51,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding sinusoidal_binding{"sinusoidal", &bind};
+const scheme_binding sinusoidal_binding{"sinusoidal", &bind_sinusoidal};
 
 }  // namespace posenc::python

@@ -48,7 +48,7 @@ py::array_t<std::int32_t> t5_buckets(const std::string& json_text, std::optional
   return out;
 }
 
-void bind(py::module_& m) {
+void bind_t5(py::module_& m) {
   publish_config_fields(m, "t5", t5::config_fields);
   m.def("t5_buckets", &t5_buckets, py::arg("json_text"), py::arg("num_buckets"), py::arg("max_distance"),
         py::arg("bidirectional"), py::arg("range"));
@@ -56,6 +56,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding t5_binding{"t5", &bind};
+const scheme_binding t5_binding{"t5", &bind_t5};
 
 }  // namespace posenc::python

@@ -70,7 +70,7 @@ py::array_t<std::int64_t> transformer_xl_positions(std::int64_t klen, std::int64
   return out;
 }
 
-void bind(py::module_& m) {
+void bind_transformer_xl(py::module_& m) {
   publish_config_fields(m, "transformer_xl", transformer_xl::config_fields);
   m.def("transformer_xl_table", &transformer_xl_table, py::arg("d_model"), py::arg("klen"), py::arg("qlen"),
         py::arg("clamp_len"), py::arg("model"), py::arg("attn_type"), py::arg("bi_data"), py::arg("dtype"));
@@ -80,6 +80,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding transformer_xl_binding{"transformer_xl", &bind};
+const scheme_binding transformer_xl_binding{"transformer_xl", &bind_transformer_xl};
 
 }  // namespace posenc::python

@@ -48,7 +48,7 @@ py::array xpos_scales(int head_dim, std::uint64_t positions, std::int64_t start,
   });
 }
 
-void bind(py::module_& m) {
+void bind_xpos(py::module_& m) {
   publish_config_fields(m, "xpos", xpos::config_fields);
   m.def("xpos_scales", &xpos_scales, py::arg("head_dim"), py::arg("positions"), py::arg("start"), py::arg("scale_base"),
         py::arg("inverse"), py::arg("dtype"));
@@ -56,6 +56,6 @@ void bind(py::module_& m) {
 
 }  // namespace
 
-const scheme_binding xpos_binding{"xpos", &bind};
+const scheme_binding xpos_binding{"xpos", &bind_xpos};
 
 }  // namespace posenc::python
