@@ -113,7 +113,7 @@ std::array<double, 4> exp_thresholds() {
 
 template <class T>
 void random_exp(const char* name) {
-  const std::uint64_t seed = v::seed_for(name);
+  const std::uint64_t seed = posenc_test::stream_seed(v::seed_for(name));
   print_seed(name, seed);
   v::rng g(seed);
   using L = std::numeric_limits<T>;
@@ -141,7 +141,7 @@ void random_exp(const char* name) {
 
 template <class T>
 void random_log(const char* name) {
-  const std::uint64_t seed = v::seed_for(name);
+  const std::uint64_t seed = posenc_test::stream_seed(v::seed_for(name));
   print_seed(name, seed);
   v::rng g(seed);
   using L = std::numeric_limits<T>;
@@ -307,7 +307,7 @@ std::uint64_t self_check_rounding(v::rng& g, int n) {
 }  // namespace
 
 TEST_CASE("oracle self-check: one rounding into double, float, bfloat16, float16", "[oracle][self]") {
-  const std::uint64_t seed = v::seed_for("oracle self-check");
+  const std::uint64_t seed = posenc_test::stream_seed(v::seed_for("oracle self-check"));
   print_seed("oracle self-check", seed);
   v::rng g(seed);
   const std::uint64_t bd = self_check_rounding<double>(g, 50000), bf = self_check_rounding<float>(g, 50000),
