@@ -71,6 +71,24 @@ constexpr bool scratch_fill_is_the_scalar_fill() {
   return true;
 }
 static_assert(scratch_fill_is_the_scalar_fill());
+// A 2 x 2 image at s = 3 alone, under ggml's map with a fourth stream (pairs 12 and 15 of [4, 6, 6]
+// read position 0): the range is 0 .. 4 (80 entries of scratch), each stream's own rows are 26
+// (t 4 pairs x 1 row, h and w 5 x 2, the fourth 2 x 1), so constant evaluation takes those, and
+// the table is again the scalar fill's bit for bit.
+constexpr bool per_stream_scratch_fill_is_the_scalar_fill() {
+  constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {4, 6, 6}, L::interleaved_ggml};
+  constexpr std::array<std::uint64_t, 3 * 4> image{3, 3, 3, 3, 3, 3, 4, 4, 3, 4, 3, 4};
+  if (rope::mrope_stream(c, 12) != -1 || rope::mrope_stream(c, 15) != -1 || rope::mrope_scratch_size(c, image) != 80 ||
+      rope::detail::mrope_stream_plan(c, image).size != 26)  // so 26 entries of scratch take the per-stream fill
+    return false;
+  std::array<posenc::math::sincos_result<float>, 4 * 16> a{}, b{}, scratch{};
+  if (rope::fill_mrope_pair_table<float>(c, image, a) != posenc::status::ok) return false;
+  if (rope::fill_mrope_pair_table<float>(c, image, b, std::span(scratch).first(26)) != posenc::status::ok) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k].sin != b[k].sin || a[k].cos != b[k].cos) return false;
+  return true;
+}
+static_assert(per_stream_scratch_fill_is_the_scalar_fill());
 static_assert(text_rows_hold<L::interleaved_hf>());
 static_assert(text_rows_hold<L::interleaved_ggml>());
 

@@ -327,25 +327,35 @@ TEST_CASE("Multi-stream configs and shapes: errors name the precondition", "[mro
 
 TEST_CASE("Multi-stream tables with scratch: the 1D row kernels and a gather give the same bits", "[mrope][nd]") {
   std::uint64_t next = 0;
-  const auto pos = sample_positions(next);
-  const std::size_t n = pos.size() / 3;
-  for (const auto layout : {rope::mrope_layout::sections, rope::mrope_layout::interleaved_ggml}) {
-    const rope::mrope_config c{
-        .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = layout};
-    std::vector<math_pair> slow(n * 64), fast(n * 64), scratch(rope::mrope_scratch_size(c, pos));
-    REQUIRE(scratch.size() == (layout == rope::mrope_layout::sections ? next - 0 : next) * 64);
-    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, slow) == status::ok);
-    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, fast, scratch) == status::ok);
-    std::size_t differ = 0;
-    for (std::size_t k = 0; k < slow.size(); ++k)
-      differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
-    CHECK(differ == 0);
-    // Too little scratch: the scalar path, the same table.
-    std::vector<math_pair> small(scratch.size() - 1), again(n * 64);
-    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, again, small) == status::ok);
-    CHECK(std::equal(again.begin(), again.end(), slow.begin(),
-                     [](const math_pair& a, const math_pair& b) { return a.sin == b.sin && a.cos == b.cos; }));
-  }
+  const auto mixed = sample_positions(next);
+  // A 2 x 5 x 7 video block after 40 text tokens: t spans 40 .. 41, h 40 .. 44, w 40 .. 46, so
+  // each stream's rows are fewer than the whole range's.
+  std::vector<std::uint64_t> block(3 * 70);
+  for (std::size_t k = 0; k < 70; ++k)
+    block[k] = 40 + k / 35, block[70 + k] = 40 + (k / 7) % 5, block[140 + k] = 40 + k % 7;
+  for (const auto& pos : {mixed, block})
+    for (const auto layout : {rope::mrope_layout::sections, rope::mrope_layout::interleaved_ggml}) {
+      const std::size_t n = pos.size() / 3;
+      const rope::mrope_config c{
+          .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = layout};
+      std::vector<math_pair> slow(n * 64), fast(n * 64), scratch(rope::mrope_scratch_size(c, pos));
+      // The 1D rows of the positions' range, from 0 when ggml's fourth stream (pairs 48, 51, .., 63
+      // here) reads position 0.
+      const bool fourth = layout == rope::mrope_layout::interleaved_ggml;
+      const std::uint64_t lo = fourth ? 0 : *std::min_element(pos.begin(), pos.end());
+      REQUIRE(scratch.size() == (*std::max_element(pos.begin(), pos.end()) - lo + 1) * 64);
+      REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, slow) == status::ok);
+      REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, fast, scratch) == status::ok);
+      std::size_t differ = 0;
+      for (std::size_t k = 0; k < slow.size(); ++k)
+        differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
+      CHECK(differ == 0);
+      // Too little scratch: the scalar path, the same table.
+      std::vector<math_pair> small(scratch.size() - 1), again(n * 64);
+      REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, again, small) == status::ok);
+      CHECK(std::equal(again.begin(), again.end(), slow.begin(),
+                       [](const math_pair& a, const math_pair& b) { return a.sin == b.sin && a.cos == b.cos; }));
+    }
   // ND: an integer axis through the row kernels, a fractional and a negative one through the scalar path.
   static constexpr int axes[] = {16, 56, 56};
   const rope::nd_config flux{.axes_dim = axes};

@@ -84,7 +84,7 @@ constexpr rope::validation validate_mrope(const rope::mrope_config& c, bool repo
 }
 
 // The smallest and largest position a table reads: its positions, and 0 when ggml's fourth stream
-// (always at position 0) has a pair. Both the fill and mrope_scratch_size take the range from here.
+// (always at position 0) has a pair.
 struct position_range {
   std::uint64_t lo = 0, hi = 0;
 };
@@ -97,10 +97,73 @@ constexpr position_range mrope_position_range(const rope::mrope_config& c,
   return r;
 }
 
+// In constant evaluation the scratch fill may compute, for each stream, only its own pairs over its
+// own positions' range: slot s = 0 (t), 1 (h), 2 (w) and 3 (ggml's fourth stream, position 0
+// alone). Its rows are the 1D
+// rows lo[s] .. hi[s] of the slot's pairs (the k-th pair of the slot in pair order), compact, at
+// scratch offset offset[s]. No more entries than the 1D rows of the whole range, and fewer where
+// the streams' ranges differ (a vision block's h and w span its grid, t one frame).
+constexpr int mrope_slot(const rope::mrope_config& c, int j) noexcept {
+  const int s = rope::mrope_stream(c, j);
+  return s < 0 ? 3 : s;
+}
+struct mrope_stream_rows {
+  std::uint64_t lo[4] = {}, hi[4] = {};
+  std::size_t pairs[4] = {}, offset[4] = {};
+  std::size_t size = 0;  // the scratch they need; 0 when the table has no valid shape
+};
+constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
+                                              std::span<const std::uint64_t> positions) noexcept {
+  mrope_stream_rows r{};
+  const std::size_t tokens = positions.size() / 3;
+  const int pairs = rope::rotary_dim(c.text) / 2;
+  if (tokens == 0 || positions.size() % 3 != 0 || pairs <= 0) return r;
+  for (std::size_t s = 0; s < 3; ++s) {
+    r.lo[s] = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < tokens; ++i) {
+      const std::uint64_t p = positions[s * tokens + i];
+      r.lo[s] = p < r.lo[s] ? p : r.lo[s];
+      r.hi[s] = p > r.hi[s] ? p : r.hi[s];
+    }
+    if (r.hi[s] > rope::max_table_position) return {};
+  }
+  for (int j = 0; j < pairs; ++j) ++r.pairs[mrope_slot(c, j)];
+  std::uint64_t total = 0;
+  for (std::size_t s = 0; s < 4; ++s) {
+    r.offset[s] = static_cast<std::size_t>(total);
+    if (r.pairs[s] != 0) total += (r.hi[s] - r.lo[s] + 1) * r.pairs[s];  // < 2^22 x 2^31: no wrap
+  }
+  if (total > static_cast<std::uint64_t>(~std::size_t{0})) return {};  // a 32-bit size_t cannot hold it
+  r.size = static_cast<std::size_t>(total);
+  return r;
+}
+
+// The 1D source (rope_source) restricted to one slot's pairs: its column k is the k-th pair of the
+// slot, with that pair's frequency of the text config (the index is not reset per section).
+struct mrope_slot_source {
+  const rope::mrope_config* m;  // its text config already resolved (seq_len)
+  int slot;
+  constexpr int pair_of(int k) const noexcept {
+    const int pairs = rope::rotary_dim(m->text) / 2;
+    for (int j = 0, seen = 0; j < pairs; ++j)
+      if (mrope_slot(*m, j) == slot && seen++ == k) return j;
+    return pairs;  // not reached: k < the slot's pair count
+  }
+  constexpr math::frequency_value frequency(int k) const noexcept { return rope::frequency_dd(m->text, pair_of(k)); }
+  constexpr math::frequency_value frequency_accurate(int k) const noexcept {
+    return rope::frequency_dd_accurate(m->text, pair_of(k));
+  }
+  template <class T>
+  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value& f, const math::amplitude* af,
+                                                         std::uint64_t p, int k) const noexcept {
+    return sincos_with<T>(m->text, f, af, p, pair_of(k));
+  }
+};
+
 // The expanded or compact table of the M-RoPE of c at the stream-major positions. With scratch
-// room for the 1D table of every position from the smallest to the largest (scratch_size), the
-// rows of that range come from the 1D engine's row kernels and each token's pairs are gathered from
-// them; otherwise each entry is the 1D engine's scalar entry. The same bits either way: both are
+// room for the 1D rows of the positions' range (mrope_scratch_size), the rows come from the 1D
+// engine's row kernels and each token's pairs are gathered from them;
+// otherwise each entry is the 1D engine's scalar entry. The same bits either way: both are
 // rope::sincos of the text config (fill.hpp).
 template <class T>
 constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<const std::uint64_t> positions,
@@ -115,32 +178,63 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
   const position_range range_of = mrope_position_range(given, positions);
   if (range_of.hi > rope::max_table_position) return table_failure("table positions past 2^21").error;
-  const std::uint64_t lo = range_of.lo, hi = range_of.hi;
   // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
   rope::mrope_config c = given;
-  if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, hi);
+  if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, range_of.hi);
   dest.stride = width;
-  const std::size_t range = static_cast<std::size_t>(hi - lo + 1);
-  if (scratch.size() >= range * pairs) {
-    const auto rows = scratch.first(range * pairs);
-    if (const posenc::status st = rope::fill_pair_table<T>(c.text, rows, {.start = lo, .fold_attention = fold});
-        st != posenc::status::ok)
+  // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
+  // over all the pairs at once), or in constant evaluation each stream's own pairs over its own
+  // range when those are fewer entries (there an entry's copy from scratch costs a third of its
+  // evaluation, so fewer evaluated entries pay; at run time three narrower fills were slower).
+  const std::uint64_t lo = range_of.lo;
+  const std::size_t full = static_cast<std::size_t>(range_of.hi - lo + 1) * pairs;
+  const mrope_stream_rows by_stream = mrope_stream_plan(c, positions);
+  bool per_stream = false;  // not a const bool: its initialiser would be tried as a constant expression
+  if (std::is_constant_evaluated())
+    per_stream = by_stream.size != 0 && by_stream.size < full &&
+                 static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs;
+  if (scratch.size() >= (per_stream ? by_stream.size : full)) {
+    // Slot s's row at position p is scratch[base[s] + (p - first[s]) * wide[s]], column column_of.
+    std::uint64_t first[4] = {lo, lo, lo, lo};
+    std::size_t base[4] = {}, wide[4] = {pairs, pairs, pairs, pairs};
+    if (per_stream) {
+      const attention_value af = fold ? attention_dd(c.text) : attention_value{};
+      for (std::size_t s = 0; s < 4; ++s) {
+        first[s] = by_stream.lo[s], base[s] = by_stream.offset[s], wide[s] = by_stream.pairs[s];
+        if (wide[s] == 0) continue;
+        table_dest<T> rows{nullptr, nullptr, scratch.data() + base[s], wide[s], layout::half_split};
+        const posenc::status st = posenc::detail::sincos_table::fill_rows<T>(
+            mrope_slot_source{&c, static_cast<int>(s)}, first[s],
+            static_cast<std::size_t>(by_stream.hi[s] - first[s] + 1), wide[s], nullptr, fold ? &af : nullptr, rows);
+        // Clang's diagnostic quotes the source line of the call, so the sentence stays on that line.
+        // clang-format off
+        if (st == posenc::status::overflow)
+          rope::folded_entry_overflows_table_type("attention_factor * cos or * sin exceeds the largest finite value of the table's type");
+        // clang-format on
+        if (st != posenc::status::ok) return st;
+      }
+    } else if (const posenc::status st =
+                   rope::fill_pair_table<T>(c.text, scratch.first(full), {.start = lo, .fold_attention = fold});
+               st != posenc::status::ok) {
       return st;
-    // The gather: each pair's stream once per chunk, each token's four rows (t, h, w and
-    // position 0 for ggml's fourth stream) once per token.
+    }
+    // The gather: each pair's slot and column once per chunk, each token's four rows once per token
+    // (slot 3, ggml's fourth stream, always reads position 0).
     constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+    std::size_t seen[4] = {};  // per stream: pairs of the slot before the chunk
     for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
       const std::size_t n = pairs - j0 < chunk ? pairs - j0 : chunk;
-      std::size_t stream_of[chunk] = {};  // 0: position 0 (ggml's fourth stream), 1 + s: stream s
-      for (std::size_t jj = 0; jj < n; ++jj)
-        stream_of[jj] = static_cast<std::size_t>(rope::mrope_stream(c, static_cast<int>(j0 + jj)) + 1);
+      std::size_t slot_of[chunk] = {}, column_of[chunk] = {};
+      for (std::size_t jj = 0; jj < n; ++jj) {
+        slot_of[jj] = static_cast<std::size_t>(mrope_slot(c, static_cast<int>(j0 + jj)));
+        column_of[jj] = per_stream ? seen[slot_of[jj]]++ : j0 + jj;
+      }
       dest.begin_chunk(j0, n);
       for (std::size_t i = 0; i < tokens; ++i) {
-        const std::size_t row[4] = {static_cast<std::size_t>(0 - lo) * pairs + j0,
-                                    static_cast<std::size_t>(positions[i] - lo) * pairs + j0,
-                                    static_cast<std::size_t>(positions[tokens + i] - lo) * pairs + j0,
-                                    static_cast<std::size_t>(positions[2 * tokens + i] - lo) * pairs + j0};
-        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, rows[row[stream_of[jj]] + jj]);
+        std::size_t row[4] = {0, 0, 0, base[3] + static_cast<std::size_t>(0 - first[3]) * wide[3]};
+        for (std::size_t s = 0; s < 3; ++s)
+          row[s] = base[s] + static_cast<std::size_t>(positions[s * tokens + i] - first[s]) * wide[s];
+        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, scratch[row[slot_of[jj]] + column_of[jj]]);
       }
     }
     return posenc::status::ok;
@@ -190,10 +284,11 @@ constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<
 }
 
 // The scratch the fast fills below use: the 1D rows of every position from the smallest to the
-// largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each.
+// largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each (in constant
+// evaluation the fill may need less: mrope_stream_plan); 0 for positions of no valid shape.
 constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const std::uint64_t> positions) noexcept {
   const auto r = rope::detail::mrope_position_range(c, positions);
-  if (positions.empty() || r.hi > max_table_position) return 0;
+  if (positions.empty() || positions.size() % 3 != 0 || r.hi > max_table_position) return 0;
   return static_cast<std::size_t>(r.hi - r.lo + 1) * static_cast<std::size_t>(rotary_dim(c.text) / 2);
 }
 
