@@ -194,6 +194,68 @@ inline std::string ggml_map_section(const vf::rope_precision& rp, const rope::mr
   return s + "\n";
 }
 
+// HF's stream map (the reference) and ggml's for the config's layout family, and what they give
+// rope_precision: each pair's stream in HF's map, and the pairs ggml's map leaves at position 0.
+struct mrope_maps {
+  rope::mrope_config hf, ggml;
+  vf::precision_options options;
+  std::vector<std::vector<int>> stream_pairs = std::vector<std::vector<int>>(3);
+};
+
+inline mrope_maps mrope_maps_of(const rope::mrope_config& mc) {
+  const bool interleaved = mc.layout != rope::mrope_layout::sections;
+  mrope_maps m{mc, mc, {}};
+  m.hf.layout = interleaved ? rope::mrope_layout::interleaved_hf : rope::mrope_layout::sections;
+  m.ggml.layout = interleaved ? rope::mrope_layout::interleaved_ggml : rope::mrope_layout::sections;
+  m.options.ggml_map = true;
+  for (int j = 0; j < rope::rotary_dim(mc.text) / 2; ++j) {
+    const int s = rope::mrope_stream(m.hf, j);  // 0, 1 or 2: HF has no fourth stream
+    m.options.group_of_pair.push_back(s);
+    m.options.ggml_map_zero.push_back(rope::mrope_stream(m.ggml, j) < 0);
+    m.stream_pairs[static_cast<std::size_t>(s)].push_back(j);
+  }
+  return m;
+}
+
+// The title, the configuration and the streams' pairs of precision.md.
+inline std::string mrope_preamble(const vf::rope_precision& rp, const rope::mrope_config& mc, const mrope_maps& maps,
+                                  const std::string& sections) {
+  std::string md = report_header("M-RoPE");
+  md += "## Configuration\n\n```\n" + emit::describe_config(mc.text, "") + "mrope_section: " + sections +
+        "\nmrope_layout: " + mrope_layout_name(mc.layout) + "\n```\n\n";
+  md += "Reference stream map: HF's " + std::string(mrope_layout_name(maps.hf.layout)) +
+        " (Qwen2VLRotaryEmbedding / Qwen3VLTextRotaryEmbedding); ggml's map: " +
+        (maps.ggml.layout == rope::mrope_layout::sections ? "MROPE" : "IMROPE") + ". Exact attention factor " +
+        fmt("%.17g", rp.attention_factor()) + ".\n\n| stream | pairs (HF's map) | count |\n|---|---|---|\n";
+  for (std::size_t s = 0; s < 3; ++s)
+    if (!maps.stream_pairs[s].empty())
+      md += std::string("| ") + stream_names[s] + " | " + list_of(maps.stream_pairs[s]) + " | " +
+            std::to_string(maps.stream_pairs[s].size()) + " |\n";
+  md +=
+      "\nEvery entry of an M-RoPE table is the 1D entry of the text config at the position of its pair's stream, so "
+      "a row (decade, stream) holds that stream's pairs at every sampled stream position of the decade: a text "
+      "token at m (t = h = w = m) has its three rows in m's decade, a vision token's t, h and w pairs are in the "
+      "rows of its own t, h and w positions.\n\n";
+  return md;
+}
+
+inline std::string mrope_pipelines(const rope::mrope_config& mc, bool ggml) {
+  std::string md =
+      "## Pipelines\n\n| pipeline | what | ulps of |\n|---|---|---|\n"
+      "| hf-float32 | HF's float32 pipeline per pair (`rope::hf_float32`): float32 inv_freq times the float32 "
+      "position, cos/sin in float32 | float32 |\n";
+  md += std::string("| ggml-float32 | ") +
+        (ggml ? "ggml's float32 recurrence (`rope::ggml_float32`) on each pair's stream position"
+              : "not applicable: " + ggml_refusal(mc.text)) +
+        " | float32 |\n";
+  md +=
+      "| exact-f32 | posenc's table (`rope::fill_mrope_table<float>`), rounded once from the exact value | float32 "
+      "|\n| exact-bf16 | posenc's table in bfloat16, rounded once | bfloat16 |\n| exact-f16 | posenc's table in "
+      "float16, rounded once | float16 |\n| ggml-map-f32 | posenc's float32 table under ggml's stream map, against "
+      "HF's map: its angle error is the angle ggml's map gives up | float32 |\n\n";
+  return md;
+}
+
 inline void run_mrope_precision(const parsed_args& a, const std::string& output, std::string& out) {
   const std::string ctx = "report precision mrope";
   rope::mrope_config mc = emit::read_mrope_config(a, ctx);
@@ -202,63 +264,25 @@ inline void run_mrope_precision(const parsed_args& a, const std::string& output,
   staging_dir dir(output);  // bad -o: usage_error before any measurement
 
   const auto start = std::chrono::steady_clock::now();
-  const bool interleaved = mc.layout != rope::mrope_layout::sections;
-  rope::mrope_config hf_map = mc, ggml_map = mc;
-  hf_map.layout = interleaved ? rope::mrope_layout::interleaved_hf : rope::mrope_layout::sections;
-  ggml_map.layout = interleaved ? rope::mrope_layout::interleaved_ggml : rope::mrope_layout::sections;
-  vf::precision_options o;
-  o.ggml_map = true;
-  std::vector<std::vector<int>> stream_pairs(3);
-  for (int j = 0; j < rope::rotary_dim(mc.text) / 2; ++j) {
-    const int s = rope::mrope_stream(hf_map, j);  // 0, 1 or 2: HF has no fourth stream
-    o.group_of_pair.push_back(s);
-    o.ggml_map_zero.push_back(rope::mrope_stream(ggml_map, j) < 0);
-    stream_pairs[static_cast<std::size_t>(s)].push_back(j);
-  }
-  const vf::rope_precision rp(mc.text, o);
+  const mrope_maps maps = mrope_maps_of(mc);
+  const vf::rope_precision rp(mc.text, maps.options);
   const std::vector<std::uint64_t> positions = vf::precision_positions(sm.max_position, dense_positions, sm.per_decade);
   const std::vector<vf::position_errors> rows = rp.measure(positions, sm.threads);
   const std::vector<vf::decade_errors> decades = vf::precision_decades(rows, sm.max_position);
   const auto shown = shown_mrope(rp);
+  std::vector<row_group> groups;
+  for (std::size_t s = 0; s < 3; ++s)
+    if (!maps.stream_pairs[s].empty())
+      groups.push_back({std::string(stream_names[s]) + " (" + std::to_string(maps.stream_pairs[s].size()) + " pairs)",
+                        &decades, static_cast<int>(s)});
 
   const std::string sections = list_of(std::vector<int>(mc.mrope_section.begin(), mc.mrope_section.end()));
-  std::string md = report_header("M-RoPE");
-  md += "## Configuration\n\n```\n" + emit::describe_config(mc.text, "") + "mrope_section: " + sections +
-        "\nmrope_layout: " + mrope_layout_name(mc.layout) + "\n```\n\n";
-  md += "Reference stream map: HF's " + std::string(mrope_layout_name(hf_map.layout)) +
-        " (Qwen2VLRotaryEmbedding / Qwen3VLTextRotaryEmbedding); ggml's map: " + (interleaved ? "IMROPE" : "MROPE") +
-        ". Exact attention factor " + fmt("%.17g", rp.attention_factor()) +
-        ".\n\n| stream | pairs (HF's map) | count |\n|---|---|---|\n";
-  std::vector<row_group> groups;
-  for (std::size_t s = 0; s < 3; ++s) {
-    if (stream_pairs[s].empty()) continue;
-    md += std::string("| ") + stream_names[s] + " | " + list_of(stream_pairs[s]) + " | " +
-          std::to_string(stream_pairs[s].size()) + " |\n";
-    groups.push_back({std::string(stream_names[s]) + " (" + std::to_string(stream_pairs[s].size()) + " pairs)",
-                      &decades, static_cast<int>(s)});
-  }
-  md +=
-      "\nEvery entry of an M-RoPE table is the 1D entry of the text config at the position of its pair's stream, so "
-      "a row (decade, stream) holds that stream's pairs at every sampled stream position of the decade: a text "
-      "token at m (t = h = w = m) has its three rows in m's decade, a vision token's t, h and w pairs are in the "
-      "rows of its own t, h and w positions.\n\n";
+  const bool ggml = rp.applicable(vf::precision_pipeline::ggml_float32);
+  std::string md = mrope_preamble(rp, mc, maps, sections);
   md += positions_paragraph(sm, positions.size(),
                             "each with all " + std::to_string(rp.pairs()) + " pairs (one cos and one sin per pair).");
-  md +=
-      "## Pipelines\n\n| pipeline | what | ulps of |\n|---|---|---|\n"
-      "| hf-float32 | HF's float32 pipeline per pair (`rope::hf_float32`): float32 inv_freq times the float32 "
-      "position, cos/sin in float32 | float32 |\n";
-  md += std::string("| ggml-float32 | ") +
-        (shown[1].applicable ? "ggml's float32 recurrence (`rope::ggml_float32`) on each pair's stream position"
-                             : "not applicable: " + ggml_refusal(mc.text)) +
-        " | float32 |\n";
-  md +=
-      "| exact-f32 | posenc's table (`rope::fill_mrope_table<float>`), rounded once from the exact value | float32 "
-      "|\n| exact-bf16 | posenc's table in bfloat16, rounded once | bfloat16 |\n| exact-f16 | posenc's table in "
-      "float16, rounded once | float16 |\n| ggml-map-f32 | posenc's float32 table under ggml's stream map, against "
-      "HF's map: its angle error is the angle ggml's map gives up | float32 |\n\n";
-  md += error_table_intro() + decade_rows(shown, groups) + "\n" + ggml_map_section(rp, ggml_map, sm.max_position);
-  md += plots_section();
+  md += mrope_pipelines(mc, ggml) + error_table_intro() + decade_rows(shown, groups) + "\n" +
+        ggml_map_section(rp, maps.ggml, sm.max_position) + plots_section();
   finish(dir, sm, shown, rows,
          title_prefix(a) + "M-RoPE " + mrope_layout_name(mc.layout) + " [" + sections + "], theta " +
              fmt("%g", mc.text.rope_theta) + ", rotary dim " + std::to_string(rope::rotary_dim(mc.text)),
@@ -336,25 +360,24 @@ inline std::string image_section(std::span<const shown_pipeline> shown, const st
   return s + "\n";
 }
 
-inline void run_nd_precision(const parsed_args& a, const std::string& output, std::string& out) {
-  const std::string ctx = "report precision rope-nd";
-  const emit::nd_settings st = emit::read_nd_settings(a, ctx);
-  const sampling sm = read_sampling(a, default_nd_max_position, ctx);
-  staging_dir dir(output);  // bad -o: usage_error before any measurement
-
-  const auto start = std::chrono::steady_clock::now();
-  const rope::nd_config nc = st.config();
+// The axes grouped by dim, each group's pairs located in the row; `pairs` gets the row's pair count.
+inline std::vector<axis_group> axis_groups_of(const std::vector<int>& axes_dim, int& pairs) {
   std::vector<axis_group> groups;
-  int first = 0;
-  for (std::size_t ax = 0; ax < st.axes_dim.size(); ++ax) {
-    const int d = st.axes_dim[ax];
+  pairs = 0;
+  for (std::size_t ax = 0; ax < axes_dim.size(); ++ax) {
+    const int d = axes_dim[ax];
     auto it = std::find_if(groups.begin(), groups.end(), [d](const axis_group& g) { return g.dim == d; });
     if (it == groups.end()) it = groups.insert(groups.end(), axis_group{d, {}, {}, nullptr, {}, {}});
     it->axes.push_back(static_cast<int>(ax));
-    it->first_pair.push_back(first);
-    first += d / 2;
+    it->first_pair.push_back(pairs);
+    pairs += d / 2;
   }
-  const std::vector<std::uint64_t> positions = vf::precision_positions(sm.max_position, dense_positions, sm.per_decade);
+  return groups;
+}
+
+// Measures each group's 1D config at the positions; returns the worst over every pair per position.
+inline std::vector<vf::position_errors> measure_axes(std::vector<axis_group>& groups, const rope::nd_config& nc,
+                                                     const std::vector<std::uint64_t>& positions, const sampling& sm) {
   std::vector<vf::position_errors> merged(positions.size());
   for (axis_group& g : groups) {
     vf::precision_options o;
@@ -367,34 +390,54 @@ inline void run_nd_precision(const parsed_args& a, const std::string& output, st
       vf::merge_into(merged[i].by_pipeline, g.rows[i].by_pipeline);
     }
   }
+  return merged;
+}
+
+inline std::string nd_preamble(const std::string& axes, double rope_theta) {
+  return report_header("ND RoPE") + "## Configuration\n\n```\naxes_dim: " + axes +
+         "\nrope_theta: " + fmt("%.17g", rope_theta) +
+         "\n```\n\nAxis a holds pairs [o_a, o_a + axes_dim[a] / 2) and pair o_a + k rotates by p_a theta^(-2k / "
+         "axes_dim[a]): each axis is the 1D config {head_dim: axes_dim[a], rope_theta}, measured once per distinct "
+         "dim. A row (decade, axis) holds the axis's pairs at every sampled position of the decade on that axis.\n\n";
+}
+
+inline constexpr std::string_view nd_pipelines =
+    "## Pipelines\n\n| pipeline | what | ulps of |\n|---|---|---|\n"
+    "| bfl-float32 | BFL FLUX `rope()` with float32 ids (since PR #195): scale = float32 arange(0, d, 2) / d, "
+    "omega = 1.0 / theta ** scale (torch's float32 pow), angle = float32 position * omega, float32 cos/sin: HF's "
+    "float32 pipeline (`rope::hf_float32`) on the axis config | float32 |\n"
+    "| diffusers-float64 | diffusers `get_1d_rotary_pos_embed(freqs_dtype=float64)`: 1.0 / theta ** (float64 "
+    "arange(0, d, 2) / d), angle = position * freq in float64, cos/sin in float64, then `.float()` | float32 |\n"
+    "| exact-f32 | posenc's table (`rope::fill_nd_table<float>`), rounded once from the exact value | float32 |\n"
+    "| exact-bf16 | posenc's table in bfloat16, rounded once | bfloat16 |\n"
+    "| exact-f16 | posenc's table in float16, rounded once | float16 |\n\n"
+    "bfl-float32's power is torch's (SLEEF's powf, `posenc::math::sleef_powf`); the cos and sin of both pipelines "
+    "and diffusers' float64 power are posenc's correctly rounded functions, where torch's are within an ulp "
+    "(docs/rope-precision.md, \"The caveat\").\n\n";
+
+inline void run_nd_precision(const parsed_args& a, const std::string& output, std::string& out) {
+  const std::string ctx = "report precision rope-nd";
+  const emit::nd_settings st = emit::read_nd_settings(a, ctx);
+  const sampling sm = read_sampling(a, default_nd_max_position, ctx);
+  staging_dir dir(output);  // bad -o: usage_error before any measurement
+
+  const auto start = std::chrono::steady_clock::now();
+  int pairs = 0;
+  std::vector<axis_group> groups = axis_groups_of(st.axes_dim, pairs);
+  const std::vector<std::uint64_t> positions = vf::precision_positions(sm.max_position, dense_positions, sm.per_decade);
+  const std::vector<vf::position_errors> merged = measure_axes(groups, st.config(), positions, sm);
   const auto shown = shown_nd();
-  const std::string axes = list_of(st.axes_dim, ",");
-  std::string md = report_header("ND RoPE");
-  md += "## Configuration\n\n```\naxes_dim: " + axes + "\nrope_theta: " + fmt("%.17g", st.rope_theta) +
-        "\n```\n\nAxis a holds pairs [o_a, o_a + axes_dim[a] / 2) and pair o_a + k rotates by p_a theta^(-2k / "
-        "axes_dim[a]): each axis is the 1D config {head_dim: axes_dim[a], rope_theta}, measured once per distinct "
-        "dim. A row (decade, axis) holds the axis's pairs at every sampled position of the decade on that axis.\n\n";
-  md += positions_paragraph(sm, positions.size(), "each with every pair of every axis (one cos and one sin per pair).");
-  md +=
-      "## Pipelines\n\n| pipeline | what | ulps of |\n|---|---|---|\n"
-      "| bfl-float32 | BFL FLUX `rope()` with float32 ids (since PR #195): scale = float32 arange(0, d, 2) / d, omega "
-      "= "
-      "1.0 / theta ** scale (torch's float32 pow), angle = float32 position * omega, float32 cos/sin; HF's float32 "
-      "pipeline (`rope::hf_float32`) on the axis config | float32 |\n"
-      "| diffusers-float64 | diffusers `get_1d_rotary_pos_embed(freqs_dtype=float64)`: 1.0 / theta ** (float64 "
-      "arange(0, d, 2) / d), angle = position * freq in float64, cos/sin in float64, then `.float()` | float32 |\n"
-      "| exact-f32 | posenc's table (`rope::fill_nd_table<float>`), rounded once from the exact value | float32 |\n"
-      "| exact-bf16 | posenc's table in bfloat16, rounded once | bfloat16 |\n"
-      "| exact-f16 | posenc's table in float16, rounded once | float16 |\n\n"
-      "The framework pipelines use posenc's correctly rounded float32 and float64 cos, sin and (diffusers) pow; "
-      "torch's are within an ulp of them (docs/rope-precision.md).\n\n";
   std::vector<row_group> rows;
   for (const axis_group& g : groups) rows.push_back({g.label(), &g.decades, -1});
-  md += error_table_intro() + decade_rows(shown, rows) + "\n" +
-        image_section(shown, groups, st.axes_dim.size(), first, sm.max_position) + plots_section();
+  const std::string axes = list_of(st.axes_dim, ",");
+  const std::string md =
+      nd_preamble(axes, st.rope_theta) +
+      positions_paragraph(sm, positions.size(), "each with every pair of every axis (one cos and one sin per pair).") +
+      std::string(nd_pipelines) + error_table_intro() + decade_rows(shown, rows) + "\n" +
+      image_section(shown, groups, st.axes_dim.size(), pairs, sm.max_position) + plots_section();
   finish(dir, sm, shown, merged, title_prefix(a) + "ND RoPE axes [" + axes + "], theta " + fmt("%g", st.rope_theta),
          md);
-  out += wrote(output, positions.size(), first, sm, start);
+  out += wrote(output, positions.size(), pairs, sm, start);
 }
 
 }  // namespace posenc::cli::report
