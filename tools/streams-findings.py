@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Cross-framework findings of ../shared/reference/pe-formulas-more.md section 8 that posenc can show
-with its own tables (docs/rope-precision.md, "Multi-stream RoPE across frameworks"):
+with its own tables (docs/rope-precision.md, "Multi-stream RoPE", where `posenc report precision
+mrope|rope-nd` measures the first two from MPFR):
 
   1. IMROPE tail: for Qwen3-VL's mrope_section [24, 20, 20], llama.cpp's ggml IMROPE rotates pairs
      61 and 62 by angle 0 (its fourth stream, fed 0) where HF and vLLM rotate them by p_t theta_j;

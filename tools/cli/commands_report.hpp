@@ -1,7 +1,8 @@
-// commands_report.hpp: `posenc report precision` (issue 10, "Precision report").
+// commands_report.hpp: `posenc report precision` (issue 10, "Precision report"), for 1D RoPE and,
+// in report_streams.hpp, for M-RoPE and ND axial RoPE.
 //
-//   posenc report precision [--hf-config FILE | rope config flags] -o DIR [--max-position M]
-//                           [--per-decade S] [--threads N] [--no-plots]
+//   posenc report precision [mrope | rope-nd] [--hf-config FILE | config flags] -o DIR
+//                           [--max-position M] [--per-decade S] [--threads N] [--no-plots]
 //
 // Measures HF's float32 pipeline, ggml's float32 recurrence (default and linear rope types only)
 // and posenc's correctly rounded float32, bfloat16 and float16 tables against MPFR
@@ -9,25 +10,18 @@
 // the plot data (angle.dat, cos-sin.dat), the gnuplot script precision.gp and, unless --no-plots,
 // the PNGs it draws (angle-error.png, cos-sin-error.png). Everything is written into a temporary
 // directory beside DIR and renamed to DIR at the end: DIR is created whole or not at all. DIR must
-// not exist, or be an empty directory. Bad input (no -o, a bad config, DIR not creatable, gnuplot not
-// on PATH without --no-plots) exits 2 with one line, before anything is created.
-// Needs the verify layer (MPFR): without it (POSENC_CLI_HAVE_MPFR unset) the command says so.
-// Docs: docs/cli.md (`posenc report`), docs/rope-precision.md.
+// not exist, or be an empty directory. Bad input (no -o, a bad config, a flag of another form, DIR
+// not creatable, gnuplot not on PATH without --no-plots) exits 2 with one line, before anything is
+// created. Needs the verify layer (MPFR): without it (POSENC_CLI_HAVE_MPFR unset) the command says so.
+// Docs: docs/cli.md (`posenc report`), docs/rope-precision.md, docs/rope-streams.md.
 #pragma once
 
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <array>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,27 +38,40 @@
 #include "emit_config.hpp"
 #include "hf_config_flag.hpp"
 #include "policy_scope.hpp"
+#include "report_output.hpp"
+#include "report_streams.hpp"
+#include "schemes/rope_streams.hpp"
 
 namespace posenc::cli::report {
 
-inline constexpr std::uint64_t default_max_position = std::uint64_t{1} << 20;
-inline constexpr std::uint64_t dense_positions = 1000;  // every position below this is measured
-inline constexpr std::uint64_t default_per_decade = 1000;
-
 inline constexpr flag_spec own_flags[] = {
     {"hf-config", flag_kind::value, "FILE", "values from a HuggingFace config.json (flags override them)"},
-    {"max-position", flag_kind::value, "M", "largest position measured (default 1048576, at most 2^31 - 1)"},
+    {"max-position", flag_kind::value, "M",
+     "largest position measured (default 1048576, rope-nd 127; at most 2^31 - 1)"},
     {"per-decade", flag_kind::value, "S", "log-spaced positions per decade above 1000 (default 1000)"},
     {"threads", flag_kind::value, "N", "measuring threads (default: all cores)"},
     {"no-plots", flag_kind::boolean, "", "write the data and the gnuplot script but do not run gnuplot"},
     {"output", flag_kind::value, "DIR", "same as -o DIR"},
 };
 
-inline constexpr auto all_flags = concat(emit::config_flags, own_flags);
+// The flags of the three forms: 1D RoPE's config flags, M-RoPE's and ND RoPE's (emit's, but not
+// --position-ids: the report samples the positions), the report's.
+inline constexpr auto all_flags = [] {
+  flag_union<64> u;
+  u.add(emit::config_flags).add(own_flags);
+  for (const std::span<const flag_spec> list :
+       {std::span<const flag_spec>(emit::mrope_flags), std::span<const flag_spec>(emit::rope_nd_flags)})
+    for (const flag_spec& f : list)
+      if (f.name != "position-ids") u.add({&f, 1});
+  return u;
+}();
 
 inline constexpr std::string_view usage =
     "usage: posenc report precision [--hf-config FILE | rope config flags] -o DIR\n"
     "                               [--max-position M] [--per-decade S] [--threads N] [--no-plots]\n"
+    "       posenc report precision mrope (--hf-config FILE | --head-dim D --mrope-section S1,S2,S3)\n"
+    "                               [--rope-theta B] [--partial-rotary-factor F] [--mrope-layout L] -o DIR ...\n"
+    "       posenc report precision rope-nd (--hf-config FILE | --axes-dim A1,A2,...) [--rope-theta B] -o DIR ...\n"
     "\n"
     "How far RoPE cos/sin tables are from the exact values, measured against MPFR: HF's float32\n"
     "pipeline (hf-float32, every rope type; angle error too), ggml's float32 recurrence (ggml-float32,\n"
@@ -80,10 +87,19 @@ inline constexpr std::string_view usage =
     "PNGs angle-error.png and cos-sin-error.png drawn by gnuplot (must be on PATH: Debian gnuplot-nox).\n"
     "DIR must not exist or be empty; it is created whole at the end or not at all.\n"
     "\n"
+    "mrope: the same per stream (the rows of t, h and w pairs, each at its stream's position: text\n"
+    "tokens and vision grids alike), plus ggml-map-f32, posenc's float32 table under ggml's stream map\n"
+    "(IMROPE for the interleaved layouts: pairs off its three streams at position 0) against HF's map.\n"
+    "rope-nd: per axis, BFL FLUX's float32 frequencies (bfl-float32), diffusers' float64 ones\n"
+    "(diffusers-float64) and posenc's tables; with M < 1000, the counts of an M+1 x M+1 latent image.\n"
+    "\n"
     "flags:\n";
+
+enum class report_form { rope, mrope, rope_nd };
 
 struct target {
   std::string output;
+  report_form form = report_form::rope;
 };
 
 inline target read_target(const parsed_args& a) {
@@ -102,7 +118,16 @@ inline target read_target(const parsed_args& a) {
   }
   if (what.empty()) throw usage_error("report: missing <what> (one of: precision)");
   if (what[0] != "precision") throw usage_error("report: unknown report " + quote(what[0]) + " (one of: precision)");
-  if (what.size() > 1) throw usage_error("report precision: unexpected argument " + quote(what[1]));
+  if (what.size() > 1) {
+    if (what[1] == "mrope")
+      t.form = report_form::mrope;
+    else if (what[1] == "rope-nd")
+      t.form = report_form::rope_nd;
+    else
+      throw usage_error("report precision: unexpected argument " + quote(what[1]) +
+                        " (the multi-stream forms: mrope, rope-nd)");
+  }
+  if (what.size() > 2) throw usage_error("report precision: unexpected argument " + quote(what[2]));
   if (const auto v = a.value("output")) {
     if (!t.output.empty()) throw usage_error("report precision: the output directory is given twice");
     t.output = std::string(*v);
@@ -111,128 +136,27 @@ inline target read_target(const parsed_args& a) {
   return t;
 }
 
-// The program's path if `name` is an executable file in a directory of $PATH.
-inline std::string find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return {};
-  std::string_view rest(path);
-  for (;;) {
-    const std::size_t colon = rest.find(':');
-    std::string dir(rest.substr(0, colon));
-    if (dir.empty()) dir.push_back('.');  // an empty entry is the current directory
-    const std::string file = dir + "/" + name;
-    struct stat st {};
-    if (::stat(file.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(file.c_str(), X_OK) == 0) return file;
-    if (colon == std::string_view::npos) return {};
-    rest = rest.substr(colon + 1);
-  }
+inline bool listed(std::string_view name, std::span<const flag_spec> list) {
+  for (const flag_spec& f : list)
+    if (f.name == name) return true;
+  return false;
 }
 
-// A temporary directory beside the target, removed unless committed (renamed to the target).
-class staging_dir {
- public:
-  explicit staging_dir(const std::string& target) : target_(target) {
-    while (target_.size() > 1 && target_.back() == '/') target_.pop_back();  // "out/" is "out"
-    const std::string ctx = "report precision: -o " + quote(target_);
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::path p(target_);
-    if (p.filename().empty() || p.filename() == "." || p.filename() == "..")
-      throw usage_error(ctx + ": not a directory name");
-    const fs::file_status st = fs::symlink_status(p, ec);
-    if (fs::exists(st)) {
-      if (!fs::is_directory(st)) throw usage_error(ctx + ": exists and is not a directory");
-      if (!fs::is_empty(p, ec) || ec) throw usage_error(ctx + ": exists and is not empty");
-    }
-    const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::string templ = (parent / ("." + p.filename().string() + ".tmp.XXXXXX")).string();
-    std::vector<char> name(templ.begin(), templ.end());
-    name.push_back('\0');
-    if (::mkdtemp(name.data()) == nullptr)
-      throw usage_error(ctx + ": cannot create a directory in " + quote(parent.string()) + ": " + std::strerror(errno));
-    path_ = name.data();
-  }
-  ~staging_dir() {
-    if (!path_.empty()) {
-      std::error_code ec;
-      std::filesystem::remove_all(path_, ec);
-    }
-  }
-  staging_dir(const staging_dir&) = delete;
-  staging_dir& operator=(const staging_dir&) = delete;
-
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
-  const std::string& path() const { return path_; }
-
-  void write(const std::string& name, const std::string& data) const {
-    std::ofstream f(file(name), std::ios::binary);
-    f << data;
-    f.close();
-    if (!f) throw std::runtime_error("cannot write " + file(name));
-  }
-  void remove(const std::string& name) const { std::remove(file(name).c_str()); }
-
-  void commit() {
-    ::chmod(path_.c_str(), 0777 & ~current_umask());  // mkdtemp made it 0700
-    if (std::rename(path_.c_str(), target_.c_str()) != 0) {
-      const int e = errno;
-      throw usage_error("report precision: cannot create " + quote(target_) + ": " + std::strerror(e));
-    }
-    path_.clear();
-  }
-
- private:
-  static mode_t current_umask() {
-    const mode_t m = ::umask(0);
-    ::umask(m);
-    return m;
-  }
-  std::string target_, path_;
-};
-
-// Runs `gnuplot precision.gp` in dir; its messages go to dir/gnuplot.log, removed on success.
-inline void run_gnuplot(const std::string& gnuplot, const staging_dir& dir) {
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("cannot start gnuplot: ") + std::strerror(errno));
-  if (pid == 0) {
-    if (::chdir(dir.path().c_str()) != 0) ::_exit(127);
-    if (std::freopen("gnuplot.log", "w", stdout) == nullptr || std::freopen("gnuplot.log", "a", stderr) == nullptr)
-      ::_exit(127);
-    ::execl(gnuplot.c_str(), "gnuplot", "precision.gp", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  int ws = 0;
-  while (::waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-    std::ifstream log(dir.file("gnuplot.log"));
-    std::string line;
-    std::getline(log, line);
-    throw std::runtime_error("gnuplot failed" + (line.empty() ? std::string() : ": " + line));
-  }
-  dir.remove("gnuplot.log");
+// Every flag given must be one of the form's: its config flags or the report's own.
+inline void check_form_flags(const parsed_args& a, report_form form) {
+  const std::string ctx = form == report_form::rope    ? "report precision"
+                          : form == report_form::mrope ? "report precision mrope"
+                                                       : "report precision rope-nd";
+  const std::span<const flag_spec> config = form == report_form::rope ? std::span<const flag_spec>(emit::config_flags)
+                                            : form == report_form::mrope
+                                                ? std::span<const flag_spec>(emit::mrope_flags)
+                                                : std::span<const flag_spec>(emit::rope_nd_flags);
+  for (const std::string_view f : a.names())
+    if (!(listed(f, config) || listed(f, own_flags)))
+      throw usage_error(ctx + ": flag --" + std::string(f) + " does not apply to '" + ctx + "'");
 }
 
 #if defined(POSENC_CLI_HAVE_MPFR)
-
-namespace vf = posenc::verify;
-
-inline std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-inline std::string sci(double v) { return fmt("%.4e", v); }
-
-inline std::string decade_label(const vf::decade_errors& d) {
-  std::string s = "[";  // appended piece by piece: GCC 12 warns (-Wrestrict) on "[" + std::string&&
-  s += std::to_string(d.lo);
-  s += ", ";
-  s += std::to_string(d.hi);
-  s += "]";
-  return s;
-}
 
 inline std::string markdown(const vf::rope_precision& rp, const rope::config& c, std::uint64_t max_position,
                             std::uint64_t per_decade, std::size_t positions,
@@ -304,51 +228,14 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
   return s;
 }
 
-inline std::string plot_data(const vf::rope_precision& rp, const std::vector<vf::position_errors>& rows, bool angle) {
-  using vf::precision_pipeline;
-  std::string s = angle ? "# position, max over pairs of |angle error| (rad): hf-float32 ggml-float32\n"
-                        : "# position, max over pairs of |cos/sin error|: hf-float32 ggml-float32 exact-f32 "
-                          "exact-bf16 exact-f16\n";
-  for (const vf::position_errors& r : rows) {
-    if (r.position == 0) continue;  // log x
-    s += std::to_string(r.position);
-    for (const precision_pipeline p : vf::precision_pipelines) {
-      if (angle && !vf::has_angle(p)) continue;
-      const vf::error_stats& e = r.by_pipeline[static_cast<std::size_t>(p)];
-      s += ' ';
-      s += rp.applicable(p) ? fmt("%.6e", angle ? e.max_angle : e.max_abs) : std::string("NaN");
-    }
-    s += "\n";
+// The 1D report's pipelines, as it names them.
+inline std::array<shown_pipeline, 5> shown_1d(const vf::rope_precision& rp) {
+  std::array<shown_pipeline, 5> r{};
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    const vf::precision_pipeline p = vf::precision_pipelines[i];
+    r[i] = {p, vf::pipeline_name(p), rp.applicable(p)};
   }
-  return s;
-}
-
-inline std::string gnuplot_script(const vf::rope_precision& rp, const std::string& title, std::uint64_t max_position) {
-  const bool ggml = rp.applicable(vf::precision_pipeline::ggml_float32);
-  std::string s =
-      "# Draws angle-error.png and cos-sin-error.png from angle.dat and cos-sin.dat (posenc report precision).\n"
-      "set terminal pngcairo size 800,500 font 'sans,10'\n"
-      "set logscale xy\n"
-      "set format x '10^{%L}'\n"
-      "set format y '10^{%L}'\n"
-      "set grid\n"
-      "set key top left\n"
-      "set xlabel 'position m'\n";
-  s += "set xrange [1:";
-  s += std::to_string(std::max<std::uint64_t>(max_position, 2));
-  s += "]\n";
-  s += "set title \"" + title + "\" noenhanced\n";
-  s += "set output 'angle-error.png'\n"
-       "set ylabel 'max over pairs |angle error| (rad)'\n"
-       "plot 'angle.dat' using 1:2 with lines lw 1.5 title 'hf-float32'";
-  s += ggml ? ", '' using 1:3 with lines lw 1.5 title 'ggml-float32'\n" : "\n";
-  s += "set output 'cos-sin-error.png'\n"
-       "set ylabel 'max over pairs |cos/sin error|'\n"
-       "plot 'cos-sin.dat' using 1:2 with lines lw 1.5 title 'hf-float32'";
-  if (ggml) s += ", '' using 1:3 with lines lw 1.5 title 'ggml-float32'";
-  s += ", '' using 1:5 with lines lw 1.5 title 'exact-bf16', '' using 1:6 with lines lw 1.5 title 'exact-f16', "
-       "'' using 1:4 with lines lw 1.5 title 'exact-f32'\n";
-  return s;
+  return r;
 }
 
 inline std::string plot_title(const rope::config& c, const parsed_args& a) {
@@ -360,50 +247,39 @@ inline std::string plot_title(const rope::config& c, const parsed_args& a) {
   return t;
 }
 
-inline void run_precision(const parsed_args& a, std::string& out) {
+inline void run_precision(const parsed_args& a, const std::string& output, std::string& out) {
   const std::string ctx = "report precision";
-  const target t = read_target(a);
   const auto hf = emit::hf_rope_settings(a, ctx);
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
   emit::parsed_config pc = emit::read_config(a, ctx, hf ? &hf_cfg : nullptr);
-  const auto max_position = static_cast<std::uint64_t>(
-      flag_integer(a, "max-position", 1, static_cast<long long>(vf::rope_precision::max_position),
-                   static_cast<long long>(default_max_position), ctx));
+  const sampling sm = read_sampling(a, default_max_position, ctx);
   // The measured positions end at max_position: HF's sequence length for dynamic NTK and LongRoPE.
-  pc.cfg = rope::with_seq_len_of_positions(pc.cfg, max_position);
-  const auto per_decade = static_cast<std::uint64_t>(flag_integer(a, "per-decade", 1, 100000, default_per_decade, ctx));
-  const auto threads = static_cast<unsigned>(flag_integer(a, "threads", 1, 1024, 0, ctx));
-  const bool plots = !a.has("no-plots");
-  std::string gnuplot;
-  if (plots) {
-    gnuplot = find_on_path("gnuplot");
-    if (gnuplot.empty())
-      throw usage_error(ctx + ": gnuplot is not on PATH (install Debian gnuplot-nox, or pass --no-plots)");
-  }
-  staging_dir dir(t.output);  // bad -o: usage_error before any measurement
+  pc.cfg = rope::with_seq_len_of_positions(pc.cfg, sm.max_position);
+  staging_dir dir(output);  // bad -o: usage_error before any measurement
 
   const auto start = std::chrono::steady_clock::now();
   const vf::rope_precision rp(pc.cfg);
-  const std::vector<std::uint64_t> positions = vf::precision_positions(max_position, dense_positions, per_decade);
-  const std::vector<vf::position_errors> rows = rp.measure(positions, threads);
-  const std::vector<vf::decade_errors> decades = vf::precision_decades(rows, max_position);
-  dir.write("precision.md", markdown(rp, pc.cfg, max_position, per_decade, positions.size(), decades));
-  dir.write("angle.dat", plot_data(rp, rows, true));
-  dir.write("cos-sin.dat", plot_data(rp, rows, false));
-  dir.write("precision.gp", gnuplot_script(rp, plot_title(pc.cfg, a), max_position));
-  if (plots) run_gnuplot(gnuplot, dir);
-  dir.commit();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out += "wrote " + t.output + "/precision.md (" + std::to_string(positions.size()) + " positions x " +
-         std::to_string(rp.pairs()) + " pairs, " + fmt("%.1f", secs) + " s)" +
-         (plots ? ", angle-error.png, cos-sin-error.png" : ", no plots") + "\n";
+  const std::vector<std::uint64_t> positions = vf::precision_positions(sm.max_position, dense_positions, sm.per_decade);
+  const std::vector<vf::position_errors> rows = rp.measure(positions, sm.threads);
+  const std::vector<vf::decade_errors> decades = vf::precision_decades(rows, sm.max_position);
+  const auto shown = shown_1d(rp);
+  finish(dir, sm, shown, rows, plot_title(pc.cfg, a),
+         markdown(rp, pc.cfg, sm.max_position, sm.per_decade, positions.size(), decades));
+  out += wrote(output, positions.size(), rp.pairs(), sm, start);
 }
 
 #endif
 
 inline void run(const parsed_args& a, std::string& out) {
 #if defined(POSENC_CLI_HAVE_MPFR)
-  run_precision(a, out);
+  const target t = read_target(a);
+  check_form_flags(a, t.form);
+  if (t.form == report_form::mrope)
+    run_mrope_precision(a, t.output, out);
+  else if (t.form == report_form::rope_nd)
+    run_nd_precision(a, t.output, out);
+  else
+    run_precision(a, t.output, out);
 #else
   static_cast<void>(read_target(a));
   static_cast<void>(out);
@@ -415,5 +291,5 @@ inline void run(const parsed_args& a, std::string& out) {
 
 namespace posenc::cli {
 inline constexpr command report_command{"report", "precision report of RoPE pipelines against MPFR (Markdown, plots)",
-                                        report::usage, report::all_flags, report::run};
+                                        report::usage, report::all_flags.view(), report::run};
 }  // namespace posenc::cli
