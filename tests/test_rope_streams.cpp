@@ -107,6 +107,32 @@ TEST_CASE("M-RoPE tables are the MPFR values at each pair's stream position (0 U
   check_mrope_against_oracle<float>(L::interleaved_ggml, {24, 20, 20});
 }
 
+TEST_CASE("M-RoPE of text alone (the 1D fill it takes) is the MPFR values (0 ULP)", "[mrope][oracle]") {
+  // t = h = w = 7 + i: the fill hands the rows to the 1D engine; ggml's map with fourth-stream
+  // pairs (Qwen3-VL's [24, 20, 20]: 61 and 62 read position 0) must not take that path, and
+  // without them ([22, 21, 21]) it does.
+  std::vector<std::uint64_t> pos(3 * 20);
+  for (std::size_t i = 0; i < 20; ++i) pos[i] = pos[20 + i] = pos[40 + i] = 7 + i;
+  using L = rope::mrope_layout;
+  for (const auto& [layout, section] :
+       {std::pair{L::sections, std::array{16, 24, 24}}, std::pair{L::interleaved_hf, std::array{24, 20, 20}},
+        std::pair{L::interleaved_ggml, std::array{24, 20, 20}},
+        std::pair{L::interleaved_ggml, std::array{22, 21, 21}}}) {
+    const rope::mrope_config c{
+        .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = section, .layout = layout};
+    std::vector<math_pair> out(20 * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, out) == status::ok);
+    std::uint64_t mismatches = 0;
+    for (std::size_t i = 0; i < 20; ++i)
+      for (int j = 0; j < 64; ++j) {
+        const auto e = verify::cr_rope_sincos<float>(rope::mrope_stream(c, j) < 0 ? 0 : 7 + i, 1e6, j, 128);
+        const math_pair got = out[i * 64 + static_cast<std::size_t>(j)];
+        mismatches += bits_of(got.cos) != bits_of(e.cos) || bits_of(got.sin) != bits_of(e.sin);
+      }
+    CHECK(mismatches == 0);
+  }
+}
+
 TEST_CASE("M-RoPE position ids follow get_rope_index (the worked example of section 1.3)", "[mrope]") {
   // 3 text tokens, then a Qwen2.5-VL video with LLM grid (4, 2, 2) at 1 s per grid and 2 tokens per
   // second: text 0, 1, 2; the video t in {3, 5, 7, 9}, h and w in {3, 4}; the next text at 10.

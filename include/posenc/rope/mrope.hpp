@@ -138,6 +138,19 @@ constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
   return r;
 }
 
+// Whether the positions are a run of text tokens: t = h = w = start + i at token i, and no pair
+// reads ggml's fourth stream (position 0 for every token).
+constexpr bool consecutive_text(const rope::mrope_config& c, std::span<const std::uint64_t> positions,
+                                std::size_t tokens) noexcept {
+  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j)
+    if (rope::mrope_stream(c, j) < 0) return false;
+  for (std::size_t i = 0; i < tokens; ++i)
+    if (positions[i] != positions[0] + i || positions[tokens + i] != positions[i] ||
+        positions[2 * tokens + i] != positions[i])
+      return false;
+  return true;
+}
+
 // The 1D source (rope_source) restricted to one slot's pairs: its column k is the k-th pair of the
 // slot, with that pair's frequency of the text config (the index is not reset per section).
 struct mrope_slot_source {
@@ -181,6 +194,11 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
   rope::mrope_config c = given;
   if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, range_of.hi);
+  // Text alone (t = h = w at every token, consecutive positions, no pair on ggml's fourth stream):
+  // the table is the 1D table of those rows (the law mrope_text_rows), filled as one, so it costs
+  // what that table costs at compile time and at run time, with or without scratch.
+  if (consecutive_text(c, positions, tokens))
+    return fill<T>(c.text, {.start = positions[0], .size = size, .sin_size = sin_size, .fold = fold, .dest = dest});
   dest.stride = width;
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
   // over all the pairs at once), or in constant evaluation each stream's own pairs over its own
