@@ -35,3 +35,28 @@ if(_io_sources AND TARGET posenc::io)
   add_library(posenc_headers_io OBJECT ${_io_sources})
   target_link_libraries(posenc_headers_io PRIVATE posenc::io posenc_warnings)
 endif()
+
+# And every public header of the layers this build has in one unit: two headers that each compile
+# alone can still clash (verify/stats.hpp's class error_stats and rope_precision.hpp's struct of the
+# same name did, until the second became precision_stats).
+set(_together "")
+foreach(_header IN LISTS _posenc_headers)
+  if((_header MATCHES "^posenc/testing/" AND NOT TARGET posenc_headers_testing) OR
+     (_header MATCHES "^posenc/verify/" AND NOT TARGET posenc_headers_verify) OR
+     (_header MATCHES "^posenc/io/" AND NOT TARGET posenc_headers_io))
+    continue()
+  endif()
+  string(APPEND _together "#include <${_header}>\n")
+endforeach()
+file(CONFIGURE OUTPUT "${CMAKE_CURRENT_BINARY_DIR}/headers/posenc_all_headers.cpp"
+     CONTENT "${_together}int posenc_all_headers() { return 0; }\n")
+add_library(posenc_headers_together OBJECT "${CMAKE_CURRENT_BINARY_DIR}/headers/posenc_all_headers.cpp")
+target_link_libraries(posenc_headers_together PRIVATE posenc::posenc posenc_warnings)
+foreach(_layer IN ITEMS posenc::verify posenc::io posenc::testing)
+  if(TARGET ${_layer})
+    target_link_libraries(posenc_headers_together PRIVATE ${_layer})
+  endif()
+endforeach()
+if(TARGET posenc_headers_testing)
+  target_link_libraries(posenc_headers_together PRIVATE Catch2::Catch2)
+endif()

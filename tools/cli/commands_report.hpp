@@ -204,7 +204,7 @@ inline std::string markdown(const vf::rope_precision& rp, const rope::config& c,
   s += "|---|---|---|---|---|---|---|---|---|\n";
   for (const vf::decade_errors& d : decades) {
     for (const precision_pipeline p : vf::precision_pipelines) {
-      const vf::error_stats& e = d.by_pipeline[static_cast<std::size_t>(p)];
+      const vf::precision_stats& e = d.by_pipeline[static_cast<std::size_t>(p)];
       s += "| ";
       s += decade_label(d);
       s += " | ";

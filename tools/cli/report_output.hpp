@@ -169,7 +169,7 @@ inline bool exact_table(vf::precision_pipeline p) {
 }
 
 // The six figures of a row: max and mean abs, max and mean ulp, max and mean angle ("-" without).
-inline std::string figure_cells(const vf::error_stats& e, bool angle) {
+inline std::string figure_cells(const vf::precision_stats& e, bool angle) {
   std::string s = sci(e.max_abs) + " | " + sci(e.mean_abs()) + " | " + fmt("%.4g", e.max_ulp) + " | " +
                   fmt("%.4g", e.mean_ulp()) + " | ";
   s += angle ? sci(e.max_angle) + " | " + sci(e.mean_angle()) : std::string("- | -");
@@ -191,7 +191,7 @@ inline std::string plot_data(std::span<const shown_pipeline> shown, const std::v
     s += std::to_string(r.position);
     for (const shown_pipeline& p : shown) {
       if (angle && !vf::has_angle(p.p)) continue;
-      const vf::error_stats& e = r.by_pipeline[static_cast<std::size_t>(p.p)];
+      const vf::precision_stats& e = r.by_pipeline[static_cast<std::size_t>(p.p)];
       s += ' ';
       s += p.applicable ? fmt("%.6e", angle ? e.max_angle : e.max_abs) : std::string("NaN");
     }

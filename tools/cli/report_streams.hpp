@@ -100,7 +100,7 @@ inline std::string decade_rows(std::span<const shown_pipeline> shown, const std:
           s += " | not applicable | - | - | - | - | - | - |\n";
           continue;
         }
-        const vf::error_stats& e = by[static_cast<std::size_t>(p.p)];
+        const vf::precision_stats& e = by[static_cast<std::size_t>(p.p)];
         s += " | " + figure_cells(e, vf::has_angle(p.p)) + " | " + std::to_string(e.not_rounded) + " of " +
              std::to_string(e.values) + " |\n";
       }
@@ -349,7 +349,7 @@ inline std::string image_section(std::span<const shown_pipeline> shown, const st
         const bool grid = grid_axis(axes, a);
         const std::uint64_t copies = grid ? tokens / g : tokens;  // the tokens sharing one position of the axis
         for (std::uint64_t m = 0; m < (grid ? g : 1); ++m) {
-          const vf::error_stats& e = ag.rows[static_cast<std::size_t>(m)].by_pipeline[static_cast<std::size_t>(p.p)];
+          const vf::precision_stats& e = ag.rows[static_cast<std::size_t>(m)].by_pipeline[static_cast<std::size_t>(p.p)];
           wrong += copies * e.not_rounded;
           worst = std::max(worst, e.max_abs);
         }

@@ -106,7 +106,7 @@ inline const char* pipeline_type(precision_pipeline p) {
 
 // Max and sum of the errors of a set of values (cos and sin each count once) and of their angles;
 // not_rounded counts the values more than half an ulp from the exact value (not correctly rounded).
-struct error_stats {
+struct precision_stats {
   double max_abs = 0, sum_abs = 0, max_ulp = 0, sum_ulp = 0, max_angle = 0, sum_angle = 0;
   std::uint64_t values = 0, angles = 0, not_rounded = 0;
   void add_value(double abs, double ulp, bool rounded = true) {
@@ -119,7 +119,7 @@ struct error_stats {
     max_angle = std::max(max_angle, e), sum_angle += e;
     ++angles;
   }
-  void merge(const error_stats& o) {
+  void merge(const precision_stats& o) {
     max_abs = std::max(max_abs, o.max_abs), sum_abs += o.sum_abs;
     max_ulp = std::max(max_ulp, o.max_ulp), sum_ulp += o.sum_ulp;
     max_angle = std::max(max_angle, o.max_angle), sum_angle += o.sum_angle;
@@ -130,7 +130,7 @@ struct error_stats {
   double mean_angle() const { return angles ? sum_angle / static_cast<double>(angles) : 0.0; }
 };
 
-using pipeline_errors = std::array<error_stats, precision_pipeline_count>;
+using pipeline_errors = std::array<precision_stats, precision_pipeline_count>;
 
 // One position's figures over its rotary_dim/2 pairs, per pipeline (and per group of pairs when the
 // pairs are grouped: by_group[g] over the pairs of group g).
@@ -327,13 +327,13 @@ class rope_precision {
     // where v - exact is exact to far below the ulp; a tie cannot occur for cos or sin of a nonzero
     // rational angle, and a zero angle's values are exact).
     template <class T>
-    void value(error_stats& e, mpfr_srcptr exact, double v) {
+    void value(precision_stats& e, mpfr_srcptr exact, double v) {
       const double a = abs_err(exact, v), u = ulp_of<T>(exact);
       mpfr_abs(d.get(), d.get(), MPFR_RNDN);
       e.add_value(a, a / u, mpfr_cmp_d(d.get(), 0.5 * u) <= 0);
     }
     template <class T>
-    void pair(error_stats& e, math::sincos_result<T> r) {
+    void pair(precision_stats& e, math::sincos_result<T> r) {
       value<T>(e, c.get(), to_double(r.cos));
       value<T>(e, s.get(), to_double(r.sin));
     }
@@ -354,7 +354,7 @@ class rope_precision {
 
     // Every pipeline's figures of pair j at position m into st.
     void run_pair(std::uint64_t m, int j, bool ggml, pipeline_errors& st) {
-      const auto at = [&](precision_pipeline p) -> error_stats& { return st[static_cast<std::size_t>(p)]; };
+      const auto at = [&](precision_pipeline p) -> precision_stats& { return st[static_cast<std::size_t>(p)]; };
       const auto uj = static_cast<std::size_t>(j);
       mpfr_mul_ui(x.get(), rp.theta_[uj]->get(), static_cast<unsigned long>(m), MPFR_RNDN);
       at(precision_pipeline::hf_float32).add_angle(abs_err(x.get(), static_cast<double>(hf[uj])));
