@@ -349,7 +349,8 @@ inline std::string image_section(std::span<const shown_pipeline> shown, const st
         const bool grid = grid_axis(axes, a);
         const std::uint64_t copies = grid ? tokens / g : tokens;  // the tokens sharing one position of the axis
         for (std::uint64_t m = 0; m < (grid ? g : 1); ++m) {
-          const vf::precision_stats& e = ag.rows[static_cast<std::size_t>(m)].by_pipeline[static_cast<std::size_t>(p.p)];
+          const vf::precision_stats& e =
+              ag.rows[static_cast<std::size_t>(m)].by_pipeline[static_cast<std::size_t>(p.p)];
           wrong += copies * e.not_rounded;
           worst = std::max(worst, e.max_abs);
         }
