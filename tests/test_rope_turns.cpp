@@ -229,3 +229,22 @@ TEST_CASE("The twice-rounded shortcut (2 pi coord as a position) misses correct 
               static_cast<unsigned long long>(miss_h));
   CHECK(miss_d > 0);  // the checker (bitwise comparison with the correct table) can fail
 }
+
+TEST_CASE("Turns: the multiprecision fallback alone gives the MPFR values", "[turns][oracle]") {
+  // The fast path decides nearly every entry; call the accurate path directly on the same inputs
+  // (both reduce_turns branches: |X| < 1/8 and the exact fraction bits of a larger X).
+  const rope::config c{.head_dim = 64, .rope_theta = 100.0};
+  std::uint64_t bad = 0, n = 0;
+  for (const double p : sample_coords())
+    for (const int k : {1, 5, 17, 31}) {
+      const rope::real_position rp = rope::split_position(p);
+      if (rp.m == 0) continue;
+      auto got = rope::detail::scaled_sincos_mp<double>(c, rp.m, k, false, rp.scale_exp, true);
+      if (rp.negative) got.value.sin = -got.value.sin;
+      const auto e = verify::cr_rope_turns_sincos_at<double>(p, 100.0, k, 64);
+      bad += !got.ok() || bits_of(got.value.cos) != bits_of(e.cos) || bits_of(got.value.sin) != bits_of(e.sin);
+      ++n;
+    }
+  CHECK(n > 300);
+  CHECK(bad == 0);
+}
