@@ -95,9 +95,16 @@ TEST_CASE("Turns: quarter turns at theta_0 = 1 are exact; the integer entry poin
       CHECK(bits_of(a.value.cos) == bits_of(b.value.cos));
       CHECK(bits_of(a.value.sin) == bits_of(b.value.sin));
     }
-  // Past the real positions' range the integer entry point still answers, from the oracle's value.
-  const auto big = rope::sincos_turns<double>(c, std::uint64_t{1} << 40, 5);
-  REQUIRE(big.ok());
+  // Past the real positions' range the integer entry point still answers (MPFR at the same m, a
+  // double exactly); the phase is past turns_max (2^49), so these take the multiprecision path.
+  for (const std::uint64_t m : {(std::uint64_t{1} << 40) + 3, (std::uint64_t{1} << 52) + 1})
+    for (const int k : {1, 5, 15}) {
+      const auto big = rope::sincos_turns<double>(c, m, k);
+      const auto e = verify::cr_rope_turns_sincos_at<double>(static_cast<double>(m), 100.0, k, 32);
+      REQUIRE(big.ok());
+      CHECK(bits_of(big.value.cos) == bits_of(e.cos));
+      CHECK(bits_of(big.value.sin) == bits_of(e.sin));
+    }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   CHECK(rope::sincos_turns_at<float>(c, nan, 0).error == status::domain_error);
   CHECK(rope::sincos_turns_at<float>(c, 4194304.0, 0).error == status::domain_error);
