@@ -137,6 +137,11 @@ static_assert(is<double>(rope::sincos_turns_at<double>(dino_axis, 0.5, 0), -1.0,
 static_assert(is<float>(rope::sincos_turns_at<float>(dino_axis, -0.5, 0), -1.0f, 0.0f), "-pi: sin is +0, not -0");
 static_assert(is<double>(rope::sincos_turns_at<double>(dino_axis, -0.25, 0), 0.0, -1.0), "-pi/2: sin -1");
 static_assert(is<double>(rope::sincos_turns<double>(dino_axis, 3, 0), 1.0, 0.0), "three whole turns");
+// base 16 on an axis of 8: theta_k = 16^(-2k/8) = 2^-k exactly, so p = 2^k / 4 is a quarter turn.
+constexpr rope::config pow2_axis{.head_dim = 8, .rope_theta = 16.0};
+static_assert(is<double>(rope::sincos_turns_at<double>(pow2_axis, 1.0, 2), 0.0, 1.0), "1 * 2^-2 = 1/4 turn");
+static_assert(is<float>(rope::sincos_turns_at<float>(pow2_axis, -4.0, 3), -1.0f, 0.0f), "-4 * 2^-3 = -1/2 turn");
+static_assert(is<double>(rope::sincos_turns_at<double>(pow2_axis, 5.0, 1), -1.0, 0.0), "5 * 2^-1 = 2.5 turns");
 template <class T>
 constexpr bool turns_laws() {
   constexpr rope::config halved32{

@@ -72,6 +72,28 @@ TEST_CASE("Turns: cos/sin(2 pi p theta_k) are the MPFR values in four types (0 U
   }
 }
 
+TEST_CASE("Turns: a power-of-two base (dyadic frequencies) against MPFR away from its quarter turns",
+          "[turns][oracle]") {
+  // base 16, axis dim 8: theta_k = 16^(-2k/8) = 2^-k exactly, so 4 p 2^-k an integer is an exact
+  // quarter turn (the proofs check those); every other coordinate against MPFR in four types.
+  const rope::config c{.head_dim = 8, .rope_theta = 16.0};
+  std::uint64_t bad = 0, n = 0;
+  for (const double p : sample_coords())
+    for (int k = 0; k < 4; ++k) {
+      const double q = 4 * p / static_cast<double>(1 << k);  // exact: a power-of-two scaling
+      if (q == static_cast<double>(static_cast<long long>(q))) continue;
+      const auto d = rope::sincos_turns_at<double>(c, p, k);
+      const auto e = verify::cr_rope_turns_sincos_at<double>(p, 16.0, k, 8);
+      const auto h = rope::sincos_turns_at<float16>(c, p, k);
+      const auto eh = verify::cr_rope_turns_sincos_at<float16>(p, 16.0, k, 8);
+      bad += !d.ok() || bits_of(d.value.cos) != bits_of(e.cos) || bits_of(d.value.sin) != bits_of(e.sin);
+      bad += !h.ok() || bits_of(h.value.cos) != bits_of(eh.cos) || bits_of(h.value.sin) != bits_of(eh.sin);
+      ++n;
+    }
+  CHECK(n > 200);
+  CHECK(bad == 0);
+}
+
 TEST_CASE("Turns: quarter turns at theta_0 = 1 are exact; the integer entry point agrees", "[turns]") {
   const rope::config c{.head_dim = 32, .rope_theta = 100.0};
   struct expect {
