@@ -7,17 +7,26 @@
 //  3. a real position is exact: p = m / 2 under the plain frequency is position m under linear
 //     scaling by 2 (theta / 2 exactly), bit for bit, in float and double; sin is odd, cos even;
 //  4. FLUX's text tokens at (0, 0, 0) are the identity in every axis, and FLUX.2's four axes hold
-//     the per-axis law.
+//     the per-axis law;
+//  5. RoPE in turns (rope/turns.hpp, DINOv3's 2 pi coord / period) is exact where the reals are:
+//     at theta_0 = 1 a quarter turn is cos = +0, sin = 1 and a half turn cos = -1, sin = +0; the
+//     phase is reduced mod 1 exactly (p and p + 1 give the same bits at theta_0 = 1); p = m/2 is
+//     m under linear scaling by 2; sin is odd, cos even; a compile-time DINOv3 table (4 x 4 grid,
+//     head dim 64) holds those exact quarter turns in its k = 0 columns and mirrors its rows
+//     through the centre; a 3 x 3 one holds the per-axis laws.
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <span>
 
 #include <posenc/laws/streams/axis_identity_at_zero.hpp>
 #include <posenc/laws/streams/axis_relative_dot.hpp>
 #include <posenc/laws/streams/text_rows.hpp>
+#include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/nd.hpp>
 #include <posenc/rope/real_position.hpp>
+#include <posenc/rope/turns.hpp>
 
 namespace {
 
@@ -128,5 +137,100 @@ static_assert(flux_holds());
 constexpr int flux2_axes[] = {32, 32, 32, 32};
 constexpr rope::nd_config flux2{.axes_dim = flux2_axes, .rope_theta = 2000.0};
 static_assert(rope::nd_rotary_dim(flux2) == 128 && rope::validate(flux2).ok());
+
+// 5.
+constexpr rope::config dino_axis{.head_dim = 32, .rope_theta = 100.0};  // an axis of DINOv3 ViT-S/B/L
+template <class T>
+constexpr bool is(posenc::result<posenc::math::sincos_result<T>> r, T c, T s) {
+  return r.ok() &&
+         std::bit_cast<std::uint32_t>(static_cast<float>(r.value.cos)) ==
+             std::bit_cast<std::uint32_t>(static_cast<float>(c)) &&
+         std::bit_cast<std::uint32_t>(static_cast<float>(r.value.sin)) ==
+             std::bit_cast<std::uint32_t>(static_cast<float>(s));
+}
+static_assert(is<double>(rope::sincos_turns_at<double>(dino_axis, 0.25, 0), 0.0, 1.0),
+              "2 pi / 4 = pi/2: cos +0, sin 1");
+static_assert(is<float>(rope::sincos_turns_at<float>(dino_axis, 0.25, 0), 0.0f, 1.0f), "pi/2 in float");
+static_assert(is<double>(rope::sincos_turns_at<double>(dino_axis, 0.5, 0), -1.0, 0.0), "2 pi / 2 = pi: cos -1, sin +0");
+static_assert(is<float>(rope::sincos_turns_at<float>(dino_axis, -0.5, 0), -1.0f, 0.0f), "-pi: sin is +0, not -0");
+static_assert(is<double>(rope::sincos_turns_at<double>(dino_axis, -0.25, 0), 0.0, -1.0), "-pi/2: sin -1");
+static_assert(is<double>(rope::sincos_turns<double>(dino_axis, 3, 0), 1.0, 0.0), "three whole turns");
+// base 16 on an axis of 8: theta_k = 16^(-2k/8) = 2^-k exactly, so p = 2^k / 4 is a quarter turn.
+constexpr rope::config pow2_axis{.head_dim = 8, .rope_theta = 16.0};
+static_assert(is<double>(rope::sincos_turns_at<double>(pow2_axis, 1.0, 2), 0.0, 1.0), "1 * 2^-2 = 1/4 turn");
+static_assert(is<float>(rope::sincos_turns_at<float>(pow2_axis, -4.0, 3), -1.0f, 0.0f), "-4 * 2^-3 = -1/2 turn");
+static_assert(is<double>(rope::sincos_turns_at<double>(pow2_axis, 5.0, 1), -1.0, 0.0), "5 * 2^-1 = 2.5 turns");
+template <class T>
+constexpr bool turns_laws() {
+  constexpr rope::config halved32{
+      .head_dim = 32, .rope_theta = 100.0, .rope_type = rope::scaling::linear, .factor = 2.0};
+  for (const double p : {0.1, -0.3, 0.0625, -0.6875, 12.375})
+    for (const int k : {0, 3, 15}) {
+      const auto a = rope::sincos_turns_at<T>(dino_axis, p, k), n = rope::sincos_turns_at<T>(dino_axis, -p, k);
+      if (!a.ok() || !n.ok() || n.value.sin != -a.value.sin || n.value.cos != a.value.cos) return false;
+      if (k == 0 && (p + 1) - 1 == p) {  // theta_0 = 1: one turn later (p + 1 exact), the same bits
+        const auto b = rope::sincos_turns_at<T>(dino_axis, p + 1, k);
+        if (b.value.sin != a.value.sin || b.value.cos != a.value.cos) return false;
+      }
+    }
+  for (const std::uint64_t m : {1u, 3u, 7u, 1001u})
+    for (const int k : {1, 9}) {  // p = m/2 at theta is m at theta/2 (linear scaling by 2: exact)
+      const auto a = rope::sincos_turns_at<T>(dino_axis, static_cast<double>(m) / 2, k);
+      const auto b = rope::sincos_turns<T>(halved32, m, k);
+      if (!a.ok() || !b.ok() || a.value.sin != b.value.sin || a.value.cos != b.value.cos) return false;
+    }
+  return true;
+}
+static_assert(turns_laws<float>(), "turns: sin odd, cos even, period 1 at theta_0 = 1, m/2 = m at theta/2 (float)");
+static_assert(turns_laws<double>(), "the same in double");
+
+constexpr int dino_axes[] = {32, 32};
+constexpr rope::nd_config dino = rope::dinov3_config(dino_axes);
+constexpr auto dino_pos = [] {
+  std::array<double, 2 * 16> pos{};
+  static_cast<void>(rope::dinov3_positions(4, 4, pos));
+  return pos;
+}();
+static_assert(dino_pos[0] == -0.75 && dino_pos[5] == -0.25 && dino_pos[16 + 3] == 0.75, "(2i + 1)/4 - 1");
+struct dino_table {
+  posenc::status st;
+  std::array<float, 16 * 64> cos, sin;
+};
+constexpr dino_table dino_t = [] {
+  dino_table t{};
+  t.st = rope::fill_nd_table<float>(dino, dino_pos, t.cos, t.sin, rope::layout::half_split);
+  return t;
+}();
+constexpr bool dinov3_table_exact() {
+  constexpr float s_of[4] = {1.0f, -1.0f, 1.0f, -1.0f};  // sin(2 pi c), c = -3/4, -1/4, 1/4, 3/4
+  const auto& cos = dino_t.cos;
+  const auto& sin = dino_t.sin;
+  for (std::size_t r = 0; r < 4; ++r)
+    for (std::size_t c = 0; c < 4; ++c) {
+      const std::size_t i = r * 4 + c, mirror = (3 - r) * 4 + (3 - c);
+      // k = 0 of the y axis (pair 0: elements 0 and 32) and of the x axis (pair 16: 16 and 48).
+      if (cos[i * 64] != 0.0f || sin[i * 64] != s_of[r] || sin[i * 64 + 32] != s_of[r]) return false;
+      if (cos[i * 64 + 16] != 0.0f || sin[i * 64 + 16] != s_of[c] || sin[i * 64 + 48] != s_of[c]) return false;
+      for (std::size_t e = 0; e < 64; ++e)  // the patch at (-y, -x): cos equal, sin negated
+        if (cos[mirror * 64 + e] != cos[i * 64 + e] || sin[mirror * 64 + e] != -sin[i * 64 + e]) return false;
+    }
+  return true;
+}
+static_assert(dino_t.st == posenc::status::ok && dinov3_table_exact(),
+              "DINOv3 4 x 4, head dim 64: exact quarter turns at k = 0, rows mirrored through the centre");
+// The laws on a 3 x 3 grid (coordinates -2/3, 0, 2/3; head dim 32): the centre row and column
+// are at coordinate 0, the identity on their axis.
+constexpr int dino_small_axes[] = {16, 16};
+constexpr rope::nd_config dino_small = rope::dinov3_config(dino_small_axes);
+constexpr bool dinov3_laws_hold() {
+  std::array<double, 2 * 9> pos{};
+  std::array<float, 9 * 32> cos{}, sin{};
+  if (rope::dinov3_positions(3, 3, pos) != posenc::status::ok || pos[4] != 0.0) return false;
+  if (rope::fill_nd_table<float>(dino_small, pos, cos, sin, rope::layout::half_split) != posenc::status::ok)
+    return false;
+  const laws::nd_view<float> v{&dino_small, pos, cos, sin, posenc::rotary_layout::half_split};
+  return laws::axis_identity_at_zero(v).holds && laws::axis_relative_dot(v).holds;
+}
+static_assert(dinov3_laws_hold(), "DINOv3 3 x 3: identity at coordinate 0 and the per-axis relative law");
 
 }  // namespace

@@ -62,7 +62,7 @@ inline std::vector<table_flags> scheme_table_flags() {
        {"head-dim", "rope-theta", "partial-rotary-factor", "mrope-section", "mrope-layout", "position-ids",
         "hf-config"},
        true},
-      {"rope-nd", {"axes-dim", "rope-theta", "position-ids", "hf-config"}, true},
+      {"rope-nd", {"axes-dim", "rope-theta", "position-ids", "hf-config", "two-pi", "grid"}, true},
       {"attn-temperature", {"floor-scale", "attn-scale", "positions", "start", "hf-config"}, true},
       {"leaky-rerope",
        {"head-dim", "rope-theta", "partial-rotary-factor", "window", "leak", "positions", "hf-config"},

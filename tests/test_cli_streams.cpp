@@ -236,3 +236,80 @@ TEST_CASE("emit and verify leaky-rerope: rel' = w + (rel - w) / k from its defin
   CHECK(yarn.status == 2);
   CHECK(yarn.err.find("default or linear") != std::string::npos);
 }
+
+TEST_CASE("emit and verify rope-nd --two-pi / --grid: DINOv3's 2 pi coord / period, and its shipped config",
+          "[cli][nd][turns]") {
+  // A 3 x 2 grid of a head dim 16 model (two axes of 8, theta 100): coordinates (2i + 1)/n - 1 written
+  // out, each entry against MPFR's 2 pi variant (rope_oracle.hpp cr_rope_turns_sincos_at).
+  const cli_result r = emit({"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--two-pi", "--grid", "3,2"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines.size() == 1 + 6 * 8 + 1);
+  const double ys[3] = {-2.0 / 3, 0.0, 2.0 / 3}, xs[2] = {-0.5, 0.5};
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 6; ++i)
+    for (int j = 0; j < 8; ++j) {
+      const double p = j < 4 ? ys[i / 2] : xs[i % 2];
+      const auto e = posenc::verify::cr_rope_turns_sincos_at<double>(p, 100.0, j % 4, 8);
+      const auto f = split(lines[1 + i * 8 + static_cast<std::size_t>(j)], ',');
+      bad += parse_hex(f[2]) != e.cos || parse_hex(f[3]) != e.sin;
+    }
+  CHECK(bad == 0);
+  // x = +-1/2 at k = 0 is half a turn: cos -1, sin +0 exactly.
+  CHECK(split(lines[1 + 0 * 8 + 4], ',')[2] == "-0x1p+0");
+  // The same positions from a file give the same table; without --two-pi it is another table.
+  const std::string ids = scratch("dino.csv",
+                                  "p0,p1\n-0.6666666666666666,-0.5\n-0.6666666666666666,0.5\n"
+                                  "0,-0.5\n0,0.5\n0.6666666666666666,-0.5\n0.6666666666666666,0.5\n");
+  const cli_result fr =
+      emit({"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--two-pi", "--position-ids", ids});
+  CHECK(fr.out == r.out);
+  const cli_result rad = emit({"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--position-ids", ids});
+  CHECK(rad.out != r.out);
+  const cli_result v = verify({"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--two-pi", "--grid", "3,2"});
+  INFO(v.out << v.err);
+  CHECK(v.status == 0);
+  CHECK(v.out.find("PASS") != std::string::npos);
+  // A table in radians checked as turns fails.
+  const cli_result b = emit(
+      {"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--grid", "3,2", "--format", "bin", "--dtype", "f32"});
+  REQUIRE(b.status == 0);
+  const cli_result wrong = verify({"rope-nd", "--axes-dim", "8,8", "--rope-theta", "100", "--two-pi", "--grid", "3,2",
+                                   "--table", scratch("rad.bin", b.out), "--dtype", "f32"});
+  CHECK(wrong.status == 1);
+  // The shipped DINOv3 ViT-B/16 config: two axes of 32, theta 100, turns, the 14 x 14 grid of 224 / 16.
+  const std::string cfg = std::string(POSENC_SOURCE_DIR) + "/examples/configs/dinov3-vitb16-pretrain-lvd1689m.json";
+  const cli_result h = emit({"rope-nd", "--hf-config", cfg, "--format", "c", "--dtype", "bf16"});
+  INFO(h.err);
+  REQUIRE(h.status == 0);
+  CHECK(h.out.find("axes_dim = 32,32") != std::string::npos);
+  CHECK(h.out.find("rope_theta = 0x1.9p+6") != std::string::npos);
+  CHECK(h.out.find("angle = turns") != std::string::npos);
+  const cli_result hc = emit({"rope-nd", "--hf-config", cfg, "--dtype", "f32"});
+  REQUIRE(hc.status == 0);
+  CHECK(split(hc.out, '\n').size() == 1 + 196 * 32 + 1);
+  const cli_result hv = verify({"rope-nd", "--hf-config", cfg, "--dtype", "f32,bf16"});
+  INFO(hv.out << hv.err);
+  CHECK(hv.status == 0);
+  // Bad input: one line, exit 2.
+  const auto fails = [](const strings& args, const std::string& says) {
+    const cli_result f = emit(args);
+    INFO(f.err);
+    CHECK(f.status == 2);
+    CHECK(f.err.find(says) != std::string::npos);
+    CHECK(std::count(f.err.begin(), f.err.end(), '\n') == 1);
+  };
+  fails({"rope-nd", "--axes-dim", "8,8,8", "--two-pi", "--grid", "3,2"}, "--grid needs two axes");
+  fails({"rope-nd", "--axes-dim", "8,8", "--grid", "3"}, "--grid takes two sizes");
+  fails({"rope-nd", "--axes-dim", "8,8", "--grid", "3,2", "--position-ids", ids}, "exclude each other");
+  fails({"rope-nd", "--axes-dim", "8,8", "--grid", "0,2"}, "--grid");
+  const std::string scaled = scratch("dino-scaled.json",
+                                     "{\"model_type\": \"dinov3_vit\", \"hidden_size\": 768, "
+                                     "\"num_attention_heads\": 12, \"rope_scaling\": {\"type\": \"linear\"}}");
+  fails({"rope-nd", "--hf-config", scaled}, "rope_scaling");
+  const std::string odd = scratch("dino-odd.json",
+                                  "{\"model_type\": \"dinov3_vit\", \"hidden_size\": 60, "
+                                  "\"num_attention_heads\": 6}");
+  fails({"rope-nd", "--hf-config", odd}, "num_attention_heads");
+}

@@ -498,7 +498,7 @@ TEST_CASE("the scheme law runner: every applicable law on every registered schem
   run_registry<float>("float", ran_on, examples);
   run_registry<bfloat16>("bfloat16", ran_on, examples);
   run_registry<float16>("float16", ran_on, examples);
-  CHECK(examples == 4 * 27);  // twenty-seven configs, four dtypes
+  CHECK(examples == 4 * 28);  // twenty-eight configs (rope-nd: FLUX.1, FLUX.2, a 2D ViT, DINOv3), four dtypes
   // The seventeen laws, each run on some config.
   CHECK(ran_on.size() == 17);
   for (const auto& [law, names] : ran_on) {

@@ -38,6 +38,7 @@
 #include <posenc/rope/checked_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
+#include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
@@ -54,6 +55,7 @@
 #include <posenc/rope/scaling_names.hpp>
 #include <posenc/rope/streaming_cache.hpp>
 #include <posenc/rope/table.hpp>
+#include <posenc/rope/turns.hpp>
 #include <posenc/rope/validate.hpp>
 
 // The other schemes, one umbrella each.

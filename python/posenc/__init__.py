@@ -46,7 +46,7 @@ have_verify = bool(getattr(_core, "have_verify", False))
 
 __all__ = [
     "rope_table", "rope_inv_freq", "rope_config", "mrope_table", "mrope_position_ids", "rope_nd_table",
-    "leaky_rerope_table",
+    "dinov3_positions", "leaky_rerope_table",
     "alibi_slopes", "alibi_bias", "alibi_bias_by_distance",
     "t5_buckets", "t5_bucket_matrix", "deberta_buckets", "logn_factors", "attn_temperature_scales",
     "sinusoidal_table", "xpos_scales",
@@ -436,17 +436,28 @@ def leaky_rerope_table(rows, head_dim, dtype="float64", *, window=512, leak=16, 
     return present(cos, code, dtype), present(sin, code, dtype)
 
 
-def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0):
+def rope_nd_table(positions, axes_dim, dtype="float64", *, rope_theta=10000.0, two_pi=False):
     """ND axial RoPE cos/sin ``(cos, sin)``, each ``[tokens, sum(axes_dim) // 2]``: axis ``a`` has
     ``axes_dim[a] // 2`` pairs in order, pair ``k`` of it rotating by ``p_a * rope_theta **
     (-2k / axes_dim[a])`` (FLUX ``EmbedND``: ``axes_dim=[16, 56, 56]``, FLUX.2 ``[32, 32, 32, 32]``
     with ``rope_theta=2000``; ViTs: two axes). ``positions``: shape ``(axes, tokens)``, reals
-    allowed (taken as the doubles they are). Each entry correctly rounded. ``posenc emit rope-nd``."""
+    allowed (taken as the doubles they are). ``two_pi=True``: the angle is ``2 pi`` times that, the
+    exact ``2 pi`` (DINOv3's ``2 pi coord / period``: ``axes_dim=[D/2, D/2]``, ``rope_theta=100``,
+    positions ``dinov3_positions(H, W)``; its rows are half-split). Each entry correctly rounded.
+    ``posenc emit rope-nd [--two-pi]``."""
     axes = [int(x) for x in axes_dim]
     pos = _stream_positions("rope_nd_table", positions, len(axes), "real")
     code = dtype_code(dtype)
-    cos, sin = _core.rope_nd_table(axes, float(rope_theta), pos, code)
+    cos, sin = _core.rope_nd_table(axes, float(rope_theta), pos, code, bool(two_pi))
     return present(cos, code, dtype), present(sin, code, dtype)
+
+
+def dinov3_positions(h, w):
+    """DINOv3's RoPE positions of an ``h x w`` patch grid, shape ``(2, h * w)`` float64: row ``0``
+    the y coordinates ``(2i + 1) / h - 1``, row ``1`` the x coordinates ``(2j + 1) / w - 1`` of the
+    patches in row-major order, each the exact value rounded once (DINOv3 computes them in float32
+    with two roundings). For ``rope_nd_table(..., two_pi=True)``. ``posenc emit rope-nd --grid H,W``."""
+    return _core.dinov3_positions(_integer("h", h), _integer("w", w))
 
 
 def attn_temperature_scales(positions, dtype="float64", *,

@@ -72,3 +72,35 @@ def test_leaky_rerope_table_rows():
     assert np.array_equal(sin[24].view(np.uint32), s1[9, 32:].view(np.uint32))
     with pytest.raises(ValueError, match="k must be an integer >= 2"):
         posenc.leaky_rerope_table(4, 64, leak=1)
+
+
+def test_rope_nd_two_pi_dinov3():
+    # DINOv3 ViT-S/B/L: head dim 64, two axes of 32, theta 100, angle 2 pi coord / period. A 4 x 4
+    # grid's coordinates are -3/4, -1/4, 1/4, 3/4 (derivation: (2i + 1) / 4 - 1), and at k = 0
+    # (period 1) the angle 2 pi c is an exact odd number of quarter turns: cos = 0, sin = +-1.
+    pos = posenc.dinov3_positions(4, 4)
+    assert pos.shape == (2, 16) and pos.dtype == np.float64
+    assert pos[0].tolist() == [-0.75] * 4 + [-0.25] * 4 + [0.25] * 4 + [0.75] * 4
+    assert pos[1].tolist() == [-0.75, -0.25, 0.25, 0.75] * 4
+    cos, sin = posenc.rope_nd_table(pos, [32, 32], "float32", rope_theta=100.0, two_pi=True)
+    assert cos.shape == (16, 32) and cos.dtype == np.float32
+    sign = {-0.75: 1.0, -0.25: -1.0, 0.25: 1.0, 0.75: -1.0}  # sin(2 pi c)
+    for i in range(16):
+        for axis, j in ((0, 0), (1, 16)):
+            assert cos[i, j] == 0.0 and not np.signbit(cos[i, j])
+            assert sin[i, j] == sign[pos[axis, i]]
+    # sin is odd and cos even in the coordinate: the patch mirrored through the centre.
+    mirror = 15 - np.arange(16)
+    assert np.array_equal(cos.view(np.uint32), cos[mirror].view(np.uint32))
+    assert np.array_equal(sin, -sin[mirror])
+    # A whole and a half turn at period 1: 3 turns give cos 1, sin +0; 1/2 turn cos -1, sin +0.
+    c2, s2 = posenc.rope_nd_table(np.array([[3.0, 0.5], [0.0, -0.5]]), [8, 8], "float64", rope_theta=100.0,
+                                  two_pi=True)
+    assert c2[0, 0] == 1.0 and s2[0, 0] == 0.0 and not np.signbit(s2[0, 0])
+    assert c2[1, 0] == -1.0 and s2[1, 0] == 0.0 and not np.signbit(s2[1, 0])
+    assert c2[1, 4] == -1.0 and not np.signbit(s2[1, 4])
+    # Without two_pi the same positions are angles in radians: another table.
+    c3, _ = posenc.rope_nd_table(pos, [32, 32], "float32", rope_theta=100.0)
+    assert not np.array_equal(c3, cos)
+    with pytest.raises(ValueError, match="grid sizes"):
+        posenc.dinov3_positions(0, 4)

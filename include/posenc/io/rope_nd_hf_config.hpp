@@ -26,17 +26,42 @@ namespace posenc::io {
 struct rope_nd_settings {
   std::vector<int> axes_dim;
   double rope_theta = 10000.0;
+  bool turns = false;  // the angle is 2 pi p theta (DINOv3)
+  int grid_h = 0;      // DINOv3: image_size / patch_size, the default grid; 0 otherwise
+  int grid_w = 0;
 };
 
 }  // namespace posenc::io
 
 namespace posenc::io::detail {
 
+inline rope_nd_settings dinov3_of(const object& top) {
+  rope_nd_settings s;
+  const std::int64_t hidden = integer(top, "hidden_size", 1, 1 << 20).value_or(384);
+  const std::int64_t heads = integer(top, "num_attention_heads", 1, 1 << 16).value_or(6);
+  if (hidden % heads != 0 || (hidden / heads) % 4 != 0)
+    fail("num_attention_heads", "hidden_size / num_attention_heads must be a multiple of 4 (two axes of pairs)");
+  const int d = static_cast<int>(hidden / heads);
+  s.axes_dim = {d / 2, d / 2};
+  s.rope_theta = real(top, "rope_theta").value_or(100.0);
+  s.turns = true;
+  if (top.has("rope_scaling")) fail("rope_scaling", "DINOv3's RoPE has no scaling and posenc does not read one");
+  if (const auto rp = sub_object(top, "rope_parameters"))
+    if (const auto t = string(*rp, "rope_type"); t && *t != "default")
+      fail("rope_parameters.rope_type", "DINOv3's RoPE has no scaling and posenc does not read one");
+  const std::int64_t image = integer(top, "image_size", 1, 1 << 20).value_or(224);
+  const std::int64_t patch = integer(top, "patch_size", 1, 1 << 20).value_or(16);
+  s.grid_h = s.grid_w = static_cast<int>(image / patch);
+  if (s.grid_h == 0) fail("patch_size", "larger than image_size: no patch");
+  return s;
+}
+
 inline rope_nd_settings rope_nd_of(const json& j) {
   const object top{&j, ""};
+  if (string(top, "model_type").value_or("") == "dinov3_vit") return dinov3_of(top);
   rope_nd_settings s;
   const auto dims = reals(top, "axes_dims_rope");
-  if (!dims) fail("axes_dims_rope", "missing: not an ND RoPE (FLUX-style) transformer config");
+  if (!dims) fail("axes_dims_rope", "missing: not an ND RoPE (FLUX-style) transformer or DINOv3 config");
   for (std::size_t i = 0; i < dims->size(); ++i) {
     const double d = (*dims)[i];
     if (!(d >= 1 && d <= 65536 && d == static_cast<double>(static_cast<int>(d))))

@@ -15,6 +15,10 @@
 //   FLUX.2: axes_dim {32, 32, 32, 32}, theta 2000.
 //   Qwen2-VL ViT, EVA-02, RoPE-ViT axial: two axes of head_dim / 2 (RoPE-ViT: theta 100).
 //   Llama-4 vision: two axes of 44 at the 1-based grid positions x + 1, y + 1.
+// angle = angle_unit::turns: pair o_a + k rotates by 2 pi p_a theta_{a,k} (DINOv3's 2 pi coord /
+// period with period = 1 / theta; rope/turns.hpp), an entry rope::sincos_turns_at<T>(...) bit for bit.
+//   DINOv3 ViT (head dim D): axes_dim {D/2, D/2} (y then x), theta 100, turns, half-split rows,
+//   positions rope::dinov3_coord(i, H) (rope/dinov3.hpp).
 // Positions are reals (EVA-02's fractional i * pt / ft; negative coordinates), axis-major:
 // positions[a * tokens + i], each finite with |p| <= 2^21 (rope/real_position.hpp: the exact double).
 // Errors: domain_error with the sentence of validate(cfg), or a shape that does not match; in
@@ -35,14 +39,19 @@
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/real_position.hpp"
+#include "posenc/rope/turns.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::rope {
 
+// What p theta counts: radians (RoPE, FLUX) or turns (the angle is 2 pi p theta: DINOv3).
+enum class angle_unit : unsigned char { radians, turns };
+
 struct nd_config {
   std::span<const int> axes_dim{};  // each axis's rotary dim (even, > 0); their sum is the row's
   double rope_theta = 10000.0;      // FLUX's theta
+  angle_unit angle = angle_unit::radians;
 };
 
 // The most axes a config may have (FLUX.2 has four).
@@ -73,6 +82,8 @@ constexpr rope::validation validate_nd(const rope::nd_config& c, bool report) no
     total += a;
   }
   if (total > 65536) return bad("the sum of axes_dim is above 65536", report);
+  if (c.angle != rope::angle_unit::radians && c.angle != rope::angle_unit::turns)
+    return bad("angle must be angle_unit::radians or angle_unit::turns", report);
   for (std::size_t a = 0; a < c.axes_dim.size(); ++a)
     if (const rope::validation v = validate_config(rope::axis_config(c, a), report); !v) return v;
   return {};
@@ -126,9 +137,10 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   rope::config axis[rope::nd_max_axes] = {};
   for (std::size_t a = 0; a < axes; ++a) axis[a] = rope::axis_config(c, a);
   dest.stride = width;
-  const auto plan = [&c, &axis](std::size_t j) {
+  const bool turns = c.angle == rope::angle_unit::turns;
+  const auto plan = [&c, &axis, turns](std::size_t j) {
     const nd_pair q = nd_pair_of(c, static_cast<int>(j));
-    return stream_pair{&axis[q.axis], q.k, q.axis};
+    return stream_pair{&axis[q.axis], q.k, q.axis, turns};
   };
   const auto position = [positions, tokens](int s, std::size_t i) {
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
@@ -139,7 +151,7 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
     std::uint64_t lo = 0, hi = 0;
     bool fast = !std::is_constant_evaluated();  // not a const bool: that initializer would be constant-evaluated
-    fast = fast && integer_axis(positions, tokens, a, lo, hi) &&
+    fast = fast && !turns && integer_axis(positions, tokens, a, lo, hi) &&
            static_cast<std::size_t>(hi - lo + 1) * pa <= scratch.size();
     if (!fast) {
       if (const posenc::status st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
@@ -177,8 +189,9 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
   if (!validate(c) || pos.size() != c.axes_dim.size() || j < 0 || j >= nd_rotary_dim(c) / 2)
     return {{}, posenc::status::domain_error};
   const auto q = rope::detail::nd_pair_of(c, j);
-  return rope::sincos_at<T>(axis_config(c, static_cast<std::size_t>(q.axis)), pos[static_cast<std::size_t>(q.axis)],
-                            q.k);
+  const config axis = axis_config(c, static_cast<std::size_t>(q.axis));
+  const double p = pos[static_cast<std::size_t>(q.axis)];
+  return c.angle == angle_unit::turns ? rope::sincos_turns_at<T>(axis, p, q.k) : rope::sincos_at<T>(axis, p, q.k);
 }
 
 // Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved).
@@ -197,9 +210,10 @@ constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const 
 }
 
 // The scratch the fast fills below use: for each axis of non-negative integer positions, its 1D
-// rows over [smallest, largest] (an axis with a fraction or a negative position needs none).
+// rows over [smallest, largest] (an axis with a fraction or a negative position needs none; nor
+// does a turns config, whose entries are all scalar).
 constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double> positions) noexcept {
-  if (c.axes_dim.empty() || positions.size() % c.axes_dim.size() != 0) return 0;
+  if (c.axes_dim.empty() || positions.size() % c.axes_dim.size() != 0 || c.angle == angle_unit::turns) return 0;
   const std::size_t tokens = positions.size() / c.axes_dim.size();
   std::size_t most = 0;  // the axes reuse the scratch one after the other
   for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {

@@ -290,6 +290,69 @@ class rope_frequency {
     cos_sin_at(y, err, mm.get(), prec);
   }
 
+  // y[0] = cos, y[1] = sin of 2 pi p theta (the angle in turns: DINOv3, rope/turns.hpp), p a double.
+  // x~ = RN_w(p theta~) is within B (above) of p theta; its fraction u = x~ - round(x~) (mpfr_frac
+  // of x~ - n is exact) is within B of p theta - n; y = RN_w(RN_w(2 pi) u), with mpfr_const_pi, is
+  // within 2 pi B + 2^(2-w) |y| of 2 pi (p theta - n), whose cos and sin are the wanted ones
+  // (n an integer). Exact cases: theta is exactly 1 only for j = 0 (t = 0, exp(0) = 1 exactly),
+  // and then 4 p an integer gives cos, sin in {0, +-1} exactly (mpfr_sin_cos of an exact y would
+  // never be: pi is irrational), so they are set, with error 0.
+  void cos_sin_turns(mpfr_ptr* y, mpfr_ptr* err, double p, mpfr_prec_t prec) const {
+    mpfr_set_prec(y[0], prec);
+    mpfr_set_prec(y[1], prec);
+    const mpfr_prec_t w = prec + 32;
+    detail::mp theta(w), abs_t(64), x(w), pi2(w), u(w);
+    if (w == w_) {
+      mpfr_set(theta.get(), theta_.get(), MPFR_RNDN);
+      mpfr_set(abs_t.get(), abs_t_.get(), MPFR_RNDN);
+    } else {
+      compute(theta.get(), abs_t.get(), w);
+    }
+    const bool exact_theta = j_ == 0;
+    if (exact_theta) {
+      detail::mp q(w);
+      mpfr_set_d(q.get(), p, MPFR_RNDN);
+      mpfr_mul_2ui(q.get(), q.get(), 2, MPFR_RNDN);  // 4 p, exact
+      if (mpfr_integer_p(q.get())) {
+        if (!mpfr_fits_slong_p(q.get(), MPFR_RNDN)) detail::oracle_failure("cos_sin_turns: |4 p| too large");
+        long k = mpfr_get_si(q.get(), MPFR_RNDN);  // exact: an integer that fits
+        k = ((k % 4) + 4) % 4;
+        const long cs[4] = {1, 0, -1, 0}, sn[4] = {0, 1, 0, -1};
+        mpfr_set_si(y[0], cs[k], MPFR_RNDN);
+        mpfr_set_si(y[1], sn[k], MPFR_RNDN);
+        if (mpfr_zero_p(y[0])) mpfr_set_zero(y[0], 1);
+        if (mpfr_zero_p(y[1])) mpfr_set_zero(y[1], 1);
+        mpfr_set_zero(err[0], 1);
+        mpfr_set_zero(err[1], 1);
+        return;
+      }
+    }
+    detail::mp pos(64);
+    mpfr_set_d(pos.get(), p, MPFR_RNDN);  // exact
+    mpfr_mul(x.get(), theta.get(), pos.get(), MPFR_RNDN);
+    detail::mp bound(64);  // B = |x| * (4|t| + 4) * 2^-w, rounded up
+    mpfr_mul_ui(bound.get(), abs_t.get(), 4, MPFR_RNDU);
+    mpfr_add_ui(bound.get(), bound.get(), 4, MPFR_RNDU);
+    mpfr_mul(bound.get(), bound.get(), x.get(), MPFR_RNDU);
+    mpfr_abs(bound.get(), bound.get(), MPFR_RNDU);
+    mpfr_mul_2si(bound.get(), bound.get(), -w, MPFR_RNDU);
+    if (exact_theta) mpfr_set_zero(bound.get(), 1);  // x = p exactly
+    detail::mp n(w);
+    mpfr_rint(n.get(), x.get(), MPFR_RNDN);
+    mpfr_sub(u.get(), x.get(), n.get(), MPFR_RNDN);  // exact (Sterbenz-like: same binade or smaller)
+    mpfr_const_pi(pi2.get(), MPFR_RNDN);
+    mpfr_mul_2ui(pi2.get(), pi2.get(), 1, MPFR_RNDN);
+    detail::mp angle(w);
+    mpfr_mul(angle.get(), pi2.get(), u.get(), MPFR_RNDN);
+    detail::mp ab(64), rel(64);  // 7 B + 2^(2-w) |y|
+    mpfr_mul_ui(ab.get(), bound.get(), 7, MPFR_RNDU);
+    mpfr_abs(rel.get(), angle.get(), MPFR_RNDU);
+    mpfr_mul_2si(rel.get(), rel.get(), 2 - w, MPFR_RNDU);
+    mpfr_add(ab.get(), ab.get(), rel.get(), MPFR_RNDU);
+    detail::cos_sin(y, err, angle.get(), prec);
+    for (std::size_t k = 0; k < 2; ++k) mpfr_add(err[k], err[k], ab.get(), MPFR_RNDU);
+  }
+
   // The high-precision theta (for checking rope_theta: exact_rope_theta in exact_real.hpp).
   mpfr_srcptr theta_mpfr() const noexcept { return theta_.get(); }
 
@@ -353,6 +416,20 @@ template <class T>
 math::sincos_result<T> cr_rope_sincos_at(double p, double base, int j, int d) {
   const rope_frequency f(base, j, d);
   auto v = rope_value_at(f, p);
+  const T c = v.template round<T>(0);
+  return {v.template round<T>(1), c};
+}
+
+// cos/sin(2 pi p theta_j): the angle in turns (DINOv3's 2 pi coord / period, rope/turns.hpp).
+inline auto rope_turns_value_at(const rope_frequency& f, double p) {
+  return detail::make_value<2>(
+      [&f, p](mpfr_ptr* y, mpfr_ptr* err, mpfr_prec_t prec) { f.cos_sin_turns(y, err, p, prec); });
+}
+
+template <class T>
+math::sincos_result<T> cr_rope_turns_sincos_at(double p, double base, int j, int d) {
+  const rope_frequency f(base, j, d);
+  auto v = rope_turns_value_at(f, p);
   const T c = v.template round<T>(0);
   return {v.template round<T>(1), c};
 }

@@ -45,6 +45,7 @@ struct mrope_verify_request {
 struct rope_nd_verify_request {
   std::vector<int> axes_dim;
   double rope_theta = 10000.0;
+  bool turns = false;             // the angle is 2 pi p theta (DINOv3: rope/turns.hpp)
   std::vector<double> positions;  // axes x tokens, axis-major
   std::uint64_t max_ulp = 0;
   std::string description{};
@@ -179,7 +180,9 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
   namespace st = detail::streams;
   const auto t0 = std::chrono::steady_clock::now();
   sv::check_tables(tables);
-  const rope::nd_config c{.axes_dim = q.axes_dim, .rope_theta = q.rope_theta};
+  const rope::nd_config c{.axes_dim = q.axes_dim,
+                          .rope_theta = q.rope_theta,
+                          .angle = q.turns ? rope::angle_unit::turns : rope::angle_unit::radians};
   if (const posenc::validation v = rope::validate(c); !v.ok())
     throw std::invalid_argument(std::string("invalid ND RoPE config: ") + v.message);
   const std::size_t axes = q.axes_dim.size();
@@ -199,7 +202,11 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
       sv::indexed_report("rope-nd", q.description, {"part", "token", "pair"}, {2, tokens, pairs}, entries, q.max_ulp);
   const auto position = [&q, tokens](const rope_table_oracle& o, int s, std::size_t token, int k, bool,
                                      rope_table_oracle::value& v) {
-    o.eval_at(q.positions[static_cast<std::size_t>(s) * tokens + token], k, v);
+    const double p = q.positions[static_cast<std::size_t>(s) * tokens + token];
+    if (q.turns)
+      o.eval_turns_at(p, k, v);
+    else
+      o.eval_at(p, k, v);
   };
   const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
                          std::vector<sv::exact_entry>& out) {

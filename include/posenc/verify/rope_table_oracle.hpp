@@ -78,6 +78,43 @@ class rope_table_oracle {
     check(out.cos.get());
   }
 
+  // cos and sin of 2 pi p theta_j (the angle in turns: DINOv3, rope/turns.hpp), not folded.
+  // X = p theta_j rounded once at 320 bits (|X| <= 2^21: error below 2^-298); its fraction
+  // u = X - rint(X) is exact; 2 pi u by mpfr_const_pi at 320 bits (error below 2^-316): the angle
+  // is within 2^-250 of 2 pi (p theta_j - n), whose cos and sin are the wanted ones. At a
+  // default-scaling config's j = 0, theta = 1 exactly and X = p: a quarter turn (4 p an integer)
+  // gives cos and sin in {0, +-1} exactly (zeros +0), set without rounding.
+  void eval_turns_at(double p, int j, value& out) const {
+    rope_detail::M x(prec), n(prec), angle(prec);
+    mpfr_mul_d(x.get(), theta_.at(static_cast<std::size_t>(j))->get(), p, MPFR_RNDN);
+    if (j == 0 && c_.rope_type == rope::scaling::default_) {
+      mpfr_set_d(x.get(), p, MPFR_RNDN);
+      rope_detail::M q(prec);
+      mpfr_mul_2ui(q.get(), x.get(), 2, MPFR_RNDN);
+      if (mpfr_integer_p(q.get())) {
+        const long k = ((mpfr_get_si(q.get(), MPFR_RNDN) % 4) + 4) % 4;  // |4 p| <= 2^23
+        const long cs[4] = {1, 0, -1, 0}, sn[4] = {0, 1, 0, -1};
+        mpfr_set_si(out.cos.get(), cs[k], MPFR_RNDN);
+        mpfr_set_si(out.sin.get(), sn[k], MPFR_RNDN);
+        if (cs[k] == 0) mpfr_set_zero(out.cos.get(), 1);
+        if (sn[k] == 0) mpfr_set_zero(out.sin.get(), 1);
+        return;
+      }
+    }
+    mpfr_rint(n.get(), x.get(), MPFR_RNDN);
+    mpfr_sub(x.get(), x.get(), n.get(), MPFR_RNDN);  // exact
+    mpfr_const_pi(angle.get(), MPFR_RNDN);
+    mpfr_mul_2ui(angle.get(), angle.get(), 1, MPFR_RNDN);
+    mpfr_mul(angle.get(), angle.get(), x.get(), MPFR_RNDN);
+    mpfr_sin_cos(out.sin.get(), out.cos.get(), angle.get(), MPFR_RNDN);
+    if (mpfr_zero_p(angle.get())) {  // p = +-0: cos 1, sin +0
+      mpfr_set_zero(out.sin.get(), 1);
+      return;
+    }
+    check(out.sin.get());
+    check(out.cos.get());
+  }
+
   // out = plain times the attention factor (plain from eval(m, j, false, plain)); x_zero: X was 0.
   void fold(const value& plain, bool x_zero, value& out) const {
     mpfr_mul(out.sin.get(), plain.sin.get(), af_.get(), MPFR_RNDN);

@@ -5,6 +5,7 @@
 //   mrope_table     rope::fill_mrope_pair_table     (cos, sin), each [tokens, rotary_dim / 2]
 //   rope_nd_table   rope::fill_nd_pair_table        (cos, sin), each [tokens, sum(axes_dim) / 2]
 //   mrope_position_ids  rope::mrope_positions       (positions (3, tokens), next start)
+//   dinov3_positions    rope::dinov3_positions      positions (2, h w): DINOv3's patch centres
 // Positions arrive stream-major (3 x tokens; axes x tokens), as HF's position_ids.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include <posenc/math/sincos_result.hpp>
+#include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
@@ -55,9 +57,11 @@ py::tuple mrope_table(int head_dim, double rope_theta, double partial_rotary_fac
 }
 
 py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, const std::vector<double>& positions,
-                        const std::string& dtype_s) {
+                        const std::string& dtype_s, bool two_pi) {
   const std::string ctx = "rope_nd_table";
-  const rope::nd_config c{.axes_dim = axes_dim, .rope_theta = rope_theta};
+  const rope::nd_config c{.axes_dim = axes_dim,
+                          .rope_theta = rope_theta,
+                          .angle = two_pi ? rope::angle_unit::turns : rope::angle_unit::radians};
   if (const auto v = rope::validate(c); !v) fail(ctx + ": invalid ND RoPE config: " + v.message);
   if (positions.empty() || positions.size() % axes_dim.size() != 0)
     fail(ctx + ": positions must have shape (axes, tokens)");
@@ -71,6 +75,16 @@ py::tuple rope_nd_table(const std::vector<int>& axes_dim, double rope_theta, con
     fill_unlocked(ctx, [&] { return rope::fill_nd_pair_table<T>(c, positions, vals, scratch); });
     return cos_sin_arrays<T>(vals, tokens, pairs);
   });
+}
+
+// DINOv3's patch centres of an h x w grid (rope/dinov3.hpp): positions (2, h w) float64.
+py::array_t<double> dinov3_positions(std::size_t h, std::size_t w) {
+  if (h == 0 || w == 0 || h > (std::size_t{1} << 20) || w > (std::size_t{1} << 20))
+    fail("dinov3_positions: the grid sizes must be in [1, 2^20]");
+  table_size(2, h * w, "dinov3_positions");
+  py::array_t<double> out({py::ssize_t{2}, static_cast<py::ssize_t>(h * w)});
+  static_cast<void>(rope::dinov3_positions(h, w, std::span<double>(out.mutable_data(), 2 * h * w)));
+  return out;
 }
 
 // HF get_rope_index's (t, h, w) ids (rope/mrope_positions.hpp). Each segment: (kind, tokens, grid_t,
@@ -110,7 +124,8 @@ void bind_rope_streams(py::module_& m) {
   m.def("mrope_table", &mrope_table, py::arg("head_dim"), py::arg("rope_theta"), py::arg("partial_rotary_factor"),
         py::arg("mrope_section"), py::arg("layout"), py::arg("positions"), py::arg("dtype"));
   m.def("rope_nd_table", &rope_nd_table, py::arg("axes_dim"), py::arg("rope_theta"), py::arg("positions"),
-        py::arg("dtype"));
+        py::arg("dtype"), py::arg("two_pi"));
+  m.def("dinov3_positions", &dinov3_positions, py::arg("h"), py::arg("w"));
 }
 
 }  // namespace

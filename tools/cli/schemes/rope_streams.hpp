@@ -8,7 +8,9 @@
 // array (one value per pair: half the bytes of an expanded table).
 // Position ids: a CSV file with a header line, one row per token: "t,h,w" for mrope (non-negative
 // integers), "p0,p1,..." (one column per axis) for rope-nd (reals: fractional and negative
-// positions are taken as the doubles they round to). schemes.hpp lists this file.
+// positions are taken as the doubles they round to), or for rope-nd --grid H,W: DINOv3's patch
+// centres (rope/dinov3.hpp). --two-pi: the angle in turns, 2 pi p theta (rope/turns.hpp).
+// schemes.hpp lists this file.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +25,7 @@
 #include <type_traits>
 #include <vector>
 
+#include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/nd.hpp>
 #include <posenc/status.hpp>
@@ -64,7 +67,11 @@ inline constexpr flag_spec rope_nd_flags[] = {
     {"axes-dim", flag_kind::value, "A1,A2,...", "each axis's rotary dim (FLUX.1: 16,56,56)"},
     {"rope-theta", flag_kind::value, "B", "the base (default 10000; FLUX.2 2000)"},
     {"position-ids", flag_kind::value, "FILE", "CSV with header p0,p1,..., one row per token (reals allowed)"},
-    {"hf-config", flag_kind::value, "FILE", "a diffusers FLUX / FLUX.2 transformer config.json (flags override it)"},
+    {"hf-config", flag_kind::value, "FILE",
+     "a diffusers FLUX / FLUX.2 transformer or HF DINOv3 ViT config.json (flags override it)"},
+    {"two-pi", flag_kind::boolean, "", "the angle is 2 pi p theta, p theta in turns (DINOv3's 2 pi coord / period)"},
+    {"grid", flag_kind::value, "H,W",
+     "positions of two axes: DINOv3's patch centres (2i+1)/H - 1, (2j+1)/W - 1, row-major (not with --position-ids)"},
 };
 
 // A comma-separated list of integers in [lo, hi].
@@ -175,25 +182,53 @@ inline std::vector<std::uint64_t> read_mrope_positions(const parsed_args& a, con
 struct nd_settings {
   std::vector<int> axes_dim;
   double rope_theta = 10000.0;
-  rope::nd_config config() const { return {.axes_dim = axes_dim, .rope_theta = rope_theta}; }
+  bool turns = false;                  // --two-pi, or a DINOv3 config
+  std::size_t grid_h = 0, grid_w = 0;  // a DINOv3 config's default grid
+  rope::nd_config config() const {
+    return {.axes_dim = axes_dim,
+            .rope_theta = rope_theta,
+            .angle = turns ? rope::angle_unit::turns : rope::angle_unit::radians};
+  }
 };
 
 inline nd_settings read_nd_settings(const parsed_args& a, const std::string& ctx) {
   nd_settings s;
 #if defined(POSENC_CLI_HAVE_IO)
   const auto hf = hf_config_value(a, ctx, [](std::string_view text) { return io::rope_nd_from_hf_config(text); });
-  if (hf) s.axes_dim = hf->axes_dim, s.rope_theta = hf->rope_theta;
+  if (hf) {
+    s.axes_dim = hf->axes_dim, s.rope_theta = hf->rope_theta, s.turns = hf->turns;
+    s.grid_h = static_cast<std::size_t>(hf->grid_h), s.grid_w = static_cast<std::size_t>(hf->grid_w);
+  }
 #else
   const bool hf = false;
   no_hf_config(a, ctx);
 #endif
   if (!hf || a.has("axes-dim")) s.axes_dim = integer_list(a, "axes-dim", 1, 65536, ctx);
   s.rope_theta = flag_real<double>(a, "rope-theta", s.rope_theta, ctx);
+  s.turns = s.turns || a.has("two-pi");
   check_valid(rope::validate(s.config()), ctx, "ND RoPE");
   return s;
 }
 
-inline std::vector<double> read_nd_positions(const parsed_args& a, std::size_t axes, const std::string& ctx) {
+// --grid H,W (or a DINOv3 config's default grid without --position-ids): rope::dinov3_positions.
+inline std::vector<double> grid_positions(const parsed_args& a, const nd_settings& s, const std::string& ctx) {
+  if (s.axes_dim.size() != 2)
+    throw usage_error(ctx + ": --grid needs two axes, --axes-dim has " + std::to_string(s.axes_dim.size()));
+  std::size_t h = s.grid_h, w = s.grid_w;
+  if (a.has("grid")) {
+    const std::vector<int> g = integer_list(a, "grid", 1, 1 << 20, ctx);
+    if (g.size() != 2) throw usage_error(ctx + ": --grid takes two sizes H,W");
+    h = static_cast<std::size_t>(g[0]), w = static_cast<std::size_t>(g[1]);
+  }
+  std::vector<double> pos(2 * h * w);
+  check_status(rope::dinov3_positions(h, w, pos), "DINOv3 grid");
+  return pos;
+}
+
+inline std::vector<double> read_nd_positions(const parsed_args& a, const nd_settings& st, const std::string& ctx) {
+  if (a.has("grid") && a.has("position-ids")) throw usage_error(ctx + ": --grid and --position-ids exclude each other");
+  if (a.has("grid") || (!a.has("position-ids") && st.grid_h > 0)) return grid_positions(a, st, ctx);
+  const std::size_t axes = st.axes_dim.size();
   std::vector<std::string> header;
   for (std::size_t k = 0; k < axes; ++k) header.push_back("p" + std::to_string(k));
   const auto rows = position_rows(a, header, ctx);
@@ -238,7 +273,7 @@ inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
 inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
   const nd_settings s = read_nd_settings(a, o.ctx);
   const rope::nd_config c = s.config();
-  const std::vector<double> pos = read_nd_positions(a, s.axes_dim.size(), o.ctx);
+  const std::vector<double> pos = read_nd_positions(a, s, o.ctx);
   const std::size_t tokens = pos.size() / s.axes_dim.size(),
                     pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   if (static_cast<std::uint64_t>(tokens) * pairs > max_table_rows)
@@ -250,9 +285,13 @@ inline std::string emit_rope_nd(const parsed_args& a, const table_options& o) {
     std::vector<math::sincos_result<T>> vals(tokens * pairs), scratch(rope::nd_scratch_size(c, pos));
     check_status(rope::fill_nd_pair_table<T>(c, pos, vals, scratch), "ND RoPE table");
     return write_pair_table<T>(vals, tokens, pairs, "token", "token i of the position-id file", "rope-nd",
-                               {{"axes_dim", axes}, {"rope_theta", format_value(s.rope_theta, false)}},
-                               "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
-                               "p_a rope_theta^(-2k / axes_dim[a])",
+                               {{"axes_dim", axes},
+                                {"rope_theta", format_value(s.rope_theta, false)},
+                                {"angle", s.turns ? "turns" : "radians"}},
+                               s.turns ? "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
+                                         "2 pi p_a rope_theta^(-2k / axes_dim[a])"
+                                       : "axis a holds its axes_dim[a] / 2 pairs in order; pair k of axis a rotates by "
+                                         "p_a rope_theta^(-2k / axes_dim[a])",
                                o);
   });
 }
@@ -263,7 +302,9 @@ inline constexpr scheme_command mrope_command{
     "      [--rope-theta 10000] [--partial-rotary-factor 1] [--mrope-layout sections|interleaved-hf|interleaved-ggml]",
     mrope_flags, true, emit_mrope};
 inline constexpr scheme_command rope_nd_command{
-    "rope-nd", "rope-nd (--axes-dim A1,A2[,...] | --hf-config FILE) --position-ids FILE [--rope-theta 10000]",
+    "rope-nd",
+    "rope-nd (--axes-dim A1,A2[,...] | --hf-config FILE) (--position-ids FILE | --grid H,W)\n"
+    "      [--rope-theta 10000] [--two-pi]",
     rope_nd_flags, true, emit_rope_nd};
 // This file's tables, as schemes.hpp collects them (its name + _commands).
 inline constexpr scheme_command rope_streams_commands[] = {mrope_command, rope_nd_command};
@@ -294,11 +335,13 @@ inline pv::verify_report run_rope_nd(const parsed_args& a, const options& o) {
   const emit::nd_settings s = emit::read_nd_settings(a, o.ctx);
   q.axes_dim = s.axes_dim;
   q.rope_theta = s.rope_theta;
-  q.positions = emit::read_nd_positions(a, s.axes_dim.size(), o.ctx);
+  q.turns = s.turns;
+  q.positions = emit::read_nd_positions(a, s, o.ctx);
   q.max_ulp = o.max_ulp;
   const std::size_t tokens = q.positions.size() / s.axes_dim.size(),
                     pairs = static_cast<std::size_t>(rope::nd_rotary_dim(s.config())) / 2;
-  q.description = table_words(o) + "; " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) + " pairs";
+  q.description = table_words(o) + "; " + std::to_string(tokens) + " tokens x " + std::to_string(pairs) + " pairs" +
+                  (s.turns ? "; angle 2 pi p theta (turns)" : "");
   return verify_real(o, {2, tokens, pairs}, "cos",
                      [&q](std::span<const pv::values_input> in) { return pv::verify_rope_nd(q, in); });
 }

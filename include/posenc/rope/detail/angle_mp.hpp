@@ -8,6 +8,8 @@
 // sin/cos of the reduced argument (mp/trig.hpp sincos_from_reduced). This is
 // detail/mp/sincos_product.hpp's geometric_sincos_approx with the frequency formula of
 // frequencies.hpp in place of base^(-num/den), through the same Ziv pair loop (mp::ziv_pair).
+// Turns (rope/turns.hpp, DINOv3): the angle is 2 pi X; X's fraction is exact in its bits and the
+// reduction is mp::reduce_turns (math/detail/mp/turns.hpp) in place of Payne-Hanek.
 // Folded attention factor af: the products sin X * af, cos X * af by mp_num<L>::mul, whose bound
 // covers both operands' errors and the truncation (num_mp.hpp).
 #pragma once
@@ -19,6 +21,7 @@
 #include "posenc/math/detail/mp/payne_hanek.hpp"
 #include "posenc/math/detail/mp/sincos_product.hpp"
 #include "posenc/math/detail/mp/trig.hpp"
+#include "posenc/math/detail/mp/turns.hpp"
 #include "posenc/math/detail/mp/ziv.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/config.hpp"
@@ -45,17 +48,20 @@ constexpr mp::approx<L> attention_mp(const rope::config& c) noexcept {
 
 // cos/sin(m 2^s theta_j) (times af when fold) at 64 L bits with absolute error bounds. m >= 1,
 // validate(c).ok(), j a rotating pair. s = scale_exp scales the position by a power of two (a real
-// position m 2^s, real_position.hpp): X and its error bound scale exactly with it.
+// position m 2^s, real_position.hpp): X and its error bound scale exactly with it. turns: the
+// angle is 2 pi X (X counts turns).
 template <int L>
 constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::uint64_t m, int j, bool fold,
-                                                    int scale_exp = 0) noexcept {
+                                                    int scale_exp = 0, bool turns = false) noexcept {
   const mp::approx<L> th = rope::frequency_mp<L>(c, j);
   if (eval::mp_num<L>::failed(th) || th.v.is_zero() || th.v.neg) return failed_sincos<L>();
   mp::bigfloat<L> x = mp::mul_small(th.v, m);
   x.e += scale_exp;
   const int xerr = mp::max_int(th.err + 64 - std::countl_zero(m), x.top() - scale_exp + 2 - 64 * L) + 1 + scale_exp;
   mp::sincos_approx<L> r{};
-  if (x.top() <= -1) {
+  if (turns) {
+    r = mp::sincos_from_reduced(mp::reduce_turns(x, xerr));
+  } else if (x.top() <= -1) {
     r = mp::sincos_from_reduced(mp::reduced<L>{0, x, xerr});
   } else {
     constexpr int FW = L + 2;
@@ -77,12 +83,15 @@ constexpr mp::sincos_approx<L> scaled_sincos_approx(const rope::config& c, std::
 // undecided value gives status::domain_error.
 template <class T>
 constexpr posenc::result<math::sincos_result<T>> scaled_sincos_mp(const rope::config& c, std::uint64_t m, int j,
-                                                                  bool fold, int scale_exp = 0) noexcept {
+                                                                  bool fold, int scale_exp = 0,
+                                                                  bool turns = false) noexcept {
   math::sincos_result<T> out{};
   bool ok_s = false, ok_c = false;
-  if (mp::ziv_pair<T>([&c, m, j, fold, scale_exp](
-                          auto lv) { return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold, scale_exp); },
-                      out, ok_s, ok_c))
+  if (mp::ziv_pair<T>(
+          [&c, m, j, fold, scale_exp, turns](auto lv) {
+            return scaled_sincos_approx<decltype(lv)::value>(c, m, j, fold, scale_exp, turns);
+          },
+          out, ok_s, ok_c))
     return {out, posenc::status::ok};
   return {out, posenc::status::domain_error};
 }

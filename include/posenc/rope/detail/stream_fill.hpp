@@ -19,6 +19,7 @@
 #include "posenc/rope/detail/table_column.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/real_position.hpp"
+#include "posenc/rope/turns.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::rope::detail {
@@ -28,6 +29,7 @@ struct stream_pair {
   const rope::config* cfg = nullptr;  // the 1D config (validated by the caller)
   int freq_index = 0;                 // which of its pairs' frequencies
   int stream = 0;                     // which position stream; < 0: position 0 in every token
+  bool turns = false;                 // the angle is 2 pi p theta (rope/turns.hpp): DINOv3's axes
 };
 
 // Rows i < tokens, pairs first_pair <= j < first_pair + pairs of `plan(j)` (a stream_pair), the
@@ -53,7 +55,9 @@ constexpr posenc::status fill_streams(const Plan& plan, std::size_t pairs, std::
     for (std::size_t i = 0; i < tokens; ++i)
       for (std::size_t jj = 0; jj < n; ++jj) {
         const real_position at = p[jj].stream < 0 ? real_position{} : position(p[jj].stream, i);
-        const auto r = sincos_at_split<T>(*p[jj].cfg, f[jj], fold ? &af[jj] : nullptr, at, p[jj].freq_index);
+        const auto r = p[jj].turns
+                           ? sincos_turns_split<T>(*p[jj].cfg, f[jj], at, p[jj].freq_index)
+                           : sincos_at_split<T>(*p[jj].cfg, f[jj], fold ? &af[jj] : nullptr, at, p[jj].freq_index);
         if (st == posenc::status::ok) st = r.error;
         dest.store(i, first_pair + j0, jj, r.value);
       }

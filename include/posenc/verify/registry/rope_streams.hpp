@@ -18,6 +18,7 @@
 #include "posenc/laws/streams/axis_identity_at_zero.hpp"
 #include "posenc/laws/streams/axis_relative_dot.hpp"
 #include "posenc/laws/streams/text_rows.hpp"
+#include "posenc/rope/dinov3.hpp"
 #include "posenc/rope/mrope.hpp"
 #include "posenc/rope/mrope_positions.hpp"
 #include "posenc/rope/nd.hpp"
@@ -117,6 +118,7 @@ namespace detail {
 inline constexpr int flux1_axes[] = {16, 56, 56};
 inline constexpr int flux2_axes[] = {32, 32, 32, 32};
 inline constexpr int vit_axes[] = {32, 32};
+inline constexpr int dinov3_axes[] = {32, 32};  // DINOv3 ViT-S/B/L: head dim 64
 }  // namespace detail
 
 struct rope_nd_scheme {
@@ -125,11 +127,13 @@ struct rope_nd_scheme {
 
   // rows: 8 tokens at position 0 on every axis (FLUX's text), then a grid over the last two axes
   // (the first, if more, at 1: FLUX Kontext's conditioning image); first: the grid's step is
-  // 2^-first (EVA-02 fine-tuned at twice the size: 0, 0.5, 1, ...).
-  static constexpr std::array<example<config_type>, 3> examples{{
+  // 2^-first (EVA-02 fine-tuned at twice the size: 0, 0.5, 1, ...). A config in turns (DINOv3)
+  // takes the same rows with its own grid coordinates (2i + 1)/8 - 1 (rope/dinov3.hpp).
+  static constexpr std::array<example<config_type>, 4> examples{{
       {"ND RoPE FLUX.1 [16, 56, 56]", {.axes_dim = detail::flux1_axes, .rope_theta = 10000.0}, 0, 64},
       {"ND RoPE FLUX.2 [32, 32, 32, 32] theta 2000", {.axes_dim = detail::flux2_axes, .rope_theta = 2000.0}, 0, 64},
       {"ND RoPE 2D ViT [32, 32] at half steps", {.axes_dim = detail::vit_axes, .rope_theta = 10000.0}, 1, 64},
+      {"ND RoPE DINOv3 [32, 32] theta 100, 2 pi coord / period", rope::dinov3_config(detail::dinov3_axes), 0, 64},
   }};
 
   template <class T>
@@ -149,8 +153,9 @@ struct rope_nd_scheme {
     t.positions.assign(axes * n, 0.0);
     for (std::size_t i = 8; i < n; ++i) {
       const std::size_t g = i - 8;
-      t.positions[(axes - 2) * n + i] = static_cast<double>(g / 8) * step;
-      t.positions[(axes - 1) * n + i] = static_cast<double>(g % 8) * step;
+      const bool turns = e.config.angle == rope::angle_unit::turns;
+      t.positions[(axes - 2) * n + i] = turns ? rope::dinov3_coord(g / 8, 8) : static_cast<double>(g / 8) * step;
+      t.positions[(axes - 1) * n + i] = turns ? rope::dinov3_coord(g % 8, 8) : static_cast<double>(g % 8) * step;
       if (axes > 2) t.positions[i] = 1.0;
     }
     const std::size_t d = static_cast<std::size_t>(rope::nd_rotary_dim(e.config));
