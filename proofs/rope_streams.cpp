@@ -88,7 +88,7 @@ constexpr bool per_stream_scratch_fill_is_the_scalar_fill() {
   constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {4, 6, 6}, L::interleaved_ggml};
   constexpr std::array<std::uint64_t, 3 * 4> image{3, 3, 3, 3, 3, 3, 4, 4, 3, 4, 3, 4};
   if (rope::mrope_stream(c, 12) != -1 || rope::mrope_stream(c, 15) != -1 || rope::mrope_scratch_size(c, image) != 80 ||
-      rope::detail::mrope_stream_plan(c, image).size != 26)  // so 26 entries of scratch take the per-stream fill
+      rope::mrope_stream_scratch_size(c, image) != 26)  // so 26 entries of scratch take the per-stream fill
     return false;
   std::array<posenc::math::sincos_result<float>, 4 * 16> a{}, b{}, scratch{};
   if (rope::fill_mrope_pair_table<float>(c, image, a) != posenc::status::ok) return false;

@@ -303,11 +303,19 @@ constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<
 
 // The scratch the fast fills below use: the 1D rows of every position from the smallest to the
 // largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each (in constant
-// evaluation the fill may need less: mrope_stream_plan); 0 for positions of no valid shape.
+// evaluation the fill may need less: mrope_stream_scratch_size); 0 for positions of no valid shape.
 constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const std::uint64_t> positions) noexcept {
   const auto r = rope::detail::mrope_position_range(c, positions);
   if (positions.empty() || positions.size() % 3 != 0 || r.hi > max_table_position) return 0;
   return static_cast<std::size_t>(r.hi - r.lo + 1) * static_cast<std::size_t>(rotary_dim(c.text) / 2);
+}
+
+// The scratch of each stream's own pairs over its own positions' range (ggml's fourth stream: one
+// row at position 0): at most mrope_scratch_size, and what a constant-evaluated fill with scratch
+// needs when it is less (a constexpr table's scratch array can be this size).
+constexpr std::size_t mrope_stream_scratch_size(const mrope_config& c,
+                                                std::span<const std::uint64_t> positions) noexcept {
+  return rope::detail::mrope_stream_plan(c, positions).size;
 }
 
 // The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the rows of the
