@@ -302,6 +302,11 @@ TEST_CASE("report precision mrope|rope-nd: bad input exits 2 with one line and c
       {{"mrope", "--hf-config", qwen3, "--axes-dim", "8,8", "-o", out},
        "flag --axes-dim does not apply to 'report precision mrope'"},
       {{"mrope", "--hf-config", qwen3, "--position-ids", "ids.csv", "-o", out}, "unknown flag '--position-ids'"},
+      // DINOv3's angle in turns is not measured: neither its flags nor its config give another table.
+      {{"rope-nd", "--axes-dim", "32,32", "--two-pi", "-o", out}, "unknown flag '--two-pi'"},
+      {{"rope-nd", "--axes-dim", "32,32", "--grid", "14,14", "-o", out}, "unknown flag '--grid'"},
+      {{"rope-nd", "--hf-config", configs + "dinov3-vitb16-pretrain-lvd1689m.json", "-o", out},
+       "the angle in turns (DINOv3's 2 pi p theta) is not measured"},
       {{"mrope", "--hf-config", qwen3, "--max-position", "0", "-o", out}, "--max-position"},
       {{"mrope", "rope-nd", "--hf-config", qwen3, "-o", out}, "unexpected argument 'rope-nd'"},
       {{"rope-nd", "-o", out}, "--axes-dim is required"},

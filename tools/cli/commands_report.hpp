@@ -55,14 +55,18 @@ inline constexpr flag_spec own_flags[] = {
 };
 
 // The flags of the three forms: 1D RoPE's config flags, M-RoPE's and ND RoPE's (emit's, but not
-// --position-ids: the report samples the positions), the report's.
+// --position-ids and --grid: the report samples the positions; nor --two-pi: DINOv3's angle in
+// turns has no float pipeline measured here), the report's.
+inline constexpr bool report_reads(std::string_view name) {
+  return name != "position-ids" && name != "grid" && name != "two-pi";
+}
 inline constexpr auto all_flags = [] {
   flag_union<64> u;
   u.add(emit::config_flags).add(own_flags);
   for (const std::span<const flag_spec> list :
        {std::span<const flag_spec>(emit::mrope_flags), std::span<const flag_spec>(emit::rope_nd_flags)})
     for (const flag_spec& f : list)
-      if (f.name != "position-ids") u.add({&f, 1});
+      if (report_reads(f.name)) u.add({&f, 1});
   return u;
 }();
 

@@ -419,6 +419,12 @@ inline constexpr std::string_view nd_pipelines =
 inline void run_nd_precision(const parsed_args& a, const std::string& output, std::string& out) {
   const std::string ctx = "report precision rope-nd";
   const emit::nd_settings st = emit::read_nd_settings(a, ctx);
+  // The pipelines measured are FLUX's and diffusers' (angle p theta); DINOv3's angle in turns has
+  // no float pipeline here, so its config is refused rather than measured as another table.
+  if (st.turns)
+    throw usage_error(ctx +
+                      ": the angle in turns (DINOv3's 2 pi p theta) is not measured; "
+                      "posenc emit|verify rope-nd --two-pi give and check its table");
   const sampling sm = read_sampling(a, default_nd_max_position, ctx);
   staging_dir dir(output);  // bad -o: usage_error before any measurement
 
