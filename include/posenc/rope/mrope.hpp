@@ -99,9 +99,8 @@ constexpr position_range mrope_position_range(const rope::mrope_config& c,
 
 // In constant evaluation the scratch fill may compute, for each stream, only its own pairs over its
 // own positions' range: slot s = 0 (t), 1 (h), 2 (w) and 3 (ggml's fourth stream, position 0
-// alone). Its rows are the 1D
-// rows lo[s] .. hi[s] of the slot's pairs (the k-th pair of the slot in pair order), compact, at
-// scratch offset offset[s]. No more entries than the 1D rows of the whole range, and fewer where
+// alone). Its rows are the 1D rows lo[s] .. hi[s] of the slot's pairs (the k-th pair of the slot
+// in pair order), compact, at scratch offset offset[s]. No more entries than the 1D rows of the whole range, and fewer where
 // the streams' ranges differ (a vision block's h and w span its grid, t one frame).
 constexpr int mrope_slot(const rope::mrope_config& c, int j) noexcept {
   const int s = rope::mrope_stream(c, j);
@@ -206,11 +205,15 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   // evaluation, so fewer evaluated entries pay; at run time three narrower fills were slower).
   const std::uint64_t lo = range_of.lo;
   const std::size_t full = static_cast<std::size_t>(range_of.hi - lo + 1) * pairs;
-  const mrope_stream_rows by_stream = mrope_stream_plan(c, positions);
+  // The per-stream plan only in constant evaluation: at run time it would be a pass over the
+  // positions whose result no branch reads.
+  mrope_stream_rows by_stream{};
   bool per_stream = false;  // not a const bool: its initialiser would be tried as a constant expression
-  if (std::is_constant_evaluated())
+  if (std::is_constant_evaluated()) {
+    by_stream = mrope_stream_plan(c, positions);
     per_stream = by_stream.size != 0 && by_stream.size < full &&
                  static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs;
+  }
   if (scratch.size() >= (per_stream ? by_stream.size : full)) {
     // Slot s's row at position p is scratch[base[s] + (p - first[s]) * wide[s]], column column_of.
     std::uint64_t first[4] = {lo, lo, lo, lo};
