@@ -3,11 +3,14 @@
 //     and for Qwen3-VL's [24, 20, 20] HF's interleaving and ggml's IMROPE agree on pairs 0..60 and
 //     63 and part at 61 and 62 (HF: t; ggml: the fourth stream, position 0);
 //  2. an M-RoPE table's text tokens (t = h = w) hold the 1D RoPE rows, in every layout, and its
-//     per-axis products depend on the offsets only (laws/streams/);
+//     per-axis products depend on the offsets only (laws/streams/); every entry of a constant-
+//     evaluated table is the scalar entry rope::mrope_sincos, with scratch or without, through
+//     the per-stream rows, and with text runs filled as 1D rows between vision blocks;
 //  3. a real position is exact: p = m / 2 under the plain frequency is position m under linear
 //     scaling by 2 (theta / 2 exactly), bit for bit, in float and double; sin is odd, cos even;
-//  4. FLUX's text tokens at (0, 0, 0) are the identity in every axis, and FLUX.2's four axes hold
-//     the per-axis law;
+//  4. FLUX's text tokens at (0, 0, 0) are the identity in every axis, a constant-evaluated FLUX
+//     table (integer axes gathered from 1D rows) is the scalar entries rope::nd_sincos, and
+//     FLUX.2's four axes hold the per-axis law;
 //  5. RoPE in turns (rope/turns.hpp, DINOv3's 2 pi coord / period) is exact where the reals are:
 //     at theta_0 = 1 a quarter turn is cos = +0, sin = 1 and a half turn cos = -1, sin = +0; the
 //     phase is reduced mod 1 exactly (p and p + 1 give the same bits at theta_0 = 1); p = m/2 is
@@ -24,6 +27,7 @@
 #include <posenc/laws/streams/text_rows.hpp>
 #include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/mrope.hpp>
+#include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
 #include <posenc/rope/real_position.hpp>
 #include <posenc/rope/turns.hpp>
@@ -66,25 +70,35 @@ constexpr bool text_rows_hold() {
   return laws::mrope_text_rows(v).holds && laws::axis_identity_at_zero(v).holds && laws::axis_relative_dot(v).holds;
 }
 static_assert(text_rows_hold<L::sections>());
-// The fill with scratch (the 1D rows of positions 0 .. 5, then a gather) is the fill without, bit
-// for bit, in constant evaluation too.
-constexpr bool scratch_fill_is_the_scalar_fill() {
+// Each entry of a constant-evaluated M-RoPE table is the scalar entry rope::mrope_sincos of its
+// token and pair, bit for bit, whichever way the fill took: with the caller's scratch or its own
+// (constant evaluation allocates what it needs), the 1D rows of the whole range or each stream's
+// own, a text run filled as the 1D rows it equals.
+template <std::size_t Tokens, std::size_t Pairs>
+constexpr bool is_the_scalar_entries(const rope::mrope_config& c, const std::array<std::uint64_t, 3 * Tokens>& ids,
+                                     const std::array<posenc::math::sincos_result<float>, Tokens * Pairs>& t) {
+  for (std::size_t i = 0; i < Tokens; ++i)
+    for (std::size_t j = 0; j < Pairs; ++j) {
+      const auto e = rope::mrope_sincos<float>(c, {ids[i], ids[Tokens + i], ids[2 * Tokens + i]}, static_cast<int>(j));
+      if (!e.ok() || e.value.sin != t[i * Pairs + j].sin || e.value.cos != t[i * Pairs + j].cos) return false;
+    }
+  return true;
+}
+// The 1D rows of positions 0 .. 5 (ggml's fourth stream reads 0), then a gather.
+constexpr bool scratch_fill_is_the_scalar_entries() {
   constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {6, 5, 5}, L::interleaved_ggml};
   std::array<posenc::math::sincos_result<float>, 8 * 16> a{}, b{}, scratch{};
   if (rope::mrope_scratch_size(c, thw) != 6 * 16) return false;
   if (rope::fill_mrope_pair_table<float>(c, thw, a) != posenc::status::ok) return false;
   if (rope::fill_mrope_pair_table<float>(c, thw, b, std::span(scratch).first(6 * 16)) != posenc::status::ok)
     return false;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    if (a[k].sin != b[k].sin || a[k].cos != b[k].cos) return false;
-  return true;
+  return is_the_scalar_entries<8, 16>(c, thw, a) && is_the_scalar_entries<8, 16>(c, thw, b);
 }
-static_assert(scratch_fill_is_the_scalar_fill());
+static_assert(scratch_fill_is_the_scalar_entries());
 // A 2 x 2 image at s = 3 alone, under ggml's map with a fourth stream (pairs 12 and 15 of [4, 6, 6]
 // read position 0): the range is 0 .. 4 (80 entries of scratch), each stream's own rows are 26
-// (t 4 pairs x 1 row, h and w 5 x 2, the fourth 2 x 1), so constant evaluation takes those, and
-// the table is again the scalar fill's bit for bit.
-constexpr bool per_stream_scratch_fill_is_the_scalar_fill() {
+// (t 4 pairs x 1 row, h and w 5 x 2, the fourth 2 x 1), so constant evaluation takes those.
+constexpr bool per_stream_scratch_fill_is_the_scalar_entries() {
   constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {4, 6, 6}, L::interleaved_ggml};
   constexpr std::array<std::uint64_t, 3 * 4> image{3, 3, 3, 3, 3, 3, 4, 4, 3, 4, 3, 4};
   if (rope::mrope_stream(c, 12) != -1 || rope::mrope_stream(c, 15) != -1 || rope::mrope_scratch_size(c, image) != 80 ||
@@ -93,11 +107,47 @@ constexpr bool per_stream_scratch_fill_is_the_scalar_fill() {
   std::array<posenc::math::sincos_result<float>, 4 * 16> a{}, b{}, scratch{};
   if (rope::fill_mrope_pair_table<float>(c, image, a) != posenc::status::ok) return false;
   if (rope::fill_mrope_pair_table<float>(c, image, b, std::span(scratch).first(26)) != posenc::status::ok) return false;
-  for (std::size_t k = 0; k < a.size(); ++k)
-    if (a[k].sin != b[k].sin || a[k].cos != b[k].cos) return false;
+  return is_the_scalar_entries<4, 16>(c, image, a) && is_the_scalar_entries<4, 16>(c, image, b);
+}
+static_assert(per_stream_scratch_fill_is_the_scalar_entries());
+// get_rope_index's ids of 16 text tokens, a 2 x 3 image, 17 text tokens: the two text runs (16 and
+// 17 tokens, rope::detail's threshold) are filled as 1D rows, the image block between them gathered.
+constexpr auto text_image_text = [] {
+  std::array<std::uint64_t, 3 * 39> p{};
+  const rope::mrope_segment seq[] = {
+      {.tokens = 16}, {.kind = rope::mrope_segment::image, .grid_h = 2, .grid_w = 3}, {.tokens = 17}};
+  return rope::mrope_positions(seq, {}, p).ok() ? p : std::array<std::uint64_t, 3 * 39>{};
+}();
+static_assert(text_image_text[16] == 16 && text_image_text[39 + 19] == 17 && text_image_text[22] == 19,
+              "the ids of get_rope_index: the image at 16 (h 16 .. 17, w 16 .. 18), text again at 19");
+// Clang's step budget allows a few hundred scalar entries per assertion: the tokens at both ends
+// of each run and the image are checked against them, and every text token against the 1D rows.
+template <L Layout, int T, int H, int W>
+constexpr bool text_runs_are_the_scalar_entries() {
+  constexpr rope::mrope_config c{{.head_dim = 32, .rope_theta = 1e6}, {T, H, W}, Layout};
+  bool fourth = false;  // a pair on ggml's fourth stream: its text rows read position 0 there
+  for (int j = 0; j < 16; ++j) fourth = fourth || rope::mrope_stream(c, j) < 0;
+  std::array<posenc::math::sincos_result<float>, 39 * 16> t{}, rows{};
+  if (rope::fill_mrope_pair_table<float>(c, text_image_text, t) != posenc::status::ok) return false;
+  for (const std::size_t i : {0u, 15u, 16u, 17u, 18u, 19u, 20u, 21u, 22u, 38u})
+    for (std::size_t j = 0; j < 16; ++j) {
+      const auto& ids = text_image_text;
+      const auto e = rope::mrope_sincos<float>(c, {ids[i], ids[39 + i], ids[78 + i]}, static_cast<int>(j));
+      if (!e.ok() || e.value.sin != t[i * 16 + j].sin || e.value.cos != t[i * 16 + j].cos) return false;
+    }
+  if (fourth) return true;
+  if (rope::fill_pair_table<float>(c.text, std::span(rows).first(36 * 16)) != posenc::status::ok) return false;
+  for (std::size_t i = 0; i < 39; ++i) {
+    if (i >= 16 && i < 22) continue;           // the image
+    const std::size_t p = i < 16 ? i : i - 3;  // text resumes at 19 on token 22
+    for (std::size_t j = 0; j < 16; ++j)
+      if (t[i * 16 + j].sin != rows[p * 16 + j].sin || t[i * 16 + j].cos != rows[p * 16 + j].cos) return false;
+  }
   return true;
 }
-static_assert(per_stream_scratch_fill_is_the_scalar_fill());
+static_assert(text_runs_are_the_scalar_entries<L::sections, 6, 5, 5>());
+static_assert(text_runs_are_the_scalar_entries<L::interleaved_ggml, 6, 5, 5>());  // ggml's map, no fourth stream
+static_assert(text_runs_are_the_scalar_entries<L::interleaved_ggml, 4, 6, 6>());  // pairs 12, 15 on it: no text runs
 static_assert(text_rows_hold<L::interleaved_hf>());
 static_assert(text_rows_hold<L::interleaved_ggml>());
 
@@ -134,6 +184,24 @@ constexpr bool flux_holds() {
   return laws::axis_identity_at_zero(v).holds && laws::axis_relative_dot(v).holds;
 }
 static_assert(flux_holds());
+// The same table compact: its integer axes are gathered from 1D rows in constant evaluation (the
+// fill allocates them), so each entry is checked against the scalar entry rope::nd_sincos.
+constexpr bool flux_is_the_scalar_entries() {
+  std::array<posenc::math::sincos_result<float>, 4 * 64> t{};
+  if (rope::fill_nd_pair_table<float>(flux, flux_ids, t) != posenc::status::ok) return false;
+  for (std::size_t i = 0; i < 4; ++i) {
+    const double at[] = {flux_ids[i], flux_ids[4 + i], flux_ids[8 + i]};
+    for (int j = 0; j < 64; ++j) {
+      const auto e = rope::nd_sincos<float>(flux, at, j);
+      const auto& got = t[i * 64 + static_cast<std::size_t>(j)];
+      if (!e.ok() || std::bit_cast<std::uint32_t>(e.value.cos) != std::bit_cast<std::uint32_t>(got.cos) ||
+          std::bit_cast<std::uint32_t>(e.value.sin) != std::bit_cast<std::uint32_t>(got.sin))
+        return false;
+    }
+  }
+  return true;
+}
+static_assert(flux_is_the_scalar_entries());
 constexpr int flux2_axes[] = {32, 32, 32, 32};
 constexpr rope::nd_config flux2{.axes_dim = flux2_axes, .rope_theta = 2000.0};
 static_assert(rope::nd_rotary_dim(flux2) == 128 && rope::validate(flux2).ok());

@@ -234,6 +234,27 @@ TEST_CASE("leaky rerope: the decode table against MPFR's w + (rel - w)/k, every 
   CHECK(mismatches(late.cos, late.sin, n, want(0.0f)) > 0);
 }
 
+TEST_CASE("leaky rerope at the reference's scale: 4096 rows of Llama-3's head, sampled against MPFR",
+          "[remap][leaky][oracle]") {
+  // The reference's w 512, k 16 and a Llama-3 head (64 pairs, base 500000): the scaled rows take
+  // theta_j / 16 from the plain frequencies (rope/detail/frequency_cache.hpp), so every 7th row of
+  // both parts and the rows at the seam are checked against MPFR (about 38,000 entries of float).
+  const rope::config llama{.head_dim = 128, .rope_theta = 500000.0};
+  const rope::leaky_rerope_config c{.window = 512, .scaling_factor = 16};
+  constexpr std::size_t n = 4096, half = 64;
+  std::vector<posenc::math::sincos_result<float>> t(n * half);
+  REQUIRE(rope::fill_leaky_rerope_pair_table<float>(llama, c, t) == status::ok);
+  const v::leaky_rerope_oracle oracle(llama, 512, 16);
+  int bad = 0, checked = 0;
+  for (std::size_t r = 0; r < n; r += (r >= 505 && r < 519) ? 1 : 7)
+    for (std::size_t j = 0; j < half; ++j, ++checked) {
+      const auto w = oracle.sincos<float>(r, static_cast<int>(j));
+      bad += static_cast<int>(!same(t[r * half + j].cos, w.cos) || !same(t[r * half + j].sin, w.sin));
+    }
+  CHECK(checked > 37000);
+  CHECK(bad == 0);
+}
+
 TEST_CASE("leaky rerope: the score law on prefill and decode tables; mutants fail it", "[remap][leaky][laws]") {
   const rope::leaky_rerope_config c{.window = 8, .scaling_factor = 3};
   constexpr std::size_t n = 40;

@@ -133,6 +133,52 @@ TEST_CASE("M-RoPE of text alone (the 1D fill it takes) is the MPFR values (0 ULP
   }
 }
 
+// Text runs long enough to be filled as the 1D rows they equal (20 and 40 tokens), a short one
+// that stays in the block around it (3), an image and a video block: with scratch and without, in
+// both element layouts (the row kernels write a half-split row's first half and copy it, which
+// must land in the run's own rows), every entry is the MPFR value of its stream's position.
+template <class T>
+void check_text_runs_against_oracle(rope::mrope_layout mlayout, rope::layout elements, bool with_scratch) {
+  const rope::mrope_config c{
+      .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = mlayout};
+  const rope::mrope_segment seq[] = {{.tokens = 20},
+                                     {.kind = rope::mrope_segment::image, .grid_h = 4, .grid_w = 6},
+                                     {.tokens = 3},
+                                     {.kind = rope::mrope_segment::video, .grid_t = 2, .grid_h = 2, .grid_w = 2},
+                                     {.tokens = 40}};
+  std::vector<std::uint64_t> pos(3 * rope::mrope_token_count(seq));
+  REQUIRE(rope::mrope_positions(seq, {}, pos).ok());
+  const std::size_t n = pos.size() / 3, d = 128;
+  std::vector<T> cos(n * d), sin(n * d);
+  std::vector<posenc::math::sincos_result<T>> scratch(with_scratch ? rope::mrope_scratch_size(c, pos) : 0);
+  REQUIRE(rope::fill_mrope_table<T>(c, pos, cos, sin, scratch, elements) == status::ok);
+  std::uint64_t mismatches = 0;
+  for (int j = 0; j < 64; ++j) {
+    const int s = rope::mrope_stream(c, j);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t p = s < 0 ? 0 : pos[static_cast<std::size_t>(s) * n + i];
+      const auto e = verify::cr_rope_sincos<T>(p, 1e6, j, 128);
+      for (int t = 0; t < 2; ++t) {
+        const std::size_t k = i * d + rope::pair_index(elements, static_cast<std::size_t>(j), t, d);
+        mismatches += bits_of(cos[k]) != bits_of(e.cos) || bits_of(sin[k]) != bits_of(e.sin);
+      }
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("M-RoPE text runs between vision blocks are the MPFR values (0 ULP)", "[mrope][oracle]") {
+  using L = rope::mrope_layout;
+  for (const bool with_scratch : {true, false})
+    for (const auto elements : {rope::layout::half_split, rope::layout::interleaved}) {
+      CAPTURE(with_scratch, static_cast<int>(elements));
+      check_text_runs_against_oracle<float>(L::sections, elements, with_scratch);
+      check_text_runs_against_oracle<bfloat16>(L::interleaved_hf, elements, with_scratch);
+      check_text_runs_against_oracle<float>(L::interleaved_ggml, elements, with_scratch);  // a fourth stream: no runs
+    }
+  check_text_runs_against_oracle<double>(L::sections, rope::layout::half_split, true);
+}
+
 TEST_CASE("M-RoPE position ids follow get_rope_index (the worked example of section 1.3)", "[mrope]") {
   // 3 text tokens, then a Qwen2.5-VL video with LLM grid (4, 2, 2) at 1 s per grid and 2 tokens per
   // second: text 0, 1, 2; the video t in {3, 5, 7, 9}, h and w in {3, 4}; the next text at 10.

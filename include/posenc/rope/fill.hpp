@@ -129,6 +129,9 @@ struct fill_request {
   std::size_t sin_size = 0;  // elements of sin (expanded); size for compact tables
   bool fold = false;
   table_dest<T> dest{};  // stride still 0
+  // The config's rotating frequencies evaluated once by a caller filling several row ranges of one
+  // config (rope_source, table_column.hpp); nullptr: each fill evaluates its own.
+  const math::frequency_value* frequencies = nullptr;
 };
 
 // Every precondition of a fill, in this one place: check_table (config, rotary dim, position
@@ -167,8 +170,8 @@ constexpr posenc::status fill_resolved(const rope::config& c, fill_request<T> q,
   // entries are the same in every row, {RN(0), RN(1)} or folded {RN(0), RN(af)}, evaluated once by
   // the function that evaluates every other entry (the same bits, and the same overflow status).
   const std::size_t rotating = static_cast<std::size_t>(rope::detail::rotating_pairs(c));
-  posenc::status st =
-      fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr, q.dest);
+  posenc::status st = fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr,
+                                   q.dest, q.frequencies);
   if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows, rotating);  // the row kernel wrote first copies
   if (st == posenc::status::ok && rotating < d / 2) {
     const auto k = sincos_with<T>(c, rope::frequency_value{}, q.fold ? &af : nullptr, 0, static_cast<int>(rotating));

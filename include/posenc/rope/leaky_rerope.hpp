@@ -32,6 +32,7 @@
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/frequency_cache.hpp"
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
@@ -125,7 +126,9 @@ namespace posenc::rope::detail {
 
 // The decode table over rows rel = 0 .. rows - 1: rows below w from the plain fill at positions
 // 0 .. w - 1, the others from the scaled fill starting at position k w (rel = w). fill(cfg, start,
-// first_row, n) fills n rows of the destination from row first_row.
+// first_row, n, frequencies) fills n rows of the destination from row first_row. The plain
+// frequencies are evaluated once and the scaled fill gets theta_j / k from them (frequency_cache.hpp):
+// the second fill's frequencies were a fixed 17-24 us, 5% of a 4096-row table (docs/performance.md 7).
 template <class Fill>
 constexpr posenc::status leaky_decode_rows(const rope::config& plain, const rope::checked_leaky_rerope_config& c,
                                            std::size_t rows, Fill fill) noexcept {
@@ -134,8 +137,12 @@ constexpr posenc::status leaky_decode_rows(const rope::config& plain, const rope
   if (!scaled.ok()) return scaled.error;
   const std::uint64_t w = c.get().window, k = c.get().scaling_factor;
   const std::size_t inside = rows < w ? rows : static_cast<std::size_t>(w);
-  posenc::status s = inside > 0 ? fill(plain, 0, 0, inside) : posenc::status::ok;
-  if (s == posenc::status::ok && rows > inside) s = fill(scaled.value, k * w, inside, rows - inside);
+  const frequency_cache theta = cache_frequencies(plain);
+  posenc::status s = inside > 0 ? fill(plain, 0, 0, inside, theta.get()) : posenc::status::ok;
+  if (s == posenc::status::ok && rows > inside) {
+    const frequency_cache theta_k = divided_frequencies(theta, k);
+    s = fill(scaled.value, k * w, inside, rows - inside, theta_k.get());
+  }
   return s;
 }
 
@@ -157,8 +164,13 @@ constexpr posenc::status fill_leaky_rerope_table(const config& plain, const chec
                                        std::is_constant_evaluated())
         .error;
   return rope::detail::leaky_decode_rows(
-      plain, c, cos.size() / d, [&](const config& cfg, std::uint64_t start, std::size_t row, std::size_t n) {
-        return rope::fill_table<T>(cfg, cos.subspan(row * d, n * d), sin.subspan(row * d, n * d), l, {.start = start});
+      plain, c, cos.size() / d,
+      [&](const config& cfg, std::uint64_t start, std::size_t row, std::size_t n, const math::frequency_value* f) {
+        return rope::detail::fill<T>(cfg, {.start = start,
+                                           .size = n * d,
+                                           .sin_size = n * d,
+                                           .dest = {cos.data() + row * d, sin.data() + row * d, nullptr, 0, l},
+                                           .frequencies = f});
       });
 }
 
@@ -173,8 +185,13 @@ constexpr posenc::status fill_leaky_rerope_pair_table(const config& plain, const
                                        std::is_constant_evaluated())
         .error;
   return rope::detail::leaky_decode_rows(
-      plain, c, out.size() / half, [&](const config& cfg, std::uint64_t start, std::size_t row, std::size_t n) {
-        return rope::fill_pair_table<T>(cfg, out.subspan(row * half, n * half), {.start = start});
+      plain, c, out.size() / half,
+      [&](const config& cfg, std::uint64_t start, std::size_t row, std::size_t n, const math::frequency_value* f) {
+        return rope::detail::fill<T>(cfg, {.start = start,
+                                           .size = n * half,
+                                           .sin_size = n * half,
+                                           .dest = {nullptr, nullptr, out.data() + row * half, 0, layout::half_split},
+                                           .frequencies = f});
       });
 }
 

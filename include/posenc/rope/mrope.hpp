@@ -39,6 +39,7 @@
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/frequency_cache.hpp"
 #include "posenc/rope/detail/stream_fill.hpp"
 #include "posenc/rope/detail/table_column.hpp"
 #include "posenc/rope/fill.hpp"
@@ -83,18 +84,42 @@ constexpr rope::validation validate_mrope(const rope::mrope_config& c, bool repo
   return {};
 }
 
-// The smallest and largest position a table reads: its positions, and 0 when ggml's fourth stream
-// (always at position 0) has a pair.
+// Tokens [first, first + count) of stream-major positions (positions[s * tokens + i]): the whole
+// table, or one block of it (fill_mrope splits a table at its text runs).
+struct mrope_tokens {
+  const std::uint64_t* positions = nullptr;
+  std::size_t tokens = 0, first = 0, count = 0;
+  constexpr std::uint64_t at(std::size_t s, std::size_t i) const noexcept { return positions[s * tokens + first + i]; }
+};
+constexpr mrope_tokens all_tokens(std::span<const std::uint64_t> positions) noexcept {
+  return {positions.data(), positions.size() / 3, 0, positions.size() / 3};
+}
+
+// Whether a pair reads ggml's fourth stream (position 0 for every token, whatever its t, h, w).
+constexpr bool has_fourth_stream(const rope::mrope_config& c) noexcept {
+  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j)
+    if (rope::mrope_stream(c, j) < 0) return true;
+  return false;
+}
+
+// The smallest and largest position the tokens read: their positions, and 0 when ggml's fourth
+// stream (always at position 0) has a pair.
 struct position_range {
   std::uint64_t lo = 0, hi = 0;
 };
+constexpr position_range mrope_position_range(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
+  position_range r{~std::uint64_t{0}, 0};
+  for (std::size_t s = 0; s < 3; ++s)
+    for (std::size_t i = 0; i < tk.count; ++i) {
+      const std::uint64_t p = tk.at(s, i);
+      r.lo = p < r.lo ? p : r.lo, r.hi = p > r.hi ? p : r.hi;
+    }
+  if (has_fourth_stream(c)) r.lo = 0;
+  return r;
+}
 constexpr position_range mrope_position_range(const rope::mrope_config& c,
                                               std::span<const std::uint64_t> positions) noexcept {
-  position_range r{~std::uint64_t{0}, 0};
-  for (const std::uint64_t p : positions) r.lo = p < r.lo ? p : r.lo, r.hi = p > r.hi ? p : r.hi;
-  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j)
-    if (rope::mrope_stream(c, j) < 0) r.lo = 0;
-  return r;
+  return mrope_position_range(c, all_tokens(positions));
 }
 
 // In constant evaluation the scratch fill may compute, for each stream, only its own pairs over its
@@ -111,16 +136,14 @@ struct mrope_stream_rows {
   std::size_t pairs[4] = {}, offset[4] = {};
   std::size_t size = 0;  // the scratch they need; 0 when the table has no valid shape
 };
-constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
-                                              std::span<const std::uint64_t> positions) noexcept {
+constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
   mrope_stream_rows r{};
-  const std::size_t tokens = positions.size() / 3;
   const int pairs = rope::rotary_dim(c.text) / 2;
-  if (tokens == 0 || positions.size() % 3 != 0 || pairs <= 0) return r;
+  if (tk.count == 0 || pairs <= 0) return r;
   for (std::size_t s = 0; s < 3; ++s) {
     r.lo[s] = ~std::uint64_t{0};
-    for (std::size_t i = 0; i < tokens; ++i) {
-      const std::uint64_t p = positions[s * tokens + i];
+    for (std::size_t i = 0; i < tk.count; ++i) {
+      const std::uint64_t p = tk.at(s, i);
       r.lo[s] = p < r.lo[s] ? p : r.lo[s];
       r.hi[s] = p > r.hi[s] ? p : r.hi[s];
     }
@@ -136,32 +159,44 @@ constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
   r.size = static_cast<std::size_t>(total);
   return r;
 }
-
-// Whether the positions are a run of text tokens: t = h = w = start + i at token i, and no pair
-// reads ggml's fourth stream (position 0 for every token).
-constexpr bool consecutive_text(const rope::mrope_config& c, std::span<const std::uint64_t> positions,
-                                std::size_t tokens) noexcept {
-  for (int j = 0; j < rope::rotary_dim(c.text) / 2; ++j)
-    if (rope::mrope_stream(c, j) < 0) return false;
-  for (std::size_t i = 0; i < tokens; ++i)
-    if (positions[i] != positions[0] + i || positions[tokens + i] != positions[i] ||
-        positions[2 * tokens + i] != positions[i])
-      return false;
-  return true;
+constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
+                                              std::span<const std::uint64_t> positions) noexcept {
+  if (positions.size() % 3 != 0) return {};
+  return mrope_stream_plan(c, all_tokens(positions));
 }
+
+// The text run at token i: how many tokens from i have t = h = w, each one past the one before.
+// Such rows are the 1D rows of those positions (the law mrope_text_rows), unless a pair reads
+// ggml's fourth stream (the caller checks).
+constexpr std::size_t text_run(const mrope_tokens& tk, std::size_t i) noexcept {
+  std::size_t n = 0;
+  while (i + n < tk.count && tk.at(1, i + n) == tk.at(0, i + n) && tk.at(2, i + n) == tk.at(0, i + n) &&
+         (n == 0 || tk.at(0, i + n) == tk.at(0, i) + n))
+    ++n;
+  return n;
+}
+
+// A text run at least this long is filled as the 1D table it equals, straight into the table's
+// rows; shorter ones stay in the block around them (each fill of rows has a fixed set-up, about
+// 3 us at run time once the frequencies are cached, the gather of 16 rows' worth).
+inline constexpr std::size_t mrope_min_text_run = 16;
 
 // The 1D source (rope_source) restricted to one slot's pairs: its column k is the k-th pair of the
 // slot, with that pair's frequency of the text config (the index is not reset per section).
 struct mrope_slot_source {
   const rope::mrope_config* m;  // its text config already resolved (seq_len)
   int slot;
+  const math::frequency_value* frequencies = nullptr;  // the text config's, evaluated once, or nullptr
   constexpr int pair_of(int k) const noexcept {
     const int pairs = rope::rotary_dim(m->text) / 2;
     for (int j = 0, seen = 0; j < pairs; ++j)
       if (mrope_slot(*m, j) == slot && seen++ == k) return j;
     return pairs;  // not reached: k < the slot's pair count
   }
-  constexpr math::frequency_value frequency(int k) const noexcept { return rope::frequency_dd(m->text, pair_of(k)); }
+  constexpr math::frequency_value frequency(int k) const noexcept {
+    const int j = pair_of(k);
+    return frequencies != nullptr ? frequencies[j] : rope::frequency_dd(m->text, j);
+  }
   constexpr math::frequency_value frequency_accurate(int k) const noexcept {
     return rope::frequency_dd_accurate(m->text, pair_of(k));
   }
@@ -172,33 +207,27 @@ struct mrope_slot_source {
   }
 };
 
-// The expanded or compact table of the M-RoPE of c at the stream-major positions. With scratch
-// room for the 1D rows of the positions' range (mrope_scratch_size), the rows come from the 1D
-// engine's row kernels and each token's pairs are gathered from them;
-// otherwise each entry is the 1D engine's scalar entry. The same bits either way: both are
-// rope::sincos of the text config (fill.hpp).
+// The destination's rows from `row` on (width elements a row in cos and sin, or pairs a row).
 template <class T>
-constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<const std::uint64_t> positions,
-                                    std::size_t size, std::size_t sin_size, bool fold, table_dest<T> dest,
-                                    std::span<math::sincos_result<T>> scratch = {}) noexcept {
-  if (const rope::validation v = validate_mrope(given, std::is_constant_evaluated()); !v) return v.error;
-  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(given.text)), pairs = d / 2;
-  const std::size_t tokens = positions.size() / 3, width = dest.pairs != nullptr ? pairs : d;
-  if (positions.size() % 3 != 0 || tokens == 0)
-    return table_failure("M-RoPE positions must be 3 x tokens (t, h, w rows), tokens > 0").error;
-  if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
-  if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
-  const position_range range_of = mrope_position_range(given, positions);
-  if (range_of.hi > rope::max_table_position) return table_failure("table positions past 2^21").error;
-  // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
-  rope::mrope_config c = given;
-  if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, range_of.hi);
-  // Text alone (t = h = w at every token, consecutive positions, no pair on ggml's fourth stream):
-  // the table is the 1D table of those rows (the law mrope_text_rows), filled as one, so it costs
-  // what that table costs at compile time and at run time, with or without scratch.
-  if (consecutive_text(c, positions, tokens))
-    return fill<T>(c.text, {.start = positions[0], .size = size, .sin_size = sin_size, .fold = fold, .dest = dest});
-  dest.stride = width;
+constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t width) noexcept {
+  if (d.pairs != nullptr)
+    d.pairs += row * width;
+  else
+    d.cos += row * width, d.sin += row * width;
+  return d;
+}
+
+// The rows of a block of tokens (dest: the block's first row, stride set). With scratch room for
+// the 1D rows of the block's positions' range, the rows come from the 1D engine's row kernels and
+// each token's pairs are gathered from them; otherwise each entry is the 1D engine's scalar entry
+// (in constant evaluation the fill makes the room, when the rows are worth it). The same bits either way: both
+// are rope::sincos of the text config (fill.hpp).
+template <class T>
+constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mrope_tokens& tk, bool fold,
+                                          table_dest<T> dest, std::span<math::sincos_result<T>> scratch,
+                                          const math::frequency_value* theta) noexcept {
+  const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  const position_range range_of = mrope_position_range(c, tk);
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
   // over all the pairs at once), or in constant evaluation each stream's own pairs over its own
   // range when those are fewer entries (there an entry's copy from scratch costs a third of its
@@ -210,11 +239,16 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   mrope_stream_rows by_stream{};
   bool per_stream = false;  // not a const bool: its initialiser would be tried as a constant expression
   if (std::is_constant_evaluated()) {
-    by_stream = mrope_stream_plan(c, positions);
+    by_stream = mrope_stream_plan(c, tk);
     per_stream = by_stream.size != 0 && by_stream.size < full &&
                  static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs;
   }
-  if (scratch.size() >= (per_stream ? by_stream.size : full)) {
+  const std::size_t need = per_stream ? by_stream.size : full;
+  if (std::is_constant_evaluated() && scratch.size() < need && rows_worth_allocating(need, tk.count * pairs)) {
+    constexpr_scratch<T> own(need);
+    return fill_mrope_block<T>(c, tk, fold, dest, {own.p, need}, theta);
+  }
+  if (scratch.size() >= need) {
     // Slot s's row at position p is scratch[base[s] + (p - first[s]) * wide[s]], column column_of.
     std::uint64_t first[4] = {lo, lo, lo, lo};
     std::size_t base[4] = {}, wide[4] = {pairs, pairs, pairs, pairs};
@@ -225,7 +259,7 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
         if (wide[s] == 0) continue;
         table_dest<T> rows{nullptr, nullptr, scratch.data() + base[s], wide[s], layout::half_split};
         const posenc::status st = posenc::detail::sincos_table::fill_rows<T>(
-            mrope_slot_source{&c, static_cast<int>(s)}, first[s],
+            mrope_slot_source{&c, static_cast<int>(s), theta}, first[s],
             static_cast<std::size_t>(by_stream.hi[s] - first[s] + 1), wide[s], nullptr, fold ? &af : nullptr, rows);
         // Clang's diagnostic quotes the source line of the call, so the sentence stays on that line.
         // clang-format off
@@ -235,7 +269,12 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
         if (st != posenc::status::ok) return st;
       }
     } else if (const posenc::status st =
-                   rope::fill_pair_table<T>(c.text, scratch.first(full), {.start = lo, .fold_attention = fold});
+                   fill<T>(c.text, {.start = lo,
+                                    .size = full,
+                                    .sin_size = full,
+                                    .fold = fold,
+                                    .dest = {nullptr, nullptr, scratch.data(), 0, layout::half_split},
+                                    .frequencies = theta});
                st != posenc::status::ok) {
       return st;
     }
@@ -251,11 +290,19 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
         column_of[jj] = per_stream ? seen[slot_of[jj]]++ : j0 + jj;
       }
       dest.begin_chunk(j0, n);
-      for (std::size_t i = 0; i < tokens; ++i) {
+      // Through pointers, and a compact row's pairs stored in place: in constant evaluation each call
+      // (span's operator[], the sink's store) costs about what the copy itself does.
+      const math::sincos_result<T>* const from = scratch.data();
+      for (std::size_t i = 0; i < tk.count; ++i) {
         std::size_t row[4] = {0, 0, 0, base[3] + static_cast<std::size_t>(0 - first[3]) * wide[3]};
         for (std::size_t s = 0; s < 3; ++s)
-          row[s] = base[s] + static_cast<std::size_t>(positions[s * tokens + i] - first[s]) * wide[s];
-        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, scratch[row[slot_of[jj]] + column_of[jj]]);
+          row[s] = base[s] + static_cast<std::size_t>(tk.at(s, i) - first[s]) * wide[s];
+        if (dest.pairs != nullptr) {
+          math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
+          for (std::size_t jj = 0; jj < n; ++jj) to[jj] = from[row[slot_of[jj]] + column_of[jj]];
+        } else {
+          for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, from[row[slot_of[jj]] + column_of[jj]]);
+        }
       }
     }
     return posenc::status::ok;
@@ -263,10 +310,69 @@ constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<c
   const auto plan = [&c](std::size_t j) {
     return stream_pair{&c.text, static_cast<int>(j), rope::mrope_stream(c, static_cast<int>(j))};
   };
-  const auto position = [positions, tokens](int s, std::size_t i) {
-    return real_position{positions[static_cast<std::size_t>(s) * tokens + i], 0, false};
+  const auto position = [&tk](int s, std::size_t i) {
+    return real_position{tk.at(static_cast<std::size_t>(s), i), 0, false};
   };
-  return fill_streams<T>(plan, pairs, tokens, position, fold, dest);
+  return fill_streams<T>(plan, pairs, tk.count, position, fold, dest);
+}
+
+// The expanded or compact table of the M-RoPE of c at the stream-major positions. Its text runs
+// (t = h = w, consecutive, at least mrope_min_text_run tokens; none when a pair reads ggml's fourth
+// stream) are filled as the 1D tables they equal, straight into their rows; the blocks between them
+// (vision tokens, short text runs) by fill_mrope_block. The text config's frequencies are evaluated
+// once for all of those fills.
+template <class T>
+constexpr posenc::status fill_mrope(const rope::mrope_config& given, std::span<const std::uint64_t> positions,
+                                    std::size_t size, std::size_t sin_size, bool fold, table_dest<T> dest,
+                                    std::span<math::sincos_result<T>> scratch = {}) noexcept {
+  if (const rope::validation v = validate_mrope(given, std::is_constant_evaluated()); !v) return v.error;
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(given.text)), pairs = d / 2;
+  const std::size_t tokens = positions.size() / 3, width = dest.pairs != nullptr ? pairs : d;
+  if (positions.size() % 3 != 0 || tokens == 0)
+    return table_failure("M-RoPE positions must be 3 x tokens (t, h, w rows), tokens > 0").error;
+  if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
+  if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
+  const mrope_tokens all = all_tokens(positions);
+  const position_range range_of = mrope_position_range(given, all);
+  if (range_of.hi > rope::max_table_position) return table_failure("table positions past 2^21").error;
+  // Dynamic NTK and LongRoPE with seq_len unset: HF's max(position_ids) + 1, once for the table.
+  rope::mrope_config c = given;
+  if (rope::reads_seq_len(c.text) && c.text.seq_len == 0) c.text = rope::with_seq_len_of_positions(c.text, range_of.hi);
+  const bool text_runs = !has_fourth_stream(c);
+  // Text alone: the table is the 1D table of those rows (the law mrope_text_rows), filled as one, so
+  // it costs what that table costs at compile time and at run time, with or without scratch.
+  if (text_runs && text_run(all, 0) == tokens)
+    return fill<T>(c.text, {.start = positions[0], .size = size, .sin_size = sin_size, .fold = fold, .dest = dest});
+  dest.stride = width;
+  const frequency_cache theta = cache_frequencies(c.text);
+  for (std::size_t i = 0; i < tokens;) {
+    std::size_t run = text_runs ? text_run(all, i) : 0;
+    if (run >= mrope_min_text_run) {
+      const std::size_t n = run * width;
+      if (const posenc::status st = fill<T>(c.text, {.start = all.at(0, i),
+                                                     .size = n,
+                                                     .sin_size = n,
+                                                     .fold = fold,
+                                                     .dest = rows_from(dest, i, width),
+                                                     .frequencies = theta.get()});
+          st != posenc::status::ok)
+        return st;
+      i += run;
+      continue;
+    }
+    // A block: from i up to the next long text run (short runs are skipped whole, so each token is
+    // looked at once or twice).
+    const std::size_t a = i;
+    for (i += run > 0 ? run : 1; i<tokens; i += run> 0 ? run : 1) {
+      run = text_runs ? text_run(all, i) : 0;
+      if (run >= mrope_min_text_run) break;
+    }
+    if (const posenc::status st = fill_mrope_block<T>(c, {positions.data(), tokens, a, i - a}, fold,
+                                                      rows_from(dest, a, width), scratch, theta.get());
+        st != posenc::status::ok)
+      return st;
+  }
+  return posenc::status::ok;
 }
 
 }  // namespace posenc::rope::detail
@@ -286,7 +392,12 @@ constexpr posenc::result<math::sincos_result<T>> mrope_sincos(const mrope_config
 }
 
 // Rows i < tokens (positions.size() / 3), expanded over the rotary dim in layout l:
-// cos.size() == sin.size() == tokens * rotary_dim(c.text).
+// cos.size() == sin.size() == tokens * rotary_dim(c.text). Text runs (t = h = w, consecutive, 16
+// tokens or more; none when a pair reads ggml's fourth stream) are filled as the 1D rows they
+// equal, through the row kernels. At run time the other tokens' entries are scalar entries here (a
+// few dozen ns each; the overloads with scratch below gather them from 1D rows instead); in
+// constant evaluation they are always gathered, from rows the fill allocates for the evaluation.
+// The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
                                           std::span<T> cos, std::span<T> sin, layout l = layout::half_split,
@@ -305,8 +416,9 @@ constexpr posenc::status fill_mrope_pair_table(const mrope_config& c, std::span<
 }
 
 // The scratch the fast fills below use: the 1D rows of every position from the smallest to the
-// largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each (in constant
-// evaluation the fill may need less: mrope_stream_scratch_size); 0 for positions of no valid shape.
+// largest of the table (0 with ggml's fourth stream), rotary_dim / 2 pairs each; enough for every
+// block of the table (the tokens between its text runs take only their own range's rows). 0 for
+// positions of no valid shape.
 constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const std::uint64_t> positions) noexcept {
   const auto r = rope::detail::mrope_position_range(c, positions);
   if (positions.empty() || positions.size() % 3 != 0 || r.hi > max_table_position) return 0;
@@ -314,16 +426,17 @@ constexpr std::size_t mrope_scratch_size(const mrope_config& c, std::span<const 
 }
 
 // The scratch of each stream's own pairs over its own positions' range (ggml's fourth stream: one
-// row at position 0): at most mrope_scratch_size, and what a constant-evaluated fill with scratch
-// needs when it is less (a constexpr table's scratch array can be this size).
+// row at position 0): at most mrope_scratch_size, and as much as a constant-evaluated fill uses
+// (it needs none: without it, it allocates what it uses for the evaluation).
 constexpr std::size_t mrope_stream_scratch_size(const mrope_config& c,
                                                 std::span<const std::uint64_t> positions) noexcept {
   return rope::detail::mrope_stream_plan(c, positions).size;
 }
 
-// The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the rows of the
-// positions' range come from the 1D row kernels (a few ns an entry) and are gathered; with less,
-// these are the fills above. The same bits either way.
+// The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the entries
+// outside text runs are gathered from the 1D rows of their block's range, which come from the row
+// kernels (a few ns an entry); a block whose rows do not fit takes the scalar entries. The same
+// bits either way.
 template <storage_type T>
 constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
                                           std::span<T> cos, std::span<T> sin, std::span<math::sincos_result<T>> scratch,

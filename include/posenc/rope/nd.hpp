@@ -118,9 +118,39 @@ constexpr bool integer_axis(std::span<const double> positions, std::size_t token
   return true;
 }
 
-// Axis by axis: an axis of integer positions whose 1D rows over [lo, hi] fit what is left of
-// scratch takes them from the 1D row kernels and gathers; any other axis, the scalar entries. The
-// same bits either way (rope::sincos_at of the axis config).
+// The 1D rows lo .. hi of axis a's config into rows (pa pairs each), then each token's pairs of
+// the axis gathered from them into dest's columns first .. first + pa.
+template <class T>
+constexpr posenc::status fill_nd_axis_rows(const rope::config& axis, std::uint64_t lo, std::uint64_t hi, std::size_t pa,
+                                           math::sincos_result<T>* rows, std::span<const double> positions,
+                                           std::size_t tokens, std::size_t a, std::size_t first,
+                                           table_dest<T>& dest) noexcept {
+  const std::size_t n_rows = static_cast<std::size_t>(hi - lo + 1);
+  if (const posenc::status st = rope::fill_pair_table<T>(axis, std::span(rows, n_rows * pa), {.start = lo});
+      st != posenc::status::ok)
+    return st;
+  constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+  for (std::size_t j0 = 0; j0 < pa; j0 += chunk) {
+    const std::size_t n = pa - j0 < chunk ? pa - j0 : chunk;
+    dest.begin_chunk(first + j0, n);
+    for (std::size_t i = 0; i < tokens; ++i) {
+      const auto p = static_cast<std::size_t>(static_cast<std::uint64_t>(positions[a * tokens + i]) - lo);
+      const math::sincos_result<T>* const from = rows + p * pa + j0;
+      if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
+        math::sincos_result<T>* const to = dest.pairs + i * dest.stride + first + j0;
+        for (std::size_t jj = 0; jj < n; ++jj) to[jj] = from[jj];
+      } else {
+        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, first + j0, jj, from[jj]);
+      }
+    }
+  }
+  return posenc::status::ok;
+}
+
+// Axis by axis: an axis of integer positions whose 1D rows over [lo, hi] fit scratch takes them
+// from the 1D row kernels and gathers (in constant evaluation the fill allocates the rows when
+// scratch is short and they are worth it); any other axis (fractional or negative positions,
+// turns), the scalar entries. The same bits either way (rope::sincos_at of the axis config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
                                  std::size_t sin_size, table_dest<T> dest,
@@ -146,30 +176,21 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
   };
   std::size_t first = 0;
-  constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
   for (std::size_t a = 0; a < axes; ++a) {
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
     std::uint64_t lo = 0, hi = 0;
-    bool fast = !std::is_constant_evaluated();  // not a const bool: that initializer would be constant-evaluated
-    fast = fast && !turns && integer_axis(positions, tokens, a, lo, hi) &&
-           static_cast<std::size_t>(hi - lo + 1) * pa <= scratch.size();
-    if (!fast) {
-      if (const posenc::status st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
-          st != posenc::status::ok)
-        return st;
+    const bool rows = !turns && integer_axis(positions, tokens, a, lo, hi);
+    const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
+    posenc::status st = posenc::status::ok;
+    if (rows && need <= scratch.size()) {
+      st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, scratch.data(), positions, tokens, a, first, dest);
+    } else if (rows && std::is_constant_evaluated() && rows_worth_allocating(need, tokens * pa)) {
+      constexpr_scratch<T> own(need);
+      st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, own.p, positions, tokens, a, first, dest);
     } else {
-      const auto rows = scratch.first(static_cast<std::size_t>(hi - lo + 1) * pa);
-      if (const posenc::status st = rope::fill_pair_table<T>(axis[a], rows, {.start = lo}); st != posenc::status::ok)
-        return st;
-      for (std::size_t j0 = 0; j0 < pa; j0 += chunk) {
-        const std::size_t n = pa - j0 < chunk ? pa - j0 : chunk;
-        dest.begin_chunk(first + j0, n);
-        for (std::size_t i = 0; i < tokens; ++i) {
-          const auto p = static_cast<std::size_t>(static_cast<std::uint64_t>(positions[a * tokens + i]) - lo);
-          for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, first + j0, jj, rows[p * pa + j0 + jj]);
-        }
-      }
+      st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     }
+    if (st != posenc::status::ok) return st;
     first += pa;
   }
   return posenc::status::ok;
@@ -194,7 +215,10 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
   return c.angle == angle_unit::turns ? rope::sincos_turns_at<T>(axis, p, q.k) : rope::sincos_at<T>(axis, p, q.k);
 }
 
-// Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved).
+// Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). At run time
+// each entry is a scalar entry (the overloads with scratch below gather integer axes from 1D rows);
+// in constant evaluation an axis of non-negative integer positions is gathered from 1D rows the
+// fill allocates for the evaluation. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, layout l = layout::interleaved) noexcept {

@@ -32,6 +32,26 @@ struct stream_pair {
   bool turns = false;                 // the angle is 2 pi p theta (rope/turns.hpp): DINOv3's axes
 };
 
+// The rows a multi-stream fill gathers from, when the caller gave less room than they need, in
+// constant evaluation only: a transient allocation (C++20 constexpr new), freed before the fill
+// returns. A constexpr table then needs no scratch array of its own to get the row path (a
+// scalar entry costs about six of its entries there). At run time the fills never reach it (with
+// too little scratch they take the scalar entries): posenc allocates nothing at run time.
+template <class T>
+struct constexpr_scratch {
+  math::sincos_result<T>* p = nullptr;
+  constexpr explicit constexpr_scratch(std::size_t n) : p(new math::sincos_result<T>[n]) {}
+  constexpr ~constexpr_scratch() { delete[] p; }
+  constexpr_scratch(const constexpr_scratch&) = delete;
+  constexpr_scratch& operator=(const constexpr_scratch&) = delete;
+};
+
+// Whether constant evaluation allocates `rows` 1D row entries to fill a table part of `entries`
+// entries: when they are at most four times as many. There a scalar entry costs about six row
+// entries and a copy from the rows a third of one, so beyond that the scalar entries are cheaper,
+// and positions far apart (0 and 2^21 in one stream) never ask for millions of rows.
+constexpr bool rows_worth_allocating(std::size_t rows, std::size_t entries) noexcept { return rows / 4 <= entries; }
+
 // Rows i < tokens, pairs first_pair <= j < first_pair + pairs of `plan(j)` (a stream_pair), the
 // position of token i in stream s given by position(s, i) (a real_position, ok()). fold: times the
 // config's attention factor. Returns the first non-ok status.
