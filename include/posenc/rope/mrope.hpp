@@ -244,9 +244,13 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
                  static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs;
   }
   const std::size_t need = per_stream ? by_stream.size : full;
-  if (std::is_constant_evaluated() && scratch.size() < need && rows_worth_allocating(need, tk.count * pairs)) {
-    constexpr_scratch<T> own(need);
-    return fill_mrope_block<T>(c, tk, fold, dest, {own.p, need}, theta);
+  if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
+    if (scratch.size() < need && rows_worth_allocating(need, tk.count * pairs)) {
+      math::sincos_result<T>* const own = new math::sincos_result<T>[need];
+      const posenc::status st = fill_mrope_block<T>(c, tk, fold, dest, {own, need}, theta);
+      delete[] own;
+      return st;
+    }
   }
   if (scratch.size() >= need) {
     // Slot s's row at position p is scratch[base[s] + (p - first[s]) * wide[s]], column column_of.

@@ -182,14 +182,20 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     const bool rows = !turns && integer_axis(positions, tokens, a, lo, hi);
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
     posenc::status st = posenc::status::ok;
+    bool done = false;
     if (rows && need <= scratch.size()) {
       st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, scratch.data(), positions, tokens, a, first, dest);
-    } else if (rows && std::is_constant_evaluated() && rows_worth_allocating(need, tokens * pa)) {
-      constexpr_scratch<T> own(need);
-      st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, own.p, positions, tokens, a, first, dest);
-    } else {
-      st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
+      done = true;
     }
+    if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
+      if (!done && rows && rows_worth_allocating(need, tokens * pa)) {
+        math::sincos_result<T>* const own = new math::sincos_result<T>[need];
+        st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, own, positions, tokens, a, first, dest);
+        delete[] own;
+        done = true;
+      }
+    }
+    if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
     first += pa;
   }

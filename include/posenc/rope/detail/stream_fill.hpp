@@ -32,20 +32,13 @@ struct stream_pair {
   bool turns = false;                 // the angle is 2 pi p theta (rope/turns.hpp): DINOv3's axes
 };
 
-// The rows a multi-stream fill gathers from, when the caller gave less room than they need, in
-// constant evaluation only: a transient allocation (C++20 constexpr new), freed before the fill
-// returns. A constexpr table then needs no scratch array of its own to get the row path (a
-// scalar entry costs about six of its entries there). At run time the fills never reach it (with
-// too little scratch they take the scalar entries): posenc allocates nothing at run time.
-template <class T>
-struct constexpr_scratch {
-  math::sincos_result<T>* p = nullptr;
-  constexpr explicit constexpr_scratch(std::size_t n) : p(new math::sincos_result<T>[n]) {}
-  constexpr ~constexpr_scratch() { delete[] p; }
-  constexpr_scratch(const constexpr_scratch&) = delete;
-  constexpr_scratch& operator=(const constexpr_scratch&) = delete;
-};
-
+// The rows a multi-stream fill gathers from, when the caller gave less room than they need, are
+// allocated in constant evaluation only (C++20 constexpr new, freed before the fill returns), so a
+// constexpr table needs no scratch array to get the row path. At run time too little scratch
+// means the scalar entries: posenc allocates nothing. The new-expression sits in a branch whose
+// whole condition is __builtin_is_constant_evaluated(), which GCC and Clang drop even at -O0;
+// behind std::is_constant_evaluated() (a call at -O0) or in a helper function, GCC at -O0 kept a
+// call to operator new[] in the object, which would pull the heap into a firmware image.
 // Whether constant evaluation allocates `rows` 1D row entries to fill a table part of `entries`
 // entries: when they are at most four times as many. There a scalar entry costs about six row
 // entries and a copy from the rows a third of one, so beyond that the scalar entries are cheaper,
