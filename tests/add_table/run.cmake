@@ -3,7 +3,7 @@
 #                      (with this build's posenc as its cli component): build, compare every entry
 #                      (check_tables), see a flipped bit reported, see the tables regenerate when
 #                      the config or the generator changes, and a bad config fail the build with
-#                      posenc's error line and no header left.
+#                      posenc's error line and no header left; misuse stops configuring, named.
 #   MODE cross         arm-none-eabi (CMAKE_SYSTEM_NAME Generic), the generator on the build
 #                      machine: after find_package (the installed posenc::cli), and after
 #                      add_subdirectory, where it is refused without a host posenc and then given one
@@ -37,6 +37,9 @@ function(posenc_must_fail)
   if(_rc EQUAL 0)
     message(FATAL_ERROR "expected to fail, succeeded: ${_f_COMMAND}\n${_out}")
   endif()
+  # CMake wraps a long message over indented lines: match on the text with each run of spaces and
+  # newlines as one space.
+  string(REGEX REPLACE "[ \n]+" " " _out "${_out}")
   foreach(_re IN LISTS _f_MATCH)
     if(NOT _out MATCHES "${_re}")
       message(FATAL_ERROR "failed without '${_re}': ${_f_COMMAND}\n${_out}")
@@ -80,7 +83,7 @@ if(MODE STREQUAL "package")
               -DPOSENC_TEST_HF_CONFIG=${WORK_DIR}/config.json)
   posenc_step(${CMAKE_COMMAND} --build "${_build}")
   posenc_step("${_build}/check_tables")
-  posenc_must_fail(MATCH "\n5 tables differ" COMMAND "${_build}/check_tables" --flip)
+  posenc_must_fail(MATCH " 5 tables differ" COMMAND "${_build}/check_tables" --flip)
   # Up to date; a newer config regenerates its table alone; a newer generator, every table.
   posenc_plan("${_build}" NOT "generating table")
   file(TOUCH "${WORK_DIR}/config.json")
@@ -92,10 +95,23 @@ if(MODE STREQUAL "package")
   file(READ "${WORK_DIR}/config.json" _json)
   string(REPLACE "\"rope_theta\": 500000.0" "\"rope_theta\": 0.5" _json "${_json}")
   file(WRITE "${WORK_DIR}/config.json" "${_json}")
-  posenc_must_fail(MATCH "posenc: error: [^\n]*rope_theta" COMMAND ${CMAKE_COMMAND} --build "${_build}")
+  posenc_must_fail(MATCH "posenc: error: emit rope: invalid RoPE config: rope_theta" COMMAND ${CMAKE_COMMAND} --build "${_build}")
   if(EXISTS "${_build}/posenc_tables/check_tables/llama31_bf16.h")
     message(FATAL_ERROR "a failed generation left llama31_bf16.h behind")
   endif()
+  # Misuse, one case a configure of misuse/ (the cache, and so the compiler's detection, kept).
+  foreach(_case_re IN ITEMS "name|the name must be a C identifier" "scheme|SCHEME <table> is required"
+                            "config|HF_CONFIG file not found: [^ ]*/no-such-config\\.json" "empty|no value after HF_CONFIG"
+                            "keyword|unknown arguments 'ROWS;4'" "scope|SCOPE is PRIVATE, PUBLIC or INTERFACE, not 'GLOBAL'"
+                            "target|no target named 'no_such_target'" "twice|a table of this name was already added to 'app'"
+                            "directory|call it in the directory that defines 'app'")
+    string(REPLACE "|" ";" _pair "${_case_re}")
+    list(GET _pair 0 _case)
+    list(GET _pair 1 _re)
+    posenc_must_fail(MATCH "posenc_add_table\\([^)]*\\): ${_re}"
+                     COMMAND ${CMAKE_COMMAND} -S "${POSENC_SOURCE_DIR}/tests/add_table/misuse" -B "${WORK_DIR}/misuse"
+                             ${_native} -DCMAKE_PREFIX_PATH=${PREFIX} -DCASE=${_case})
+  endforeach()
   message("posenc_add_table after find_package: tables equal posenc's, regenerate on change, fail cleanly")
 elseif(MODE STREQUAL "cross")
   foreach(_var PREFIX POSENC_EXECUTABLE)
