@@ -153,6 +153,12 @@ elseif(MODE STREQUAL "subdirectory")
   if(NOT _rc EQUAL 0 OR NOT _commands MATCHES "${_order}")
     message(FATAL_ERROR "building check_tables does not build posenc's generator, then the tables:\n${_commands}")
   endif()
+  # And the table is remade when its config or the generator changes: both are inputs of its rule.
+  execute_process(COMMAND "${MAKE_PROGRAM}" -C "${_build}" -t query posenc_tables/check_tables/llama31_bf16.h
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _query)
+  if(NOT _rc EQUAL 0 OR NOT _query MATCHES "input: CUSTOM_COMMAND\n +[^\n]*/llama-3\\.1-8b\\.json\n +posenc/tools/posenc\n")
+    message(FATAL_ERROR "llama31_bf16.h does not depend on its config and the generator:\n${_query}")
+  endif()
   message("posenc_add_table after add_subdirectory: posenc's generator is built, then the tables")
 else()
   message(FATAL_ERROR "run.cmake: MODE is package, cross or subdirectory, not '${MODE}'")
