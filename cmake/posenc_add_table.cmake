@@ -35,6 +35,10 @@ include_guard(GLOBAL)
 # The generator command and the dependency that reruns it when the generator changes.
 function(_posenc_add_table_generator out_command out_depends)
   if(POSENC_EXECUTABLE)
+    # Said now rather than as a failed command at build time.
+    if(NOT IS_ABSOLUTE "${POSENC_EXECUTABLE}" OR NOT EXISTS "${POSENC_EXECUTABLE}")
+      message(FATAL_ERROR "posenc_add_table: POSENC_EXECUTABLE is not the path of an existing file: ${POSENC_EXECUTABLE}")
+    endif()
     set(${out_command} "${POSENC_EXECUTABLE}" PARENT_SCOPE)
     set(${out_depends} "${POSENC_EXECUTABLE}" PARENT_SCOPE)
     return()
