@@ -1,6 +1,6 @@
 // The headers that posenc_add_table generated at build time (tables.cmake) against posenc's own
-// tables of the same configs (expected_tables.hpp), every entry, bit for bit: the Llama-3.1 and
-// ALiBi tables as constexpr values, the explicit RoPE table filled at run time. With
+// tables of the same configs (expected_tables.hpp), every entry, bit for bit: the Llama-3.1, ALiBi
+// and M-RoPE tables as constexpr values, the explicit RoPE table filled at run time. With
 // POSENC_TEST_WITH_C the same headers compiled as C (tables_c.c) are compared too, byte for byte.
 // `check_tables --flip` flips the lowest bit of each expected table's first entry: every table must
 // then be reported, which shows that each comparison can fail.
@@ -16,6 +16,7 @@
 
 #include "alibi_f16.h"
 #include "llama31_bf16.h"
+#include "mrope_f64.h"
 #include "rope_f32.h"
 
 namespace {
@@ -28,12 +29,15 @@ static_assert(rope_f32_start == posenc_test::rope_start && rope_f32_positions ==
                   rope_f32_rotary_dim == posenc_test::rope_rotary_dim,
               "rope_f32.h has the rows and columns asked for");
 static_assert(alibi_f16_entries == posenc_test::alibi_heads, "alibi_f16.h has one slope per head");
+static_assert(mrope_f64_entries == 2 * posenc_test::mrope_tokens * posenc_test::mrope_pairs,
+              "mrope_f64.h has a cos and a sin per token and pair");
 
 // The bit pattern of an entry on either side: the headers store bf16/f16 as uint16_t patterns.
 constexpr std::uint16_t bits(posenc::bfloat16 v) noexcept { return v.bits; }
 constexpr std::uint16_t bits(posenc::float16 v) noexcept { return v.bits; }
 constexpr std::uint16_t bits(std::uint16_t v) noexcept { return v; }
 constexpr std::uint32_t bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v); }
+constexpr std::uint64_t bits(double v) noexcept { return std::bit_cast<std::uint64_t>(v); }
 
 // Entry i of a header array in row-major order (rows indexed as rows, not past a row's end).
 template <class T, std::size_t N>
@@ -54,10 +58,11 @@ bool same(const char* what, const A& header, const R& expected, bool flip) {
     return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const auto want = static_cast<std::uint32_t>(bits(expected[i])) ^ (flip && i == 0 ? 1u : 0u);
-    const auto got = static_cast<std::uint32_t>(bits(entry(header, i)));
+    const auto want = static_cast<std::uint64_t>(bits(expected[i])) ^ (flip && i == 0 ? 1u : 0u);
+    const auto got = static_cast<std::uint64_t>(bits(entry(header, i)));
     if (got != want) {
-      std::printf("MISMATCH %s entry %zu: header 0x%x, expected 0x%x\n", what, i, got, want);
+      std::printf("MISMATCH %s entry %zu: header 0x%llx, expected 0x%llx\n", what, i,
+                  static_cast<unsigned long long>(got), static_cast<unsigned long long>(want));
       return false;
     }
   }
@@ -100,10 +105,22 @@ int main(int argc, char** argv) {
   static_assert(alibi.ok(), "posenc's own ALiBi slopes are valid");
   failed += !same("alibi_f16 slope", alibi_f16_slope, alibi.value, flip);
 
+  // M-RoPE's compact pairs {sin, cos}, split into the header's two arrays.
+  static constexpr auto mrope = posenc_test::mrope_table();
+  static_assert(mrope.ok(), "posenc's own M-RoPE table is valid");
+  std::vector<double> mrope_cos, mrope_sin;
+  for (const auto& p : mrope.value) {
+    mrope_cos.push_back(p.cos);
+    mrope_sin.push_back(p.sin);
+  }
+  failed += !same("mrope_f64 cos", mrope_f64_cos, mrope_cos, flip);
+  failed += !same("mrope_f64 sin", mrope_f64_sin, mrope_sin, flip);
+
 #if POSENC_TEST_WITH_C
   failed += !same_bytes("llama31_bf16 cos", posenc_test_c_table(0), llama31_bf16_cos, sizeof llama31_bf16_cos);
   failed += !same_bytes("rope_f32 sin", posenc_test_c_table(1), rope_f32_sin, sizeof rope_f32_sin);
   failed += !same_bytes("alibi_f16 slope", posenc_test_c_table(2), alibi_f16_slope, sizeof alibi_f16_slope);
+  failed += !same_bytes("mrope_f64 cos", posenc_test_c_table(3), mrope_f64_cos, sizeof mrope_f64_cos);
 #endif
 
   if (failed != 0) {

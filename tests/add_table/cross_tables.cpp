@@ -12,6 +12,7 @@
 
 #include "alibi_f16.h"
 #include "llama31_bf16.h"
+#include "mrope_f64.h"
 #include "rope_f32.h"
 
 #ifndef POSENC_TEST_FLIP
@@ -24,6 +25,7 @@ constexpr std::uint16_t bits(posenc::bfloat16 v) noexcept { return v.bits; }
 constexpr std::uint16_t bits(posenc::float16 v) noexcept { return v.bits; }
 constexpr std::uint16_t bits(std::uint16_t v) noexcept { return v; }
 constexpr std::uint32_t bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v); }
+constexpr std::uint64_t bits(double v) noexcept { return std::bit_cast<std::uint64_t>(v); }
 
 // Entry i in row-major order, indexing rows as rows (constant evaluation rejects reading past one).
 template <class T, std::size_t N>
@@ -39,8 +41,8 @@ template <class A, class E, std::size_t N>
 constexpr bool same(const A& header, const std::array<E, N>& expected) noexcept {
   if (sizeof(A) / sizeof(std::remove_all_extents_t<A>) != N) return false;
   for (std::size_t i = 0; i < N; ++i) {
-    const auto want = static_cast<std::uint32_t>(bits(expected[i])) ^ (POSENC_TEST_FLIP && i == 0 ? 1u : 0u);
-    if (static_cast<std::uint32_t>(bits(entry(header, i))) != want) return false;
+    const auto want = static_cast<std::uint64_t>(bits(expected[i])) ^ (POSENC_TEST_FLIP && i == 0 ? 1u : 0u);
+    if (static_cast<std::uint64_t>(bits(entry(header, i))) != want) return false;
   }
   return true;
 }
@@ -58,6 +60,21 @@ static_assert(same(rope_f32_sin, rope.value.sin), "generated rope_f32_sin equals
 constexpr auto alibi = posenc_test::alibi_slopes();
 static_assert(alibi.ok(), "posenc's own ALiBi slopes are valid on the target");
 static_assert(same(alibi_f16_slope, alibi.value), "generated alibi_f16_slope equals the constexpr slopes");
+
+// M-RoPE's compact pairs {sin, cos}: one of the two, as the header's arrays hold them.
+template <std::size_t N>
+constexpr std::array<double, N> mrope_column(const std::array<posenc::math::sincos_result<double>, N>& pairs,
+                                             bool cos) noexcept {
+  std::array<double, N> out{};
+  for (std::size_t i = 0; i < N; ++i) out[i] = cos ? pairs[i].cos : pairs[i].sin;
+  return out;
+}
+constexpr auto mrope = posenc_test::mrope_table();
+static_assert(mrope.ok(), "posenc's own M-RoPE table is valid on the target");
+static_assert(same(mrope_f64_cos, mrope_column(mrope.value, true)),
+              "generated mrope_f64_cos equals the constexpr table");
+static_assert(same(mrope_f64_sin, mrope_column(mrope.value, false)),
+              "generated mrope_f64_sin equals the constexpr table");
 
 }  // namespace
 

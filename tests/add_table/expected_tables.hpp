@@ -11,8 +11,11 @@
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/models.hpp>
+#include <posenc/rope/mrope.hpp>
 #include <posenc/rope/table.hpp>
+#include <posenc/status.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -42,6 +45,21 @@ inline constexpr std::size_t alibi_heads = 12;
 constexpr auto alibi_slopes() noexcept {
   return posenc::alibi::make_slopes<posenc::float16, alibi_heads>(
       posenc::alibi::checked_config{posenc::alibi::config{.heads = static_cast<int>(alibi_heads)}});
+}
+
+// mrope_f64: --head-dim 16 --mrope-section 2,3,3 --rope-theta 1000000, position_ids.csv, f64: one
+// {sin, cos} per token and pair. The positions below are that file's rows, stream-major (t, h, w).
+inline constexpr posenc::rope::mrope_config mrope_config{.text = {.head_dim = 16, .rope_theta = 1000000.0},
+                                                         .mrope_section = {2, 3, 3}};
+inline constexpr std::size_t mrope_tokens = 8;
+inline constexpr std::size_t mrope_pairs = 8;
+inline constexpr std::array<std::uint64_t, 3 * mrope_tokens> mrope_positions{0, 1, 2, 3, 3, 3, 3, 5,   // t
+                                                                             0, 1, 2, 3, 3, 4, 4, 5,   // h
+                                                                             0, 1, 2, 3, 4, 3, 4, 5};  // w
+constexpr auto mrope_table() noexcept {
+  posenc::result<std::array<posenc::math::sincos_result<double>, mrope_tokens * mrope_pairs>> r{};
+  r.error = posenc::rope::fill_mrope_pair_table<double>(mrope_config, mrope_positions, r.value);
+  return r;
 }
 
 }  // namespace posenc_test

@@ -77,19 +77,25 @@ if(MODE STREQUAL "package")
   endif()
   set(_build "${WORK_DIR}/package")
   file(REMOVE_RECURSE "${WORK_DIR}")
-  # A config of the project's own, so that the test can change it.
+  # The project's own inputs, so that the test can change them.
   configure_file("${_llama}" "${WORK_DIR}/config.json" COPYONLY)
+  configure_file("${POSENC_SOURCE_DIR}/tests/add_table/position_ids.csv" "${WORK_DIR}/position_ids.csv" COPYONLY)
   posenc_step(${CMAKE_COMMAND} -S "${_consumer}" -B "${_build}" ${_native} -DCMAKE_PREFIX_PATH=${PREFIX}
-              -DPOSENC_TEST_HF_CONFIG=${WORK_DIR}/config.json)
+              -DPOSENC_TEST_HF_CONFIG=${WORK_DIR}/config.json -DPOSENC_TEST_POSITION_IDS=${WORK_DIR}/position_ids.csv)
   posenc_step(${CMAKE_COMMAND} --build "${_build}")
   posenc_step("${_build}/check_tables")
-  posenc_must_fail(MATCH " 5 tables differ" COMMAND "${_build}/check_tables" --flip)
-  # Up to date; a newer config regenerates its table alone; a newer generator, every table.
+  posenc_must_fail(MATCH " 7 tables differ" COMMAND "${_build}/check_tables" --flip)
+  # Up to date; a newer config regenerates its table alone, so does a newer DEPENDS file; a newer
+  # generator, every table.
   posenc_plan("${_build}" NOT "generating table")
   file(TOUCH "${WORK_DIR}/config.json")
-  posenc_plan("${_build}" PLAN "generating table llama31_bf16" NOT "generating table (rope_f32|alibi_f16)")
+  posenc_plan("${_build}" PLAN "generating table llama31_bf16" NOT "generating table (rope_f32|alibi_f16|mrope_f64)")
+  posenc_step(${CMAKE_COMMAND} --build "${_build}")
+  file(TOUCH "${WORK_DIR}/position_ids.csv")
+  posenc_plan("${_build}" PLAN "generating table mrope_f64" NOT "generating table (llama31_bf16|rope_f32|alibi_f16)")
   file(TOUCH "${PREFIX}/bin/posenc")
-  posenc_plan("${_build}" PLAN "generating table llama31_bf16" "generating table rope_f32" "generating table alibi_f16")
+  posenc_plan("${_build}" PLAN "generating table llama31_bf16" "generating table rope_f32" "generating table alibi_f16"
+              "generating table mrope_f64")
   # A config the generator refuses: the build fails with posenc's own error line, and no header of
   # the old config is left for a later build to compile.
   file(READ "${WORK_DIR}/config.json" _json)
@@ -128,6 +134,7 @@ elseif(MODE STREQUAL "cross")
   posenc_step(${CMAKE_COMMAND} --build "${WORK_DIR}/package")
   posenc_must_fail(MATCH "generated llama31_bf16_cos equals" "generated llama31_bf16_sin equals"
                          "generated rope_f32_cos equals" "generated rope_f32_sin equals" "generated alibi_f16_slope equals"
+                         "generated mrope_f64_cos equals" "generated mrope_f64_sin equals"
                    COMMAND ${CMAKE_COMMAND} --build "${WORK_DIR}/package" --target cross_tables_flipped)
   # add_subdirectory: the in-tree generator would be built for the Arm target, so a host one is
   # required, and its absence is said at configure time (PATH without any posenc on it).

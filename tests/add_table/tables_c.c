@@ -2,6 +2,7 @@
    the same headers compiled as C++ (inline constexpr arrays). */
 #include "alibi_f16.h"
 #include "llama31_bf16.h"
+#include "mrope_f64.h"
 #include "rope_f32.h"
 
 const void* posenc_test_c_table(int which);
@@ -10,6 +11,7 @@ const void* posenc_test_c_table(int which) {
   switch (which) {
     case 0: return llama31_bf16_cos;
     case 1: return rope_f32_sin;
-    default: return alibi_f16_slope;
+    case 2: return alibi_f16_slope;
+    default: return mrope_f64_cos;
   }
 }
