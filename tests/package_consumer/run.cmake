@@ -21,6 +21,11 @@ posenc_step(${CMAKE_COMMAND} -S "${POSENC_SOURCE_DIR}" -B "${POSENC_WORK_DIR}/po
             -DPOSENC_BUILD_TESTS=OFF -DPOSENC_BUILD_TOOLS=OFF -DPOSENC_BUILD_PYTHON=OFF
             -DCMAKE_INSTALL_PREFIX=${_prefix})
 posenc_step(${CMAKE_COMMAND} --install "${POSENC_WORK_DIR}/posenc-build")
+# The tool too when asked (tests/add_table/ generates tables with it): this build's own, as the
+# package's cli component, rather than compiling it again here.
+if(POSENC_CLI_BUILD_DIR)
+  posenc_step(${CMAKE_COMMAND} --install "${POSENC_CLI_BUILD_DIR}" --component cli --prefix "${_prefix}")
+endif()
 
 posenc_step(${CMAKE_COMMAND} -S "${POSENC_SOURCE_DIR}/tests/package_consumer"
             -B "${POSENC_WORK_DIR}/consumer-build" -G "${POSENC_GENERATOR}"
