@@ -32,23 +32,6 @@ static_assert(alibi_f16_entries == posenc_test::alibi_heads, "alibi_f16.h has on
 static_assert(mrope_f64_entries == 2 * posenc_test::mrope_tokens * posenc_test::mrope_pairs,
               "mrope_f64.h has a cos and a sin per token and pair");
 
-// The bit pattern of an entry on either side: the headers store bf16/f16 as uint16_t patterns.
-constexpr std::uint16_t bits(posenc::bfloat16 v) noexcept { return v.bits; }
-constexpr std::uint16_t bits(posenc::float16 v) noexcept { return v.bits; }
-constexpr std::uint16_t bits(std::uint16_t v) noexcept { return v; }
-constexpr std::uint32_t bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v); }
-constexpr std::uint64_t bits(double v) noexcept { return std::bit_cast<std::uint64_t>(v); }
-
-// Entry i of a header array in row-major order (rows indexed as rows, not past a row's end).
-template <class T, std::size_t N>
-constexpr T entry(const T (&a)[N], std::size_t i) noexcept {
-  return a[i];
-}
-template <class T, std::size_t R, std::size_t C>
-constexpr T entry(const T (&a)[R][C], std::size_t i) noexcept {
-  return a[i / C][i % C];
-}
-
 // Prints the first difference; the expected first entry is flipped when asked.
 template <class A, class R>
 bool same(const char* what, const A& header, const R& expected, bool flip) {
@@ -58,8 +41,8 @@ bool same(const char* what, const A& header, const R& expected, bool flip) {
     return false;
   }
   for (std::size_t i = 0; i < n; ++i) {
-    const auto want = static_cast<std::uint64_t>(bits(expected[i])) ^ (flip && i == 0 ? 1u : 0u);
-    const auto got = static_cast<std::uint64_t>(bits(entry(header, i)));
+    const auto want = static_cast<std::uint64_t>(posenc_test::bits(expected[i])) ^ (flip && i == 0 ? 1u : 0u);
+    const auto got = static_cast<std::uint64_t>(posenc_test::bits(posenc_test::entry(header, i)));
     if (got != want) {
       std::printf("MISMATCH %s entry %zu: header 0x%llx, expected 0x%llx\n", what, i,
                   static_cast<unsigned long long>(got), static_cast<unsigned long long>(want));

@@ -21,28 +21,13 @@
 
 namespace {
 
-constexpr std::uint16_t bits(posenc::bfloat16 v) noexcept { return v.bits; }
-constexpr std::uint16_t bits(posenc::float16 v) noexcept { return v.bits; }
-constexpr std::uint16_t bits(std::uint16_t v) noexcept { return v; }
-constexpr std::uint32_t bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v); }
-constexpr std::uint64_t bits(double v) noexcept { return std::bit_cast<std::uint64_t>(v); }
-
-// Entry i in row-major order, indexing rows as rows (constant evaluation rejects reading past one).
-template <class T, std::size_t N>
-constexpr T entry(const T (&a)[N], std::size_t i) noexcept {
-  return a[i];
-}
-template <class T, std::size_t R, std::size_t C>
-constexpr T entry(const T (&a)[R][C], std::size_t i) noexcept {
-  return a[i / C][i % C];
-}
-
 template <class A, class E, std::size_t N>
 constexpr bool same(const A& header, const std::array<E, N>& expected) noexcept {
   if (sizeof(A) / sizeof(std::remove_all_extents_t<A>) != N) return false;
   for (std::size_t i = 0; i < N; ++i) {
-    const auto want = static_cast<std::uint64_t>(bits(expected[i])) ^ (POSENC_TEST_FLIP && i == 0 ? 1u : 0u);
-    if (static_cast<std::uint64_t>(bits(entry(header, i))) != want) return false;
+    const auto want =
+        static_cast<std::uint64_t>(posenc_test::bits(expected[i])) ^ (POSENC_TEST_FLIP && i == 0 ? 1u : 0u);
+    if (static_cast<std::uint64_t>(posenc_test::bits(posenc_test::entry(header, i))) != want) return false;
   }
   return true;
 }

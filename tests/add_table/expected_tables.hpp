@@ -16,10 +16,29 @@
 #include <posenc/status.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
 namespace posenc_test {
+
+// The bit pattern of an entry on either side: the headers store bf16/f16 as uint16_t patterns.
+constexpr std::uint16_t bits(posenc::bfloat16 v) noexcept { return v.bits; }
+constexpr std::uint16_t bits(posenc::float16 v) noexcept { return v.bits; }
+constexpr std::uint16_t bits(std::uint16_t v) noexcept { return v; }
+constexpr std::uint32_t bits(float v) noexcept { return std::bit_cast<std::uint32_t>(v); }
+constexpr std::uint64_t bits(double v) noexcept { return std::bit_cast<std::uint64_t>(v); }
+
+// Entry i of a header array in row-major order, indexing rows as rows (constant evaluation
+// rejects reading past a row's end).
+template <class T, std::size_t N>
+constexpr T entry(const T (&a)[N], std::size_t i) noexcept {
+  return a[i];
+}
+template <class T, std::size_t R, std::size_t C>
+constexpr T entry(const T (&a)[R][C], std::size_t i) noexcept {
+  return a[i / C][i % C];
+}
 
 // llama31_bf16: Llama-3.1-8B's config.json, 32 positions, bfloat16, the model's half-split layout.
 inline constexpr std::size_t llama_positions = 32;
