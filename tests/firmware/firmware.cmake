@@ -1,0 +1,78 @@
+# Included by tests/CMakeLists.txt (the GCC preset, beside the cross tests). examples/firmware built as
+# a user builds it (its own CMakeLists.txt and arm-none-eabi.cmake) for both of its boards, each image
+# checked and run under QEMU (check_image.cmake): the tables in flash, equal to the host's, no
+# initialisers, heap or libm from posenc, the printed checksum equal to the host's, the size within
+# the budgets below; and a twin image with one table bit flipped, which must fail both comparisons.
+# Skipped, with a message, when the Arm toolchain, its newlib (nano, rdimon) or QEMU is absent
+# (tools/bootstrap-deps.sh installs them).
+find_program(POSENC_ARM_CC arm-none-eabi-gcc)
+find_program(POSENC_ARM_OBJDUMP arm-none-eabi-objdump)
+find_program(POSENC_ARM_SIZE arm-none-eabi-size)
+find_program(POSENC_QEMU_SYSTEM_ARM qemu-system-arm)
+find_program(POSENC_TIMEOUT timeout)
+set(_posenc_fw_missing "")
+foreach(_tool IN ITEMS POSENC_ARM_CXX POSENC_ARM_CC POSENC_ARM_NM POSENC_ARM_OBJDUMP POSENC_ARM_SIZE POSENC_QEMU_SYSTEM_ARM)
+  if(NOT ${_tool})
+    list(APPEND _posenc_fw_missing ${_tool})
+  endif()
+endforeach()
+if(NOT _posenc_fw_missing)
+  # newlib-nano's semihosting library for the Cortex-M0's multilib (the M4F's comes with it).
+  execute_process(COMMAND ${POSENC_ARM_CXX} -mcpu=cortex-m0 -mthumb -mfloat-abi=soft -print-file-name=librdimon_nano.a
+                  OUTPUT_VARIABLE _posenc_fw_rdimon OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT IS_ABSOLUTE "${_posenc_fw_rdimon}" OR NOT EXISTS "${_posenc_fw_rdimon}")
+    list(APPEND _posenc_fw_missing "newlib-nano rdimon (librdimon_nano.a)")
+  endif()
+endif()
+if(_posenc_fw_missing)
+  message(STATUS "posenc: ${_posenc_fw_missing} not found; the examples/firmware tests are skipped")
+else()
+  set(_fw_source ${PROJECT_SOURCE_DIR}/examples/firmware)
+  set(_fw_build ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  add_executable(firmware_host_reference ${CMAKE_CURRENT_SOURCE_DIR}/firmware/host_reference.cpp)
+  target_include_directories(firmware_host_reference PRIVATE ${_fw_source}/src)
+  target_link_libraries(firmware_host_reference PRIVATE posenc::posenc posenc_warnings)
+
+  add_test(NAME firmware_build
+    COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${_fw_source} -DBUILD_DIR=${_fw_build} "-DGENERATOR=${CMAKE_GENERATOR}"
+            -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM} -DPOSENC_SOURCE_DIR=${PROJECT_SOURCE_DIR}
+            -DMISBUILT_SOURCE=${CMAKE_CURRENT_SOURCE_DIR}/firmware/misbuilt_image.cpp -DARM_CXX=${POSENC_ARM_CXX}
+            -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/build_images.cmake)
+  set_tests_properties(firmware_build PROPERTIES LABELS "cross" TIMEOUT 600 FIXTURES_SETUP posenc_firmware_images)
+
+  # Each test: name|mode|board|image|object|flash origin|flash length|flash budget|RAM budget.
+  # FLASH_ORIGIN and FLASH_LENGTH are the boards' flash (boards/<board>/memory.ld; 256 KiB on the
+  # micro:bit). The budgets are this example's, in bytes, about 15% above what was measured on
+  # 2026-11-27 with arm-none-eabi-gcc 12.2 (flash: mps2-an386 48016, microbit 55396, of which 37184
+  # are posenc's tables; RAM before the stack: 300 on both).
+  # The twins: microbit's image with one table bit flipped must fail the byte and checksum
+  # comparisons; the misbuilt image (misbuilt_image.cpp) the placement, initialiser, heap, libm and
+  # size checks. One twin each suffices: the checks are the same script for both boards.
+  set(_fw_dir ${_fw_build}/CMakeFiles)
+  set(_fw_tests
+      "firmware_mps2-an386|check|mps2-an386|${_fw_build}/firmware-mps2-an386.elf|${_fw_dir}/firmware-mps2-an386.dir/src/main.cpp.obj|0x0|0x400000|56000|512"
+      "firmware_microbit|check|microbit|${_fw_build}/firmware-microbit.elf|${_fw_dir}/firmware-microbit.dir/src/main.cpp.obj|0x0|0x40000|64000|512"
+      "firmware_microbit_flipped_bit|flipped_bit|microbit|${_fw_build}/firmware-microbit.elf|${_fw_dir}/firmware-microbit.dir/src/main.cpp.obj|0x0|0x40000|64000|512"
+      "firmware_misbuilt_twin|misbuilt|mps2-an386|${_fw_build}/misbuilt-mps2-an386.elf|${_fw_build}/misbuilt_image.o|0x0|0x400000|56000|512")
+  foreach(_entry IN LISTS _fw_tests)
+    string(REPLACE "|" ";" _entry "${_entry}")
+    list(GET _entry 0 _name)
+    list(GET _entry 1 _mode)
+    list(GET _entry 2 _board)
+    list(GET _entry 3 _elf)
+    list(GET _entry 4 _object)
+    list(GET _entry 5 _flash_origin)
+    list(GET _entry 6 _flash_length)
+    list(GET _entry 7 _flash_budget)
+    list(GET _entry 8 _ram_budget)
+    add_test(NAME ${_name}
+      COMMAND ${CMAKE_COMMAND} -DMODE=${_mode} -DBOARD=${_board} -DELF=${_elf} -DOBJECT=${_object}
+              -DHOST_REFERENCE=$<TARGET_FILE:firmware_host_reference> -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/${_name}
+              -DQEMU=${POSENC_QEMU_SYSTEM_ARM} "-DTIMEOUT_PROGRAM=${POSENC_TIMEOUT}" -DOBJDUMP=${POSENC_ARM_OBJDUMP}
+              -DNM=${POSENC_ARM_NM} -DSIZE=${POSENC_ARM_SIZE} -DFLASH_ORIGIN=${_flash_origin}
+              -DFLASH_LENGTH=${_flash_length} -DFLASH_BUDGET=${_flash_budget} -DRAM_BUDGET=${_ram_budget}
+              -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/check_image.cmake)
+    set_tests_properties(${_name} PROPERTIES LABELS "cross" TIMEOUT 300 FIXTURES_REQUIRED posenc_firmware_images)
+  endforeach()
+endif()
+unset(_posenc_fw_missing)
