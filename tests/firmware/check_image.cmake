@@ -7,15 +7,16 @@
 #   libm      the example's object references no libm function, and the image contains none;
 #   bytes     each table's bytes in the image equal the host compiler's constexpr table
 #             (firmware_host_reference tables);
-#   checksum  QEMU runs the image (exit status 0, "done", within a timeout) and the checksum it prints
-#             equals the host's computation (firmware_host_reference checksum);
+#   run       QEMU runs the image to its end: exit status 0 and "done" printed, within a timeout;
+#   checksum  the checksum the image prints equals the host's computation (firmware_host_reference
+#             checksum);
 #   size      the image's flash (text + data) and RAM (data + bss) are printed and held to the
 #             budgets the test passes (FLASH_BUDGET, RAM_BUDGET, bytes).
 # MODE check: every check must pass.
 # MODE flipped_bit: the image is copied with one bit of one RoPE entry flipped (firmware_host_reference
 #   flip-bit); bytes and checksum must fail, the others pass: the comparisons see one bit.
 # MODE misbuilt: the image of misbuilt_image.cpp (tables in .data, a dynamic initialiser calling sinf,
-#   malloc); rodata, init, heap, libm and size must fail.
+#   malloc, no output, exit status 3); rodata, init, heap, libm, run, checksum and size must fail.
 foreach(_var MODE BOARD ELF OBJECT HOST_REFERENCE WORK_DIR QEMU OBJDUMP NM SIZE FLASH_ORIGIN FLASH_LENGTH
              FLASH_BUDGET RAM_BUDGET)
   if(NOT DEFINED ${_var})
@@ -26,13 +27,13 @@ if(NOT DEFINED RUN_SECONDS)
   set(RUN_SECONDS 60)
 endif()
 set(_tables posenc_fw_rope_table posenc_fw_alibi_slopes posenc_fw_alibi_bias)
-set(_all_checks rodata init heap libm bytes checksum size)
+set(_all_checks rodata init heap libm bytes run checksum size)
 if(MODE STREQUAL "check")
   set(_must_fail "")
 elseif(MODE STREQUAL "flipped_bit")
   set(_must_fail bytes checksum)
 elseif(MODE STREQUAL "misbuilt")
-  set(_must_fail rodata init heap libm size)
+  set(_must_fail rodata init heap libm run checksum size)
 else()
   message(FATAL_ERROR "check_image.cmake: MODE is check, flipped_bit or misbuilt, not '${MODE}'")
 endif()
@@ -199,40 +200,42 @@ endforeach()
 string(JOIN ", " _seen ${_seen})
 _verdict(bytes _ok "the image's tables against the host compiler's: ${_seen}")
 
-# ---- checksum ----
-if(MODE STREQUAL "misbuilt")
-  message("${BOARD} [checksum] not run: the misbuilt twin prints nothing")
-else()
-  set(_qemu_cmd ${QEMU} -M ${BOARD} -nographic -monitor none -serial none
-                -semihosting-config enable=on,target=native -kernel "${_elf}")
-  if(TIMEOUT_PROGRAM)
-    set(_qemu_cmd ${TIMEOUT_PROGRAM} ${RUN_SECONDS} ${_qemu_cmd})
-  endif()
-  math(EXPR _outer "${RUN_SECONDS} + 30")
-  string(TIMESTAMP _s0 "%s")
-  execute_process(COMMAND ${_qemu_cmd} OUTPUT_VARIABLE _run_out ERROR_VARIABLE _run_err RESULT_VARIABLE _rc
-                  TIMEOUT ${_outer})
-  string(TIMESTAMP _s1 "%s")
-  math(EXPR _run_s "${_s1} - ${_s0}")
-  message("${_run_out}${_run_err}")
-  message("${BOARD}: QEMU ran for ${_run_s} s, exit status ${_rc}")
-  if(NOT _rc STREQUAL "0" OR NOT _run_out MATCHES "\ndone\n")
-    message(FATAL_ERROR "${BOARD}: the firmware did not finish (exit status ${_rc}; 124 is the timeout)")
-  endif()
-  if(NOT _run_out MATCHES "\nchecksum (0x[0-9a-f]+)\n")
-    message(FATAL_ERROR "${BOARD}: the firmware printed no checksum")
-  endif()
-  set(_image_checksum "${CMAKE_MATCH_1}")
-  _run(${HOST_REFERENCE} checksum)
-  if(NOT _out MATCHES "^checksum (0x[0-9a-f]+)\n")
-    message(FATAL_ERROR "firmware_host_reference printed no checksum: ${_out}")
-  endif()
-  set(_ok FALSE)
-  if(_image_checksum STREQUAL CMAKE_MATCH_1)
-    set(_ok TRUE)
-  endif()
-  _verdict(checksum _ok "printed by the image ${_image_checksum}, computed by the host ${CMAKE_MATCH_1}")
+# ---- run, checksum ----
+set(_qemu_cmd ${QEMU} -M ${BOARD} -nographic -monitor none -serial none
+              -semihosting-config enable=on,target=native -kernel "${_elf}")
+if(TIMEOUT_PROGRAM)
+  set(_qemu_cmd ${TIMEOUT_PROGRAM} ${RUN_SECONDS} ${_qemu_cmd})
 endif()
+math(EXPR _outer "${RUN_SECONDS} + 30")
+string(TIMESTAMP _s0 "%s")
+execute_process(COMMAND ${_qemu_cmd} OUTPUT_VARIABLE _run_out ERROR_VARIABLE _run_err RESULT_VARIABLE _rc
+                TIMEOUT ${_outer})
+string(TIMESTAMP _s1 "%s")
+math(EXPR _run_s "${_s1} - ${_s0}")
+message("${_run_out}${_run_err}")
+set(_done no)
+if(_run_out MATCHES "\ndone\n")
+  set(_done yes)
+endif()
+set(_ok FALSE)
+if("${_rc}" STREQUAL "0" AND _done)
+  set(_ok TRUE)
+endif()
+_verdict(run _ok "QEMU ran for ${_run_s} s, exit status ${_rc} (124 is the timeout), 'done' printed: ${_done}")
+_run(${HOST_REFERENCE} checksum)
+if(NOT _out MATCHES "^checksum (0x[0-9a-f]+)\n")
+  message(FATAL_ERROR "firmware_host_reference printed no checksum: ${_out}")
+endif()
+set(_host_checksum "${CMAKE_MATCH_1}")
+set(_image_checksum "none")
+if(_run_out MATCHES "\nchecksum (0x[0-9a-f]+)\n")
+  set(_image_checksum "${CMAKE_MATCH_1}")
+endif()
+set(_ok FALSE)
+if(_image_checksum STREQUAL _host_checksum)
+  set(_ok TRUE)
+endif()
+_verdict(checksum _ok "printed by the image: ${_image_checksum}, computed by the host: ${_host_checksum}")
 
 # ---- size ----
 _run(${SIZE} "${_elf}")

@@ -98,7 +98,7 @@ static_assert(by_distance_is_dense_column(),
 // ---- q15 (TODO: README.md "TODO: q15 table") ----
 // The Cortex-M0 has no FPU: its kernels want the RoPE table in q15 (CMSIS-DSP's value x 2^15,
 // rounded to nearest even from the exact value, saturated). posenc::q15 is being added (issue 23);
-// once it is, the table goes here, under `#if FIRMWARE_HAS_Q15_TABLE` (set for the microbit board by
-// CMakeLists.txt), with its laws, and main.cpp rotates with it on that board.
+// once it is, the table goes here, with its laws, built for the microbit board (a definition that
+// CMakeLists.txt's firmware_image() will pass for that board), and main.cpp rotates with it there.
 
 }  // namespace firmware
