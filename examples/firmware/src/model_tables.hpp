@@ -86,7 +86,8 @@ constexpr bool by_distance_is_dense_column() {
   const auto dense = alibi::make_symmetric_bias_table<float, alibi_heads, dense_queries, dense_queries>(alibi_checked);
   if (!dense.ok()) return false;
   const laws::alibi_bias_table<float> t{dense.value, alibi_heads, dense_queries, dense_queries};
-  if (!laws::alibi_relative_bias(t).holds || !laws::alibi_monotone_bias(t).holds) return false;
+  // require's function form: a failing law stops the evaluation in a function named after it.
+  if (!laws::require(laws::alibi_relative_bias(t)) || !laws::require(laws::alibi_monotone_bias(t))) return false;
   for (std::size_t h = 0; h < alibi_heads; ++h)
     for (std::size_t i = 0; i < dense_queries; ++i)
       if (t.at(h, i, 0) != alibi_bias[h * alibi_distances + i]) return false;
