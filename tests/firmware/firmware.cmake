@@ -40,6 +40,16 @@ else()
             -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/build_images.cmake)
   set_tests_properties(firmware_build PROPERTIES LABELS "cross" TIMEOUT 600 FIXTURES_SETUP posenc_firmware_images)
 
+  # A copy of the example outside posenc's tree: find_package(posenc) from the prefix that the
+  # package_consumer test installs; the microbit image must equal the fixture's, byte for byte.
+  add_test(NAME firmware_find_package
+    COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${_fw_source} -DBUILD_DIR=${CMAKE_CURRENT_BINARY_DIR}/firmware_find_package
+            "-DGENERATOR=${CMAKE_GENERATOR}" -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM}
+            -DPOSENC_PACKAGE_DIR=${POSENC_PACKAGE_PREFIX}/share/cmake/posenc -DBOARDS=microbit -DSAME_AS=${_fw_build}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/build_images.cmake)
+  set_tests_properties(firmware_find_package PROPERTIES LABELS "cross;packaging" TIMEOUT 600
+                       FIXTURES_REQUIRED "posenc_package_prefix;posenc_firmware_images")
+
   # Each test: name|mode|board|image|object|flash origin|flash length|flash budget|RAM budget.
   # FLASH_ORIGIN and FLASH_LENGTH are the boards' flash (boards/<board>/memory.ld; 256 KiB on the
   # micro:bit). The budgets are this example's, in bytes, about 15% above what was measured on
