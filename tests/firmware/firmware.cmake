@@ -1,8 +1,10 @@
 # Included by tests/CMakeLists.txt (the GCC preset, beside the cross tests). examples/firmware built as
-# a user builds it (its own CMakeLists.txt and arm-none-eabi.cmake) for both of its boards, each image
-# checked and run under QEMU (check_image.cmake): the tables in flash, equal to the host's, no
-# initialisers, heap or libm from posenc, the printed checksum equal to the host's, the size within
-# the budgets below; and a twin image with one table bit flipped, which must fail both comparisons.
+# a user builds it (its own CMakeLists.txt and arm-none-eabi.cmake), both boards in one build tree
+# (build_images.cmake), then each image checked and run under QEMU (check_image.cmake): the tables
+# in flash and equal to the host's, no initialisers, heap or libm from the example, the printed
+# checksum equal to the host's, the size within the budgets below. Twins show every check able to
+# fail: an image with one table bit flipped, and a misbuilt image (misbuilt_image.cpp). And the
+# example built after find_package(posenc), as a copy outside this tree, gives the same image.
 # Skipped, with a message, when the Arm toolchain, its newlib (nano, rdimon) or QEMU is absent
 # (tools/bootstrap-deps.sh installs them).
 find_program(POSENC_ARM_CC arm-none-eabi-gcc)
@@ -11,9 +13,14 @@ find_program(POSENC_ARM_SIZE arm-none-eabi-size)
 find_program(POSENC_QEMU_SYSTEM_ARM qemu-system-arm)
 find_program(POSENC_TIMEOUT timeout)
 set(_posenc_fw_missing "")
-foreach(_tool IN ITEMS POSENC_ARM_CXX POSENC_ARM_CC POSENC_ARM_NM POSENC_ARM_OBJDUMP POSENC_ARM_SIZE POSENC_QEMU_SYSTEM_ARM)
-  if(NOT ${_tool})
-    list(APPEND _posenc_fw_missing ${_tool})
+foreach(_tool IN ITEMS "POSENC_ARM_CXX|arm-none-eabi-g++" "POSENC_ARM_CC|arm-none-eabi-gcc" "POSENC_ARM_NM|arm-none-eabi-nm"
+                       "POSENC_ARM_OBJDUMP|arm-none-eabi-objdump" "POSENC_ARM_SIZE|arm-none-eabi-size"
+                       "POSENC_QEMU_SYSTEM_ARM|qemu-system-arm")
+  string(REPLACE "|" ";" _tool "${_tool}")
+  list(GET _tool 0 _var)
+  if(NOT ${_var})
+    list(GET _tool 1 _program)
+    list(APPEND _posenc_fw_missing ${_program})
   endif()
 endforeach()
 if(NOT _posenc_fw_missing)
@@ -25,6 +32,7 @@ if(NOT _posenc_fw_missing)
   endif()
 endif()
 if(_posenc_fw_missing)
+  string(JOIN ", " _posenc_fw_missing ${_posenc_fw_missing})
   message(STATUS "posenc: ${_posenc_fw_missing} not found; the examples/firmware tests are skipped")
 else()
   set(_fw_source ${PROJECT_SOURCE_DIR}/examples/firmware)
