@@ -3,7 +3,8 @@
 # (build_images.cmake), then each image checked and run under QEMU (check_image.cmake): the tables
 # in flash and equal to the host's, no initialisers, heap or libm from the example, the printed
 # checksum equal to the host's, the size within the budgets below. Twins show every check able to
-# fail: an image with one table bit flipped, and a misbuilt image (misbuilt_image.cpp). And the
+# fail: an image with one table bit flipped, a misbuilt image (misbuilt_image.cpp), and the
+# example's sources with one table bit flipped, which must not compile (laws_twin.cmake). And the
 # example built after find_package(posenc), as a copy outside this tree, gives the same image.
 # Skipped, with a message, when the Arm toolchain, its newlib (nano, rdimon) or QEMU is absent
 # (tools/bootstrap-deps.sh installs them).
@@ -47,6 +48,14 @@ else()
             -DMISBUILT_SOURCE=${CMAKE_CURRENT_SOURCE_DIR}/firmware/misbuilt_image.cpp -DARM_CXX=${POSENC_ARM_CXX}
             -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/build_images.cmake)
   set_tests_properties(firmware_build PROPERTIES LABELS "cross" TIMEOUT 600 FIXTURES_SETUP posenc_firmware_images)
+
+  # The example's static_asserts, shown able to fail: its sources with one RoPE bit flipped must not
+  # compile, the compiler naming the exactness law and the entry.
+  add_test(NAME firmware_laws_twin
+    COMMAND ${CMAKE_COMMAND} -DARM_CXX=${POSENC_ARM_CXX} -DSOURCE_DIR=${_fw_source}
+            -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/firmware_laws_twin
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/laws_twin.cmake)
+  set_tests_properties(firmware_laws_twin PROPERTIES LABELS "cross" TIMEOUT 300)
 
   # A copy of the example outside posenc's tree: find_package(posenc) from the prefix that the
   # package_consumer test installs; the microbit image must equal the fixture's, byte for byte.
