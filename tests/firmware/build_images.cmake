@@ -1,10 +1,10 @@
 # Script mode: configures and builds examples/firmware as a user would (its own CMakeLists.txt and
 # toolchain file), both boards in one build tree, and reports the time it took. posenc comes from
-#   POSENC_SOURCE_DIR   its source tree, by add_subdirectory (the fixture of the board tests), or
+#   POSENC_SOURCE_DIR   its source tree, by add_subdirectory, or
 #   POSENC_PACKAGE_DIR  an installed package's directory, by find_package (posenc_DIR): a copy of the
-#                       example outside posenc's tree; then SAME_AS names the build tree of the first
-#                       kind, whose images these must equal byte for byte, and BOARDS may pick boards.
-# tests/firmware/firmware.cmake runs both.
+#                       example outside posenc's tree.
+# SAME_AS names another build tree of the example, whose images these must equal byte for byte;
+# BOARDS may pick the boards. tests/firmware/firmware.cmake runs it as firmware_find_package.
 foreach(_var SOURCE_DIR BUILD_DIR GENERATOR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "build_images.cmake: ${_var} is not set")
@@ -59,33 +59,3 @@ if(SAME_AS)
   endforeach()
 endif()
 
-# The misbuilt twin (misbuilt_image.cpp), with the example's flags for mps2-an386, its start-up code
-# and linker scripts: the image check_image.cmake's MODE misbuilt must reject.
-if(MISBUILT_SOURCE)
-  foreach(_var ARM_CXX INCLUDE_DIR)
-    if(NOT DEFINED ${_var})
-      message(FATAL_ERROR "build_images.cmake: ${_var} is not set")
-    endif()
-  endforeach()
-  set(_cpu -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
-  set(_object "${BUILD_DIR}/misbuilt_image.o")
-  execute_process(
-    COMMAND ${ARM_CXX} -std=c++20 ${_cpu} -Os -ffp-contract=off -fno-exceptions -fno-rtti -ffunction-sections
-            -fdata-sections -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
-            -I${INCLUDE_DIR} -I${SOURCE_DIR}/src -c "${MISBUILT_SOURCE}" -o "${_object}"
-    RESULT_VARIABLE _rc)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "the misbuilt twin did not compile")
-  endif()
-  execute_process(
-    COMMAND ${ARM_CXX} ${_cpu} --specs=nano.specs --specs=rdimon.specs -nostartfiles -Wl,--gc-sections
-            -L${SOURCE_DIR}/boards/mps2-an386 -T${SOURCE_DIR}/boards/sections.ld "${_object}"
-            ${SOURCE_DIR}/src/startup.S -o "${BUILD_DIR}/misbuilt-mps2-an386.elf"
-    RESULT_VARIABLE _rc)
-  if(NOT _rc EQUAL 0)
-    message(FATAL_ERROR "the misbuilt twin did not link")
-  endif()
-  string(TIMESTAMP _t3 "%s")
-  math(EXPR _twin_s "${_t3} - ${_t2}")
-  message("misbuilt twin: built in ${_twin_s} s")
-endif()

@@ -1,4 +1,4 @@
-# Script mode: checks one image of examples/firmware (built by build_images.cmake) against the host.
+# Script mode: checks one image of examples/firmware (built by its run.sh: the firmware_run test) against the host.
 # Each check is named, and reports pass or fail:
 #   rodata    the tables are objects of .rodata, and .rodata lies in the board's flash;
 #   init      no .init_array entries in the image, no constructor section in the example's object
@@ -6,17 +6,17 @@
 #   heap      the example's object references no heap function (malloc, free, operator new/delete);
 #   libm      the example's object references no libm function, and the image contains none;
 #   bytes     each table's bytes in the image equal the host compiler's constexpr table
-#             (firmware_host_reference tables);
+#             (HOST_REFERENCE tables: examples/firmware/host/reference.cpp);
 #   run       QEMU runs the image to its end: exit status 0 and "done" printed, within a timeout;
-#   checksum  the checksum the image prints equals the host's computation (firmware_host_reference
-#             checksum);
+#   checksum  the checksum the image prints equals the host's computation (HOST_REFERENCE checksum);
 #   size      the image's flash (text + data) and RAM (data + bss) are printed and held to the
 #             budgets the test passes (FLASH_BUDGET, RAM_BUDGET, bytes).
 # MODE check: every check must pass.
-# MODE flipped_bit: the image is copied with one bit of one RoPE entry flipped (firmware_host_reference
-#   flip-bit); bytes and checksum must fail, the others pass: the comparisons see one bit.
-# MODE misbuilt: the image of misbuilt_image.cpp (tables in .data, a dynamic initialiser calling sinf,
-#   malloc, no output, exit status 3); rodata, init, heap, libm, run, checksum and size must fail.
+# MODE flipped_bit: the image is copied with one bit of one RoPE entry flipped (FLIP_BIT, the
+#   program of flip_bit.cpp); bytes and checksum must fail, the others pass: the comparisons see one bit.
+# MODE misbuilt: the image of MISBUILT_SOURCE (misbuilt_image.cpp: tables in .data, a dynamic
+#   initialiser calling sinf, malloc, no output, exit status 3), built here into ELF and OBJECT;
+#   rodata, init, heap, libm, run, checksum and size must fail.
 foreach(_var MODE BOARD ELF OBJECT HOST_REFERENCE WORK_DIR QEMU OBJDUMP NM SIZE FLASH_ORIGIN FLASH_LENGTH
              FLASH_BUDGET RAM_BUDGET)
   if(NOT DEFINED ${_var})
@@ -78,19 +78,39 @@ endfunction()
 
 set(_elf "${ELF}")
 if(MODE STREQUAL "flipped_bit")
-  # The byte of sin(37 theta_31) (lane 31) in the file: the RoPE table's offset plus the entry's.
+  # The copy: the lowest bit of cos at position 37, lane 31 flipped. rope::table's first member is
+  # cos[position][lane] (float), so that entry is 4 (37 x 64 + 31) bytes into posenc_fw_rope_table.
+  foreach(_var FLIP_BIT)
+    if(NOT DEFINED ${_var})
+      message(FATAL_ERROR "check_image.cmake: ${_var} is not set")
+    endif()
+  endforeach()
   _read_sections("${ELF}")
   _run(${OBJDUMP} -t "${ELF}")
   if(NOT _out MATCHES "\n([0-9a-f]+) [^\n]* \\.rodata\t[0-9a-f]+ posenc_fw_rope_table\n")
     message(FATAL_ERROR "no posenc_fw_rope_table in .rodata of ${ELF}")
   endif()
-  _run(${HOST_REFERENCE} rope-entry-offset)
-  string(STRIP "${_out}" _entry)
-  math(EXPR _offset "0x${CMAKE_MATCH_1} - ${_sec_.rodata_vma} + ${_sec_.rodata_off} + ${_entry}")
+  math(EXPR _offset "0x${CMAKE_MATCH_1} - ${_sec_.rodata_vma} + ${_sec_.rodata_off} + 4 * (37 * 64 + 31)")
   set(_elf "${WORK_DIR}/flipped.elf")
-  _run(${HOST_REFERENCE} flip-bit "${ELF}" "${_elf}" ${_offset})
+  _run(${FLIP_BIT} "${ELF}" "${_elf}" ${_offset})
   message("${BOARD} twin: ${_elf} is the image with the lowest bit of file byte ${_offset} flipped "
-          "(the RoPE table's sin at position 37, lane 31)")
+          "(the RoPE table's cos at position 37, lane 31)")
+elseif(MODE STREQUAL "misbuilt")
+  # The image of misbuilt_image.cpp, with the example's flags for mps2-an386, its start-up code and
+  # linker scripts (4 MiB of RAM hold the tables it puts in .data).
+  foreach(_var ARM_CXX INCLUDE_DIR EXAMPLE_DIR MISBUILT_SOURCE)
+    if(NOT DEFINED ${_var})
+      message(FATAL_ERROR "check_image.cmake: ${_var} is not set")
+    endif()
+  endforeach()
+  set(_cpu -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16)
+  _run(${ARM_CXX} -std=c++20 ${_cpu} -Os -ffp-contract=off -fno-exceptions -fno-rtti -ffunction-sections
+       -fdata-sections -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror -I${INCLUDE_DIR}
+       -I${EXAMPLE_DIR}/src -c "${MISBUILT_SOURCE}" -o "${OBJECT}")
+  _run(${ARM_CXX} ${_cpu} --specs=nano.specs --specs=rdimon.specs -nostartfiles -Wl,--gc-sections
+       -L${EXAMPLE_DIR}/boards/mps2-an386 -T${EXAMPLE_DIR}/boards/sections.ld "${OBJECT}"
+       ${EXAMPLE_DIR}/src/startup.S -o "${ELF}")
+  message("${BOARD} misbuilt twin: ${ELF} built from ${MISBUILT_SOURCE}")
 endif()
 
 # ---- rodata ----
@@ -224,7 +244,7 @@ endif()
 _verdict(run _ok "QEMU ran for ${_run_s} s, exit status ${_rc} (124 is the timeout), 'done' printed: ${_done}")
 _run(${HOST_REFERENCE} checksum)
 if(NOT _out MATCHES "^checksum (0x[0-9a-f]+)\n")
-  message(FATAL_ERROR "firmware_host_reference printed no checksum: ${_out}")
+  message(FATAL_ERROR "${HOST_REFERENCE} printed no checksum: ${_out}")
 endif()
 set(_host_checksum "${CMAKE_MATCH_1}")
 set(_image_checksum "none")

@@ -37,17 +37,32 @@ if(_posenc_fw_missing)
   message(STATUS "posenc: ${_posenc_fw_missing} not found; the examples/firmware tests are skipped")
 else()
   set(_fw_source ${PROJECT_SOURCE_DIR}/examples/firmware)
-  set(_fw_build ${CMAKE_CURRENT_BINARY_DIR}/firmware)
-  add_executable(firmware_host_reference ${CMAKE_CURRENT_SOURCE_DIR}/firmware/host_reference.cpp)
+  set(_fw_work ${CMAKE_CURRENT_BINARY_DIR}/firmware)
+  set(_fw_build ${_fw_work}/build)
+  # The example's host reference (what the images must hold and print), with posenc's warnings as
+  # errors; and the twin's one-bit editor.
+  add_executable(firmware_host_reference ${_fw_source}/host/reference.cpp)
   target_include_directories(firmware_host_reference PRIVATE ${_fw_source}/src)
   target_link_libraries(firmware_host_reference PRIVATE posenc::posenc posenc_warnings)
+  add_executable(firmware_flip_bit ${CMAKE_CURRENT_SOURCE_DIR}/firmware/flip_bit.cpp)
+  target_link_libraries(firmware_flip_bit PRIVATE posenc_warnings)
 
-  add_test(NAME firmware_build
-    COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${_fw_source} -DBUILD_DIR=${_fw_build} "-DGENERATOR=${CMAKE_GENERATOR}"
-            -DMAKE_PROGRAM=${CMAKE_MAKE_PROGRAM} -DPOSENC_SOURCE_DIR=${PROJECT_SOURCE_DIR}
-            -DMISBUILT_SOURCE=${CMAKE_CURRENT_SOURCE_DIR}/firmware/misbuilt_image.cpp -DARM_CXX=${POSENC_ARM_CXX}
-            -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/build_images.cmake)
-  set_tests_properties(firmware_build PROPERTIES LABELS "cross" TIMEOUT 600 FIXTURES_SETUP posenc_firmware_images)
+  # The example's own script, as tools/demo.sh runs it: configure and build both boards in one tree
+  # (its CMakeLists.txt and arm-none-eabi.cmake, posenc by add_subdirectory of this tree), run both
+  # under QEMU, compare with the host. The fixture of the checks below, which read its images.
+  find_program(POSENC_BASH bash REQUIRED)
+  add_test(NAME firmware_run COMMAND ${POSENC_BASH} ${_fw_source}/run.sh ${_fw_work})
+  # (Its exit status is the verdict: 0 only when both images ran and matched the host. One build job:
+  # the suite runs other tests beside it.)
+  set_tests_properties(firmware_run PROPERTIES LABELS "cross" TIMEOUT 600 FIXTURES_SETUP posenc_firmware_images
+                       ENVIRONMENT "FIRMWARE_HOST_REFERENCE=$<TARGET_FILE:firmware_host_reference>;CMAKE_BUILD_PARALLEL_LEVEL=1")
+
+  # run.sh's comparisons, shown able to fail: a host reference one bit off must make it exit 1, saying
+  # so for both boards (run_twin.sh; firmware_run's images, nothing rebuilt).
+  add_test(NAME firmware_run_twin
+    COMMAND ${POSENC_BASH} ${CMAKE_CURRENT_SOURCE_DIR}/firmware/run_twin.sh ${_fw_source}/run.sh ${_fw_work}
+            $<TARGET_FILE:firmware_host_reference> $<TARGET_FILE:firmware_flip_bit>)
+  set_tests_properties(firmware_run_twin PROPERTIES LABELS "cross" TIMEOUT 300 FIXTURES_REQUIRED posenc_firmware_images)
 
   # The example's static_asserts, shown able to fail: its sources with one RoPE bit flipped must not
   # compile, the compiler naming the exactness law and the entry.
@@ -73,14 +88,15 @@ else()
   # 2026-11-27 with arm-none-eabi-gcc 12.2 (flash: mps2-an386 48016, microbit 55396, of which 37184
   # are posenc's tables; RAM before the stack: 300 on both).
   # The twins: microbit's image with one table bit flipped must fail the byte and checksum
-  # comparisons; the misbuilt image (misbuilt_image.cpp) the placement, initialiser, heap, libm and
-  # size checks. One twin each suffices: the checks are the same script for both boards.
+  # comparisons; the misbuilt image (misbuilt_image.cpp, built by its test) the placement,
+  # initialiser, heap, libm, run, checksum and size checks. One twin each suffices: the checks are the
+  # same script for both boards.
   set(_fw_dir ${_fw_build}/CMakeFiles)
   set(_fw_tests
       "firmware_mps2-an386|check|mps2-an386|${_fw_build}/firmware-mps2-an386.elf|${_fw_dir}/firmware-mps2-an386.dir/src/main.cpp.obj|0x0|0x400000|56000|512"
       "firmware_microbit|check|microbit|${_fw_build}/firmware-microbit.elf|${_fw_dir}/firmware-microbit.dir/src/main.cpp.obj|0x0|0x40000|64000|512"
       "firmware_microbit_flipped_bit|flipped_bit|microbit|${_fw_build}/firmware-microbit.elf|${_fw_dir}/firmware-microbit.dir/src/main.cpp.obj|0x0|0x40000|64000|512"
-      "firmware_misbuilt_twin|misbuilt|mps2-an386|${_fw_build}/misbuilt-mps2-an386.elf|${_fw_build}/misbuilt_image.o|0x0|0x400000|56000|512")
+      "firmware_misbuilt_twin|misbuilt|mps2-an386|${CMAKE_CURRENT_BINARY_DIR}/firmware_misbuilt_twin/misbuilt.elf|${CMAKE_CURRENT_BINARY_DIR}/firmware_misbuilt_twin/misbuilt.o|0x0|0x400000|56000|512")
   foreach(_entry IN LISTS _fw_tests)
     string(REPLACE "|" ";" _entry "${_entry}")
     list(GET _entry 0 _name)
@@ -98,6 +114,9 @@ else()
               -DQEMU=${POSENC_QEMU_SYSTEM_ARM} "-DTIMEOUT_PROGRAM=${POSENC_TIMEOUT}" -DOBJDUMP=${POSENC_ARM_OBJDUMP}
               -DNM=${POSENC_ARM_NM} -DSIZE=${POSENC_ARM_SIZE} -DFLASH_ORIGIN=${_flash_origin}
               -DFLASH_LENGTH=${_flash_length} -DFLASH_BUDGET=${_flash_budget} -DRAM_BUDGET=${_ram_budget}
+              -DFLIP_BIT=$<TARGET_FILE:firmware_flip_bit> -DARM_CXX=${POSENC_ARM_CXX}
+              -DINCLUDE_DIR=${PROJECT_SOURCE_DIR}/include -DEXAMPLE_DIR=${_fw_source}
+              -DMISBUILT_SOURCE=${CMAKE_CURRENT_SOURCE_DIR}/firmware/misbuilt_image.cpp
               -P ${CMAKE_CURRENT_SOURCE_DIR}/firmware/check_image.cmake)
     set_tests_properties(${_name} PROPERTIES LABELS "cross" TIMEOUT 300 FIXTURES_REQUIRED posenc_firmware_images)
   endforeach()

@@ -4,7 +4,7 @@
 # must fail, the compiler naming the exactness law and the entry (laws::require: position 37, pair
 # 31, element 31), and no other law (the flipped entry is 1 ulp off a value of order 1e-5: still a
 # rotation up to rounding, the same in both lanes, equal scores). The unchanged sources compile in
-# firmware_build.
+# firmware_run.
 foreach(_var ARM_CXX SOURCE_DIR INCLUDE_DIR WORK_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "laws_twin.cmake: ${_var} is not set")
