@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages posenc needs, only those missing; does nothing when all are present.
 # Usage: bash tools/bootstrap-deps.sh [--demo] [extra-package ...]   (as root, or with sudo available)
-#   --demo: only what tools/demo.sh needs (one compiler and the libraries the configure step looks
-#           for), not the second compiler, the Arm cross toolchain or QEMU, which only the tests use.
+#   --demo: only what tools/demo.sh needs (one compiler, the libraries the configure step looks
+#           for, the Arm cross toolchain and QEMU for its firmware step), not the second compiler
+#           or the libraries only the tests use.
 set -euo pipefail
 
 demo_only=0
@@ -19,13 +20,13 @@ packages=(
   catch2         # Catch2 v2, the test framework
   nlohmann-json3-dev  # posenc::io: reading a model's config.json (posenc emit --hf-config)
   gnuplot-nox    # posenc report precision: the PNG plots (docs/rope-precision.md)
+  gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target: examples/firmware, the demo's last step
+  qemu-system-arm  # runs examples/firmware's images (and tests/cross/qemu_m4.cpp) on emulated Cortex-M cores
 )
 if [ "$demo_only" -eq 0 ]; then
   packages+=(
     clang-16       # the second compiler every proof and test must pass with
     clang-format-16  # tools/check-format.sh: the declared format, checked by the test suite
-    gcc-arm-none-eabi libstdc++-arm-none-eabi-newlib  # the bare-metal target the core must support
-    qemu-system-arm  # runs tests/cross/qemu_m4.cpp on an emulated Cortex-M4F
     pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
     python3-pytest  # its tests, run by ctest
     python3-hypothesis  # posenc.testing: property tests of users' RoPE and bias kernels (Python)
