@@ -89,6 +89,9 @@ struct row_major_sink {
   constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& r) noexcept {
     out[i * columns + j0 + jj] = r;
   }
+  constexpr math::sincos_result<T>* row_pairs(std::size_t i, std::size_t j0, std::size_t) noexcept {
+    return out + i * columns + j0;
+  }
 };
 
 template <class T, class Source>

@@ -33,6 +33,13 @@ concept has_row_runs = requires(Sink& s, std::size_t i, row_runs<float>& r) {
   { s.row_runs(i, i, i, r) } -> std::same_as<bool>;
 };
 
+// A sink that can give a row's pairs as contiguous {sin, cos} floats (the math tables, RoPE's
+// compact tables): the constant-evaluation path stores them in place, with no call an entry.
+template <class Sink>
+concept has_row_pairs = requires(Sink& s, std::size_t i) {
+  { s.row_pairs(i, i, i) } -> std::same_as<math::sincos_result<float>*>;
+};
+
 // A sink whose rows the constant-evaluation path writes: it has row_runs and does not limit them
 // to run time (row_runs_at_run_time_only: the RoPE tables, whose rows are not written whole).
 template <class Sink>
@@ -82,8 +89,26 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
       const double e = (eb[i - i0] + ferr) * (1 + 0x1p-50);
       const bool step = i > i0;  // row i0 is the anchor itself
       row_runs<float> r{};
-      const bool direct = sink.row_runs(i, j0, n, r);
+      math::sincos_result<float>* pairs = nullptr;
+      if constexpr (has_row_pairs<Sink>) pairs = sink.row_pairs(i, j0, n);
+      bool direct = false;
+      if constexpr (has_row_runs<Sink>) direct = pairs == nullptr && sink.row_runs(i, j0, n, r);
       std::size_t j = 0;
+      if (pairs != nullptr && !block_slow && p != 0 && step) {
+        for (; j < n; ++j) {
+          const double c = vc[j] * c1[j] - vs[j] * s1[j];
+          vs[j] = vs[j] * c1[j] + vc[j] * s1[j];
+          vc[j] = c;
+          const float sv = static_cast<float>(vs[j] - e), cv = static_cast<float>(c - e);
+          if (sv != static_cast<float>(vs[j] + e) || cv != static_cast<float>(c + e)) {
+            const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
+            if (st == posenc::status::ok) st = x.error;
+            pairs[j] = x.value;
+          } else {
+            pairs[j] = {sv, cv};
+          }
+        }
+      }
       if (direct && !block_slow && p != 0 && step && r.sin_stride == r.cos_stride) {
         // Both runs step alike (the sinusoidal layouts do): one offset k serves both.
         float* const sp = r.sin;
@@ -118,7 +143,9 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           if (st == posenc::status::ok) st = x.error;
           sv = x.value.sin, cv = x.value.cos;
         }
-        if (direct) {
+        if (pairs != nullptr) {
+          pairs[j] = {sv, cv};
+        } else if (direct) {
           r.sin[j * r.sin_stride] = sv;
           if (j < r.cos_count) r.cos[j * r.cos_stride] = cv;
         } else {

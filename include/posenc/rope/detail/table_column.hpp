@@ -83,6 +83,12 @@ struct table_dest {
     r.cos_count = n;
     return true;
   }
+  // A compact table's row as contiguous {sin, cos} pairs, which the constant-evaluation row path
+  // stores in place (sincos_table_rows_constexpr.hpp); null for expanded tables, which keep the
+  // column path there (above).
+  constexpr math::sincos_result<T>* row_pairs(std::size_t i, std::size_t j0, std::size_t) const noexcept {
+    return pairs != nullptr ? pairs + i * stride + j0 : nullptr;
+  }
   // After the row kernel wrote the first copies of pairs [0, n) (row_runs): their second copies.
   void copy_second_halves(std::size_t rows, std::size_t n) const noexcept {
     if (pairs != nullptr || lay != rope::layout::half_split) return;
