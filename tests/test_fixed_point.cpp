@@ -1,0 +1,160 @@
+// test_fixed_point.cpp: the q15/q31 types (numeric/fixed_point.hpp), the rounding onto their grid
+// (math/round_fixed.hpp, math/detail/mp/ziv_fixed.hpp) and the RoPE tables in them
+// (rope/fixed_point_table.hpp), against the MPFR oracle: RN_even(x 2^F) of the exact value by
+// mpfr_rint, then CMSIS's saturation to [-2^F, 2^F - 1] (verify/mpfr.hpp round_into_fixed_bits),
+// at 0 error in every entry.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "posenc/math/round_fixed.hpp"
+#include "posenc/numeric/fixed_point.hpp"
+#include "posenc/rope/fixed_point_table.hpp"
+#include "posenc/rope/table.hpp"
+#include "posenc/verify/rope_oracle.hpp"
+
+namespace {
+
+using posenc::q15;
+using posenc::q31;
+namespace math = posenc::math;
+namespace rope = posenc::rope;
+
+// A pair table of Q for cfg's default frequencies, entry by entry against the oracle; returns the
+// number of values that differ.
+template <class Q>
+int oracle_mismatches(const rope::config& cfg, std::span<const std::uint64_t> positions,
+                      std::span<const math::sincos_result<Q>> table) {
+  const int d = rope::rotary_dim(cfg), pairs = d / 2;
+  int bad = 0;
+  for (int j = 0; j < pairs; ++j) {
+    const posenc::verify::rope_frequency f(cfg.rope_theta, j, d);
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      auto v = posenc::verify::rope_value(f, positions[i]);
+      const Q c = v.template round<Q>(0), s = v.template round<Q>(1);
+      const auto& got = table[i * static_cast<std::size_t>(pairs) + static_cast<std::size_t>(j)];
+      if (got.cos != c || got.sin != s) {
+        if (bad < 5)
+          UNSCOPED_INFO("position " << positions[i] << " pair " << j << ": cos " << got.cos.bits << " want " << c.bits
+                                    << ", sin " << got.sin.bits << " want " << s.bits);
+        ++bad;
+      }
+    }
+  }
+  return bad;
+}
+
+constexpr rope::config llama2_like{.head_dim = 64, .rope_theta = 10000.0};
+
+}  // namespace
+
+TEST_CASE("q15 and q31: saturation and the rounding onto the grid, from their definitions") {
+  // saturate: CMSIS's __SSAT to [-2^F, 2^F - 1].
+  CHECK(posenc::saturate<q15>(32768).value.bits == 32767);
+  CHECK(posenc::saturate<q15>(32768).saturated);
+  CHECK_FALSE(posenc::saturate<q15>(32767).saturated);
+  CHECK(posenc::saturate<q15>(-32768).value.bits == -32768);
+  CHECK_FALSE(posenc::saturate<q15>(-32768).saturated);
+  CHECK(posenc::saturate<q15>(-32769).saturated);
+  CHECK(posenc::saturate<q31>(std::int64_t{1} << 31).value.bits == 2147483647);
+  // 1.0: 2^15 saturates to 0x7FFF (CMSIS's value of 1 in its tables); -1.0 is exact.
+  CHECK(math::round_to_fixed<q15>(1.0).value.value.bits == 0x7FFF);
+  CHECK(math::round_to_fixed<q15>(1.0).value.saturated);
+  CHECK(math::round_to_fixed<q15>(-1.0).value.value.bits == -32768);
+  CHECK_FALSE(math::round_to_fixed<q15>(-1.0).value.saturated);
+  // Ties: 0.5 + 2^-16 is 16384.5 steps: even (16384); with any positive low part, up (16385);
+  // 1 - 2^-16 is 32767.5 steps: even would be 32768, which saturates to 32767.
+  CHECK(math::round_to_fixed<q15>(0.5 + 0x1p-16).value.value.bits == 16384);
+  CHECK(math::round_to_fixed<q15>(math::double_double{0.5 + 0x1p-16, 0x1p-80}).value.value.bits == 16385);
+  CHECK(math::round_to_fixed<q15>(math::double_double{0.5 + 0x1p-16, -0x1p-80}).value.value.bits == 16384);
+  CHECK(math::round_to_fixed<q15>(0.5 + 3 * 0x1p-16).value.value.bits == 16386);  // 16385.5: even is up
+  CHECK(math::round_to_fixed<q15>(-(0.5 + 0x1p-16)).value.value.bits == -16384);
+  CHECK(math::round_to_fixed<q15>(1.0 - 0x1p-16).value.saturated);
+  CHECK_FALSE(math::round_to_fixed<q15>(math::double_double{1.0 - 0x1p-16, -0x1p-90}).value.saturated);
+  CHECK(math::round_to_fixed<q31>(0x1p-32).value.value.bits == 0);      // 0.5 steps: even
+  CHECK(math::round_to_fixed<q31>(3 * 0x1p-32).value.value.bits == 2);  // 1.5 steps: even
+  CHECK(math::round_to_fixed<q31>(math::double_double{0x1p-32, 0x1p-100}).value.value.bits == 1);
+  CHECK(math::round_to_fixed<q31>(std::numeric_limits<double>::quiet_NaN()).error == posenc::status::invalid_input);
+  CHECK(q15{16384}.to_double() == 0.5);
+  CHECK(q31{-1073741824}.to_double() == -0.5);
+}
+
+TEST_CASE("q15 RoPE tables: every entry at 0 error against MPFR, constexpr and run time alike") {
+  constexpr std::size_t rows = 512, pairs = 32;
+  std::vector<math::sincos_result<q15>> t(rows * pairs);
+  const posenc::fixed_fill_status st = rope::fill_pair_table<q15>(llama2_like, std::span(t));
+  REQUIRE(st.ok());
+  std::vector<std::uint64_t> pos(rows);
+  for (std::size_t i = 0; i < rows; ++i) pos[i] = i;
+  CHECK(oracle_mismatches<q15>(llama2_like, pos, t) == 0);
+  // cos 0 = 1 saturates to 0x7FFF in every pair of row 0, and the count says how many values
+  // saturated in all (cos > 1 - 2^-16 at the small angles of the slow pairs).
+  for (std::size_t j = 0; j < pairs; ++j) CHECK(t[j].cos.bits == 0x7FFF);
+  std::uint64_t at_max = 0;
+  for (const auto& e : t) at_max += e.cos.bits == 0x7FFF;
+  CHECK(st.saturated >= pairs);
+  CHECK(st.saturated <= at_max);  // a saturated value is 0x7FFF (some 0x7FFF are RN(x 2^15) itself)
+  // The entries the engine's float rounding left on a q15 midpoint (the accurate path's cases)
+  // are among those checked: there are some in this table.
+  std::vector<math::sincos_result<float>> tf(rows * pairs);
+  REQUIRE(rope::fill_pair_table<float>(llama2_like, std::span(tf)) == posenc::status::ok);
+  int midpoints = 0;
+  for (const auto& e : tf)
+    midpoints += (posenc::detail::grid_side(e.cos, 15).side == 0) + (posenc::detail::grid_side(e.sin, 15).side == 0);
+  CHECK(midpoints > 10);
+  // The same table in constant evaluation (both layouts' cos/sin copies and a pair table).
+  static constexpr auto ct = rope::make_pair_table<q15, 40, 32>(llama2_like);
+  static_assert(ct.ok() && ct.value.data[0].cos.bits == 0x7FFF && ct.value.data[0].sin.bits == 0);
+  for (std::size_t i = 0; i < 40 * pairs; ++i)
+    CHECK((ct.value.data[i].cos == t[i].cos && ct.value.data[i].sin == t[i].sin));
+  std::uint64_t sat40 = 0;
+  {
+    std::vector<math::sincos_result<q15>> t40(40 * pairs);
+    sat40 = rope::fill_pair_table<q15>(llama2_like, std::span(t40)).saturated;
+  }
+  CHECK(ct.value.saturated == sat40);
+  static constexpr auto ex = rope::make_table<q15, 8, 64, rope::layout::interleaved>(llama2_like);
+  static_assert(ex.ok());
+  for (std::size_t i = 0; i < 8; ++i)
+    for (std::size_t j = 0; j < pairs; ++j) {
+      CHECK(ex.value.cos[i * 64 + 2 * j] == t[i * pairs + j].cos);
+      CHECK(ex.value.sin[i * 64 + 2 * j + 1] == t[i * pairs + j].sin);
+    }
+}
+
+TEST_CASE("q31 RoPE tables: 0 error against MPFR, including the entries whose double is a q31 midpoint") {
+  constexpr std::size_t rows = 128, pairs = 32;
+  std::vector<math::sincos_result<q31>> t(rows * pairs);
+  REQUIRE(rope::fill_pair_table<q31>(llama2_like, std::span(t)).ok());
+  std::vector<std::uint64_t> pos(rows);
+  for (std::size_t i = 0; i < rows; ++i) pos[i] = i;
+  CHECK(oracle_mismatches<q31>(llama2_like, pos, t) == 0);
+  // Positions where RN_double(cos or sin) of some pair is exactly a q31 midpoint (found by a scan
+  // of positions below 2^21 with this config's double table: 20 of 67 million entries), so these
+  // values come from the 256-bit enclosure, not from the double.
+  const std::array<std::uint64_t, 8> hard = {104752, 215899, 262033, 286562, 309697, 433834, 1047520, 1482366};
+  std::vector<math::sincos_result<q31>> th(hard.size() * pairs);
+  REQUIRE(rope::fill_pair_table<q31>(llama2_like, hard, std::span(th)).ok());
+  CHECK(oracle_mismatches<q31>(llama2_like, hard, th) == 0);
+  // The check can fail: rounding the double instead (ties to even on the midpoint) misses some.
+  std::vector<math::sincos_result<double>> td(hard.size() * pairs);
+  REQUIRE(rope::fill_pair_table<double>(llama2_like, hard, std::span(td)) == posenc::status::ok);
+  std::vector<math::sincos_result<q31>> naive(td.size());
+  int midpoints = 0;
+  for (std::size_t k = 0; k < td.size(); ++k) {
+    midpoints +=
+        (posenc::detail::grid_side(td[k].cos, 31).side == 0) + (posenc::detail::grid_side(td[k].sin, 31).side == 0);
+    naive[k] = {math::round_to_fixed<q31>(td[k].sin).value.value, math::round_to_fixed<q31>(td[k].cos).value.value};
+  }
+  CHECK(midpoints >= 8);
+  CHECK(oracle_mismatches<q31>(llama2_like, hard, naive) > 0);
+  // Constant evaluation gives the same bits (q31 takes the double path: small table).
+  static constexpr auto ct = rope::make_pair_table<q31, 4, 32>(llama2_like);
+  static_assert(ct.ok() && ct.value.data[0].cos.bits == 2147483647 && ct.value.saturated >= 32);
+  for (std::size_t i = 0; i < 4 * pairs; ++i)
+    CHECK((ct.value.data[i].cos == t[i].cos && ct.value.data[i].sin == t[i].sin));
+}
