@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -84,7 +85,7 @@ TEST_CASE("q15 and q31: saturation and the rounding onto the grid, from their de
 }
 
 TEST_CASE("q15 RoPE tables: every entry at 0 error against MPFR, constexpr and run time alike") {
-  constexpr std::size_t rows = 512, pairs = 32;
+  constexpr std::size_t rows = 2048, pairs = 32;
   std::vector<math::sincos_result<q15>> t(rows * pairs);
   const posenc::fixed_fill_status st = rope::fill_pair_table<q15>(llama2_like, std::span(t));
   REQUIRE(st.ok());
@@ -127,7 +128,7 @@ TEST_CASE("q15 RoPE tables: every entry at 0 error against MPFR, constexpr and r
 }
 
 TEST_CASE("q31 RoPE tables: 0 error against MPFR, including the entries whose double is a q31 midpoint") {
-  constexpr std::size_t rows = 128, pairs = 32;
+  constexpr std::size_t rows = 512, pairs = 32;
   std::vector<math::sincos_result<q31>> t(rows * pairs);
   REQUIRE(rope::fill_pair_table<q31>(llama2_like, std::span(t)).ok());
   std::vector<std::uint64_t> pos(rows);
@@ -157,4 +158,49 @@ TEST_CASE("q31 RoPE tables: 0 error against MPFR, including the entries whose do
   static_assert(ct.ok() && ct.value.data[0].cos.bits == 2147483647 && ct.value.saturated >= 32);
   for (std::size_t i = 0; i < 4 * pairs; ++i)
     CHECK((ct.value.data[i].cos == t[i].cos && ct.value.data[i].sin == t[i].sin));
+}
+
+namespace {
+
+// The unit-norm law of a q15/q31 pair table in units of 2^-F: max over entries of
+// |kc^2 + ks^2 - 2^2F| / 2^F, computed exactly in integers.
+template <class Q>
+double max_norm_deviation(std::span<const math::sincos_result<Q>> t) {
+  constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+  __extension__ using i128 = __int128;
+  double worst = 0;
+  for (const auto& e : t) {
+    const i128 c = e.cos.bits, s = e.sin.bits;
+    i128 d = c * c + s * s - (i128{1} << (2 * F));
+    if (d < 0) d = -d;
+    const double steps = static_cast<double>(d) / static_cast<double>(std::int64_t{1} << F);
+    worst = steps > worst ? steps : worst;
+  }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("q15/q31 RoPE tables keep unit norm within the bound quantisation implies (docs/fixed-point.md)") {
+  // c_q = c + e_c, s_q = s + e_s: c_q^2 + s_q^2 - 1 = 2 (c e_c + s e_s) + e_c^2 + e_s^2, so its size
+  // is at most 2 sqrt(e_c^2 + e_s^2) + e_c^2 + e_s^2 (Cauchy-Schwarz). Rounding: |e| <= 2^-(F+1);
+  // a saturated cos (x >= 1 - 2^-(F+1)) errs by at most 2^-F. In units of 2^-F the bound is
+  // sqrt(5) + 1.25 2^-F; cos 0 = 1 stored as 1 - 2^-F reaches 2 - 2^-F of it.
+  const auto check = [](auto tag) {
+    using Q = decltype(tag);
+    constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+    const double bound = 2.2360679774997898 + 1.25 * std::ldexp(1.0, -F);
+    std::vector<math::sincos_result<Q>> t(2048 * 32);
+    REQUIRE(rope::fill_pair_table<Q>(llama2_like, std::span(t)).ok());
+    const double worst = max_norm_deviation<Q>(t);
+    UNSCOPED_INFO(posenc::fixed_format<Q>::fraction_bits << " fraction bits: worst |c^2 + s^2 - 1| = " << worst
+                                                         << " x 2^-F, bound " << bound);
+    CHECK(worst <= bound);
+    CHECK(worst >= 2 - std::ldexp(1.0, -F));  // row 0 (saturated cos 0) reaches it
+    // The check can fail: a cos two steps too low at row 0 breaks it.
+    t[0].cos.bits = static_cast<decltype(t[0].cos.bits)>(t[0].cos.bits - 2);
+    CHECK(max_norm_deviation<Q>(t) > bound);
+  };
+  check(q15{});
+  check(q31{});
 }

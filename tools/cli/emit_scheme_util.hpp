@@ -74,6 +74,8 @@ std::string with_dtype(dtype t, F&& f) {
     case dtype::f32: return f(std::type_identity<float>{});
     case dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
     case dtype::f16: return f(std::type_identity<posenc::float16>{});
+    case dtype::q15:  // refused by read_output_options for these tables
+    case dtype::q31: throw usage_error("--dtype q15/q31: not available for this table");
     case dtype::f64: break;
   }
   return f(std::type_identity<double>{});

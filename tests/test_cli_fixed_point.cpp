@@ -1,0 +1,123 @@
+// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31`, run as the built executable
+// (POSENC_CLI_PATH). Expected values from the MPFR oracle (verify/rope_oracle.hpp rounded by
+// verify/mpfr.hpp's round_into_fixed_bits: RN_even(x 2^F) by mpfr_rint, then saturation); the
+// saturation note on stderr with exit status 0; every format holding the same integers; the
+// refusals naming what is wrong.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <posenc/numeric/fixed_point.hpp>
+#include <posenc/verify/rope_oracle.hpp>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using posenc_test::cli_result;
+using posenc_test::emit;
+using posenc_test::split;
+using posenc_test::strings;
+
+template <class Q>
+std::int64_t little_endian(const std::string& bytes, std::size_t at) {
+  using R = typename posenc::fixed_format<Q>::storage;
+  R v{};
+  std::memcpy(&v, bytes.data() + at, sizeof v);  // the test hosts are little-endian (x86-64)
+  return v;
+}
+
+template <class Q>
+void check_table(const char* dtype, int d, int positions) {
+  const strings args = {"rope",         "--head-dim", std::to_string(d), "--positions", std::to_string(positions),
+                        "--rope-theta", "10000",      "--dtype",         dtype};
+  const cli_result r = emit(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 0);
+  // The saturations of position 0's cos (and of the slow pairs' small angles) are noted, once.
+  CHECK(r.err.rfind(std::string("posenc: note: emit rope: "), 0) == 0);
+  CHECK(r.err.find(std::string(dtype) + " values saturated") != std::string::npos);
+  CHECK(split(r.err, '\n').size() == 2);
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines.size() == static_cast<std::size_t>(positions * d / 2) + 2);
+  std::vector<std::int64_t> csv;
+  int bad = 0;
+  for (int j = 0; j < d / 2; ++j) {
+    const posenc::verify::rope_frequency f(10000.0, j, d);
+    for (int p = 0; p < positions; ++p) {
+      const auto cols = split(lines[static_cast<std::size_t>(1 + p * d / 2 + j)], ',');
+      REQUIRE(cols.size() == 4);
+      auto v = posenc::verify::rope_value(f, static_cast<std::uint64_t>(p));
+      const Q c = v.template round<Q>(0), s = v.template round<Q>(1);
+      bad += std::stoll(cols[2]) != c.bits || std::stoll(cols[3]) != s.bits;
+    }
+  }
+  CHECK(bad == 0);
+  // --format bin: per position, element k (half-split: pair k mod d/2), cos then sin, little-endian.
+  const cli_result b = emit(posenc_test::cat(args, {"--format", "bin"}));
+  REQUIRE(b.status == 0);
+  constexpr std::size_t w = sizeof(typename posenc::fixed_format<Q>::storage);
+  REQUIRE(b.out.size() == static_cast<std::size_t>(positions * d) * 2 * w);
+  int bin_bad = 0;
+  for (int p = 0; p < positions; ++p)
+    for (int k = 0; k < d; ++k) {
+      const auto cols = split(lines[static_cast<std::size_t>(1 + p * d / 2 + k % (d / 2))], ',');
+      const std::size_t at = static_cast<std::size_t>(p * d + k) * 2 * w;
+      bin_bad +=
+          little_endian<Q>(b.out, at) != std::stoll(cols[2]) || little_endian<Q>(b.out, at + w) != std::stoll(cols[3]);
+    }
+  CHECK(bin_bad == 0);
+  // --format c: CMSIS's integer type, the saturation count, and the bin bytes' checksum.
+  const cli_result h = emit(posenc_test::cat(args, {"--format", "c"}));
+  REQUIRE(h.status == 0);
+  CHECK(h.out.find(std::is_same_v<Q, posenc::q15> ? "int16_t posenc_rope_cos[" : "int32_t posenc_rope_cos[") !=
+        std::string::npos);
+  CHECK(h.out.find("// Saturated values") != std::string::npos);
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(posenc_test::fnv1a64(b.out)));
+  CHECK(h.out.find(std::string("checksum = ") + hash) != std::string::npos);
+  // --format npy: '<i2' / '<i4', shape (2, positions, d), the bin's values regrouped (cos rows then sin rows).
+  const cli_result n = emit(posenc_test::cat(args, {"--format", "npy"}));
+  REQUIRE(n.status == 0);
+  CHECK(n.out.find(std::is_same_v<Q, posenc::q15> ? "'descr': '<i2'" : "'descr': '<i4'") != std::string::npos);
+  CHECK(n.out.find("(2, " + std::to_string(positions) + ", " + std::to_string(d) + ")") != std::string::npos);
+  const std::size_t data = n.out.size() - static_cast<std::size_t>(2 * positions * d) * w;
+  CHECK(little_endian<Q>(n.out, data) == posenc::fixed_format<Q>::max_raw);  // cos 0 saturated
+  // --format safetensors: I16 / I32.
+  const cli_result t = emit(posenc_test::cat(args, {"--format", "safetensors"}));
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find(std::is_same_v<Q, posenc::q15> ? "\"dtype\":\"I16\"" : "\"dtype\":\"I32\"") != std::string::npos);
+}
+
+void check_refused(const strings& args, const std::string& words) {
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find(words) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("emit rope --dtype q15: MPFR's values, saturations noted, every format the same", "[cli][emit]") {
+  check_table<posenc::q15>("q15", 64, 48);
+}
+
+TEST_CASE("emit rope --dtype q31: MPFR's values, saturations noted, every format the same", "[cli][emit]") {
+  check_table<posenc::q31>("q31", 32, 24);
+}
+
+TEST_CASE("emit --dtype q15|q31: refused where it does not apply, saying why", "[cli][emit]") {
+  check_refused({"alibi", "--heads", "8", "--dtype", "q15"}, "--dtype q15 and q31 apply to the tables rope");
+  check_refused({"rope-freq", "--head-dim", "8", "--dtype", "q31"}, "--dtype q15 and q31 apply to the tables rope");
+  check_refused({"rope", "--head-dim", "8", "--positions", "2", "--dtype", "q15", "--decimal"},
+                "--decimal applies to floating dtypes");
+  check_refused({"rope", "--head-dim", "8", "--positions", "2", "--dtype", "q15", "--policy", "hf-float32"},
+                "takes --policy exact only");
+  // Without saturation no note: positions 1.. of a fast pair only (head-dim 2: theta = 1).
+  const cli_result r = emit({"rope", "--head-dim", "2", "--positions", "3", "--start", "1", "--dtype", "q15"});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+}
