@@ -16,7 +16,9 @@
 #include "posenc/numeric/fixed_point.hpp"
 #include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/table.hpp"
+#include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/rope_oracle.hpp"
+#include "posenc/verify/sinusoid_oracle.hpp"
 
 namespace {
 
@@ -203,4 +205,57 @@ TEST_CASE("q15/q31 RoPE tables keep unit norm within the bound quantisation impl
   };
   check(q15{});
   check(q31{});
+}
+
+namespace {
+
+// A sinusoidal table of Q, rows first .. first + rows - 1, against the oracle: the mismatches.
+template <class Q>
+int sinusoid_mismatches(const posenc::sinusoidal::config& c, std::int64_t first, std::span<const Q> t) {
+  const std::size_t d = static_cast<std::size_t>(c.dim), rows = t.size() / d;
+  int bad = 0;
+  for (std::size_t r = 0; r < rows; ++r)
+    for (std::size_t k = 0; k < d; ++k) {
+      const auto e = posenc::verify::sinusoid_element_of(c, static_cast<int>(k));
+      Q want{};
+      if (!e.zero) {
+        auto v = posenc::verify::sinusoid_angle_value(first + static_cast<std::int64_t>(r), c.base, e.num, e.den);
+        want = v.template round<Q>(e.is_sin ? 1 : 0);
+      }
+      if (t[r * d + k] != want) {
+        if (bad < 5)
+          UNSCOPED_INFO("row " << first + static_cast<std::int64_t>(r) << " element " << k << ": " << t[r * d + k].bits
+                               << " want " << want.bits);
+        ++bad;
+      }
+    }
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("q15/q31 sinusoidal tables: 0 error against MPFR, negative positions and saturation included") {
+  namespace sn = posenc::sinusoidal;
+  const auto check = [](auto tag, const sn::config& c, std::int64_t first, std::size_t rows) {
+    using Q = decltype(tag);
+    std::vector<Q> t(rows * static_cast<std::size_t>(c.dim));
+    const posenc::fixed_fill_status st = sn::fill_table<Q>(sn::checked_config{c}, first, std::span(t));
+    REQUIRE(st.ok());
+    CHECK(sinusoid_mismatches<Q>(c, first, t) == 0);
+    return st.saturated;
+  };
+  const sn::config paper{.dim = 64};
+  const sn::config fairseq_odd{.dim = 33, .exponent = sn::exponent::fairseq, .layout = sn::layout::concat};
+  // Rows -256 .. 255: position 0's cos columns saturate (cos 0 = 1), and so do the small angles of
+  // the slow columns, at negative positions too; a sin near -1 does not (-2^F is exact).
+  CHECK(check(q15{}, paper, -256, 512) > 32);
+  CHECK(check(q15{}, fairseq_odd, -100, 300) > 0);
+  CHECK(check(q31{}, paper, -64, 128) > 0);
+  static_cast<void>(check(q31{}, fairseq_odd, 1000, 64));
+  // Constant evaluation: the same bits.
+  static constexpr auto ct = sn::make_table<q15, 16, 64>(sn::checked_config{sn::config{.dim = 64}}, -8);
+  static_assert(ct.ok() && ct.value[8 * 64 + 1].bits == 0x7FFF);  // position 0, element 1: cos 0
+  std::vector<q15> rt(16 * 64);
+  REQUIRE(sn::fill_table<q15>(sn::checked_config{paper}, -8, std::span(rt)).ok());
+  for (std::size_t i = 0; i < rt.size(); ++i) CHECK(ct.value[i] == rt[i]);
 }

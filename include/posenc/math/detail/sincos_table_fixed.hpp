@@ -56,6 +56,7 @@ struct fixed_sink {
   using engine_type = fixed_engine_type<Q>;
   Inner* inner;
   Resolve resolve;
+  bool negate_sin = false;  // store RN(-sin) (sinusoidal rows at negative positions): before saturating
   std::uint64_t saturated = 0;
   posenc::status error = posenc::status::ok;  // the first entry the enclosures could not decide
 
@@ -81,7 +82,7 @@ struct fixed_sink {
         error = posenc::status::domain_error;
       }
     }
-    return finish(ks, kc);
+    return finish(negate_sin ? -ks : ks, kc);  // RN is symmetric: RN(-x) = -RN(x); the clamp is not
   }
 
   constexpr void store(std::size_t i, std::size_t j0, std::size_t jj,
