@@ -12,11 +12,13 @@
 #include <span>
 #include <vector>
 
+#include "posenc/alibi/fixed_point_slopes.hpp"
 #include "posenc/math/round_fixed.hpp"
 #include "posenc/numeric/fixed_point.hpp"
 #include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
+#include "posenc/verify/alibi_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 #include "posenc/verify/sinusoid_oracle.hpp"
 
@@ -258,4 +260,40 @@ TEST_CASE("q15/q31 sinusoidal tables: 0 error against MPFR, negative positions a
   std::vector<q15> rt(16 * 64);
   REQUIRE(sn::fill_table<q15>(sn::checked_config{paper}, -8, std::span(rt)).ok());
   for (std::size_t i = 0; i < rt.size(); ++i) CHECK(ct.value[i] == rt[i]);
+}
+
+TEST_CASE("q15/q31 ALiBi slopes: 0 error against MPFR, exact powers of two and true ties included") {
+  namespace al = posenc::alibi;
+  const auto mismatches = [](auto tag, const al::config& c) {
+    using Q = decltype(tag);
+    const al::checked_config cc{c};
+    std::vector<Q> s(static_cast<std::size_t>(c.heads));
+    const posenc::fixed_fill_status st = al::fill_slopes<Q>(cc, std::span(s));
+    REQUIRE(st.ok());
+    CHECK(st.saturated == 0);  // every slope is below 1
+    int bad = 0;
+    for (int h = 0; h < c.heads; ++h) {
+      const auto e = al::slope_exponent_of(cc, h).value;
+      auto v = posenc::verify::alibi_bias_value(e.num, e.den, 1);  // -m_h
+      const Q neg = v.template round<Q>();
+      // RN is symmetric and no slope saturates, so RN(m) = -RN(-m).
+      bad += s[static_cast<std::size_t>(h)].bits != -neg.bits;
+    }
+    return bad;
+  };
+  int bad = 0;
+  for (int heads = 1; heads <= 96; ++heads)
+    for (const double max_bias : {8.0, 3.0, 0.5}) {
+      bad += mismatches(q15{}, {heads, max_bias});
+      bad += mismatches(q31{}, {heads, max_bias});
+    }
+  CHECK(bad == 0);
+  // Exact slopes on the grid's midpoint: 2^-16 is q15's half step (a true tie: even, 0), 2^-32 q31's.
+  const al::checked_config tie15{al::config{.heads = 1, .max_bias = 16.0}};
+  CHECK(al::make_slopes<q15, 1>(tie15).value[0].bits == 0);
+  CHECK(mismatches(q15{}, {1, 16.0}) == 0);
+  const al::checked_config tie31{al::config{.heads = 2, .max_bias = 16.0}};  // 2^-8, 2^-16
+  CHECK(al::make_slopes<q31, 2>(tie31).value[1].bits == 32768);
+  static constexpr auto ct = al::make_slopes<q15, 8>(al::checked_config{al::config{.heads = 8}});
+  static_assert(ct.ok() && ct.value[0].bits == 16384 && ct.value[7].bits == 128);  // 2^-1 .. 2^-8, exact
 }

@@ -25,6 +25,7 @@
 #include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
 // The scheme-neutral geometric kernels and the one cos/sin table engine under every scheme.
+#include <posenc/math/geometric_fixed.hpp>
 #include <posenc/math/geometric_frequency.hpp>
 #include <posenc/math/log_ratio.hpp>
 #include <posenc/math/rational_power.hpp>
