@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include <posenc/alibi/slopes.hpp>
 #include <posenc/numeric/fixed_point.hpp>
+#include <posenc/verify/alibi_oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
+#include <posenc/verify/sinusoid_oracle.hpp>
 
 #include "cli_test_util.hpp"
 
@@ -110,7 +113,10 @@ TEST_CASE("emit rope --dtype q31: MPFR's values, saturations noted, every format
 }
 
 TEST_CASE("emit --dtype q15|q31: refused where it does not apply, saying why", "[cli][emit]") {
-  check_refused({"alibi", "--heads", "8", "--dtype", "q15"}, "--dtype q15 and q31 apply to the tables rope");
+  check_refused({"xpos", "--head-dim", "8", "--positions", "2", "--dtype", "q15"},
+                "--dtype q15 and q31 apply to the tables rope, sinusoidal, alibi (slopes)");
+  check_refused({"alibi", "--heads", "8", "--bias", "--positions", "4", "--dtype", "q15"},
+                "--bias in q15: the biases -m_h |i - j| leave [-1, 1)");
   check_refused({"rope-freq", "--head-dim", "8", "--dtype", "q31"}, "--dtype q15 and q31 apply to the tables rope");
   check_refused({"rope", "--head-dim", "8", "--positions", "2", "--dtype", "q15", "--decimal"},
                 "--decimal applies to floating dtypes");
@@ -120,4 +126,45 @@ TEST_CASE("emit --dtype q15|q31: refused where it does not apply, saying why", "
   const cli_result r = emit({"rope", "--head-dim", "2", "--positions", "3", "--start", "1", "--dtype", "q15"});
   CHECK(r.status == 0);
   CHECK(r.err.empty());
+}
+
+TEST_CASE("emit sinusoidal and alibi --dtype q15|q31: MPFR's values, the note, CMSIS's C type", "[cli][emit]") {
+  // Sinusoidal, positions -3 .. 4: cos 0 saturates (noted), a negative position's sin is exact.
+  for (const char* dtype : {"q15", "q31"}) {
+    const bool q15 = std::string(dtype) == "q15";
+    const cli_result r = emit({"sinusoidal", "--dim", "16", "--positions", "8", "--start", "-3", "--dtype", dtype});
+    INFO(dtype << " stderr: " << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("posenc: note: emit sinusoidal: ") == 0);
+    const auto lines = split(r.out, '\n');
+    REQUIRE(lines.size() == 8 * 16 + 2);
+    const posenc::sinusoidal::config c{.dim = 16};
+    int bad = 0;
+    for (std::size_t row = 1; row + 1 < lines.size(); ++row) {
+      const auto cols = split(lines[row], ',');
+      const auto e = posenc::verify::sinusoid_element_of(c, std::stoi(cols[1]));
+      auto v = posenc::verify::sinusoid_angle_value(std::stoll(cols[0]), c.base, e.num, e.den);
+      const std::int64_t want = q15 ? v.template round<posenc::q15>(e.is_sin ? 1 : 0).bits
+                                    : v.template round<posenc::q31>(e.is_sin ? 1 : 0).bits;
+      bad += std::stoll(cols[2]) != want;
+    }
+    CHECK(bad == 0);
+    const cli_result h = emit({"sinusoidal", "--dim", "16", "--positions", "8", "--dtype", dtype, "--format", "c"});
+    CHECK(h.out.find(q15 ? "int16_t posenc_sinusoidal_value[8][16]" : "int32_t posenc_sinusoidal_value[8][16]") !=
+          std::string::npos);
+  }
+  // ALiBi slopes of 12 heads (the second group irrational): MPFR's, no saturation, no note.
+  const cli_result a = emit({"alibi", "--heads", "12", "--dtype", "q31"});
+  REQUIRE(a.status == 0);
+  CHECK(a.err.empty());
+  const auto lines = split(a.out, '\n');
+  REQUIRE(lines.size() == 12 + 2);
+  const posenc::alibi::checked_config cc{posenc::alibi::config{.heads = 12}};
+  int bad = 0;
+  for (int h = 0; h < 12; ++h) {
+    const auto e = posenc::alibi::slope_exponent_of(cc, h).value;
+    auto v = posenc::verify::alibi_bias_value(e.num, e.den, 1);
+    bad += std::stoll(split(lines[static_cast<std::size_t>(h + 1)], ',')[1]) != -v.template round<posenc::q31>().bits;
+  }
+  CHECK(bad == 0);
 }
