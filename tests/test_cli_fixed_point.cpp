@@ -13,6 +13,7 @@
 #include <posenc/alibi/slopes.hpp>
 #include <posenc/numeric/fixed_point.hpp>
 #include <posenc/verify/alibi_oracle.hpp>
+#include <posenc/verify/rational_power_oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
 #include <posenc/verify/sinusoid_oracle.hpp>
 
@@ -113,8 +114,9 @@ TEST_CASE("emit rope --dtype q31: MPFR's values, saturations noted, every format
 }
 
 TEST_CASE("emit --dtype q15|q31: refused where it does not apply, saying why", "[cli][emit]") {
-  check_refused({"xpos", "--head-dim", "8", "--positions", "2", "--dtype", "q15"},
-                "--dtype q15 and q31 apply to the tables rope, sinusoidal, alibi (slopes)");
+  check_refused({"t5-bucket", "--dtype", "q15"}, "--dtype");
+  check_refused({"sandwich", "--dim", "8", "--heads", "2", "--distances", "4", "--dtype", "q15"},
+                "--dtype q15 and q31 apply to the tables rope, sinusoidal, alibi (slopes), xpos");
   check_refused({"alibi", "--heads", "8", "--bias", "--positions", "4", "--dtype", "q15"},
                 "--bias in q15: the biases -m_h |i - j| leave [-1, 1)");
   check_refused({"rope-freq", "--head-dim", "8", "--dtype", "q31"}, "--dtype q15 and q31 apply to the tables rope");
@@ -165,6 +167,23 @@ TEST_CASE("emit sinusoidal and alibi --dtype q15|q31: MPFR's values, the note, C
     const auto e = posenc::alibi::slope_exponent_of(cc, h).value;
     auto v = posenc::verify::alibi_bias_value(e.num, e.den, 1);
     bad += std::stoll(split(lines[static_cast<std::size_t>(h + 1)], ',')[1]) != -v.template round<posenc::q31>().bits;
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("emit xpos --dtype q15: MPFR's scales, saturation at n <= 0 noted", "[cli][emit]") {
+  const cli_result r = emit({"xpos", "--head-dim", "16", "--positions", "40", "--start", "-2", "--dtype", "q15"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("posenc: note: emit xpos: 24 of 320 q15 values saturated") == 0);  // n = -2, -1, 0
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines.size() == 40 * 8 + 2);
+  int bad = 0;
+  for (std::size_t row = 1; row + 1 < lines.size(); ++row) {
+    const auto cols = split(lines[row], ',');
+    const std::int64_t n = std::stoll(cols[0]), j = std::stoll(cols[1]);
+    auto v = posenc::verify::rational_power_value(10 * j + 2 * 16, 7 * 16, n, 512);
+    bad += std::stoll(cols[2]) != v.template round<posenc::q15>().bits;
   }
   CHECK(bad == 0);
 }

@@ -19,8 +19,10 @@
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/rational_power_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 #include "posenc/verify/sinusoid_oracle.hpp"
+#include "posenc/xpos/fixed_point_scale.hpp"
 
 namespace {
 
@@ -296,4 +298,49 @@ TEST_CASE("q15/q31 ALiBi slopes: 0 error against MPFR, exact powers of two and t
   CHECK(al::make_slopes<q31, 2>(tie31).value[1].bits == 32768);
   static constexpr auto ct = al::make_slopes<q15, 8>(al::checked_config{al::config{.heads = 8}});
   static_assert(ct.ok() && ct.value[0].bits == 16384 && ct.value[7].bits == 128);  // 2^-1 .. 2^-8, exact
+}
+
+TEST_CASE("q15/q31 XPOS scales: 0 error against MPFR, saturation past 1 and a true tie included") {
+  namespace xp = posenc::xpos;
+  const auto check = [](auto tag, const xp::config& c, std::int64_t first, std::size_t rows, bool inverse) {
+    using Q = decltype(tag);
+    const xp::checked_config cc{c};
+    const std::size_t pairs = static_cast<std::size_t>(c.head_dim / 2);
+    std::vector<Q> t(rows * pairs);
+    const posenc::fixed_fill_status st = xp::fill_scales<Q>(cc, first, std::span(t), inverse);
+    REQUIRE(st.ok());
+    int bad = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const auto z = xp::zeta(cc, static_cast<int>(j)).value;
+        const std::int64_t n = first + static_cast<std::int64_t>(r);
+        auto v = posenc::verify::rational_power_value(z.num, z.den, inverse ? -n : n, c.scale_base);
+        bad += t[r * pairs + j] != v.template round<Q>();
+      }
+    CHECK(bad == 0);
+    return st.saturated;
+  };
+  static constexpr xp::config c{.head_dim = 64, .scale_base = 512};
+  CHECK(check(q15{}, c, 0, 64, false) == 32);  // position 0: every scale is 1, saturated; none after
+  CHECK(check(q31{}, c, 0, 64, false) == 32);
+  CHECK(check(q15{}, c, -3, 4, false) == 4 * 32);  // n < 0: scales above 1 all saturate
+  CHECK(check(q15{}, c, 1, 16, true) == 16 * 32);  // the inverse scales of n > 0 as well
+  CHECK(check(q15{}, c, 4000, 8, false) == 0);
+  // d = 20, pair 3: zeta = 70/140 = 1/2, so n = 16 scale_base gives 2^-16, q15's half step: a true
+  // tie (even: 0); 2^-32 is q31's.
+  const xp::checked_config half{xp::config{.head_dim = 20, .scale_base = 512}};
+  std::vector<q15> t15(10);
+  REQUIRE(xp::fill_scales<q15>(half, 16 * 512, std::span(t15)).ok());
+  CHECK(t15[3].bits == 0);
+  std::vector<q31> t31(10);
+  REQUIRE(xp::fill_scales<q31>(half, 32 * 512, std::span(t31)).ok());
+  CHECK(t31[3].bits == 0);
+  REQUIRE(xp::fill_scales<q31>(half, 31 * 512, std::span(t31)).ok());
+  CHECK(t31[3].bits == 1);  // 2^-31: exact
+  CHECK(check(q15{}, xp::config{.head_dim = 20, .scale_base = 512}, 16 * 512 - 2, 5, false) == 0);
+  static constexpr auto ct = xp::make_scale_table<q15, 4, 32>(xp::checked_config{c}, 0);
+  static_assert(ct.ok() && ct.value[0].bits == 0x7FFF);
+  std::vector<q15> rt(4 * 32);
+  REQUIRE(xp::fill_scales<q15>(xp::checked_config{c}, 0, std::span(rt)).ok());
+  for (std::size_t i = 0; i < rt.size(); ++i) CHECK(ct.value[i] == rt[i]);
 }

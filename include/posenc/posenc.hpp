@@ -29,6 +29,7 @@
 #include <posenc/math/geometric_frequency.hpp>
 #include <posenc/math/log_ratio.hpp>
 #include <posenc/math/rational_power.hpp>
+#include <posenc/math/rational_power_fixed.hpp>
 #include <posenc/math/sincos_geometric.hpp>
 #include <posenc/math/sincos_product.hpp>
 #include <posenc/math/sincos_source.hpp>

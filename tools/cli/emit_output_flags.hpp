@@ -24,7 +24,7 @@ inline constexpr flag_spec output_flags[] = {
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
     {"dtype", flag_kind::value, "f64|f32|bf16|f16|q15|q31",
      "type the values are rounded into (default f64; also float64, float32, bfloat16, float16, double, float, half;"
-     " q15/q31: CMSIS-DSP fixed point for rope, sinusoidal, alibi slopes; saturations noted on stderr)"},
+     " q15/q31: CMSIS-DSP fixed point for rope, sinusoidal, alibi slopes, xpos; saturations noted on stderr)"},
     decimal_flag,
 };
 // An integer-valued table is exact in int32: no dtype to round into, no decimals to choose.
@@ -75,9 +75,9 @@ inline bool c_identifier(std::string_view s) {
 }
 
 // The tables that take --dtype q15|q31.
-inline constexpr std::string_view fixed_point_tables = "rope, sinusoidal, alibi (slopes)";
+inline constexpr std::string_view fixed_point_tables = "rope, sinusoidal, alibi (slopes), xpos";
 inline bool fixed_point_table(std::string_view table) {
-  return table == "rope" || table == "sinusoidal" || table == "alibi";
+  return table == "rope" || table == "sinusoidal" || table == "alibi" || table == "xpos";
 }
 
 struct output_options {
