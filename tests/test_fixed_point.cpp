@@ -9,12 +9,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <span>
 #include <vector>
 
 #include "posenc/alibi/fixed_point_slopes.hpp"
 #include "posenc/math/round_fixed.hpp"
 #include "posenc/numeric/fixed_point.hpp"
+#include "posenc/rope/fixed_point_apply.hpp"
 #include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
@@ -343,4 +345,54 @@ TEST_CASE("q15/q31 XPOS scales: 0 error against MPFR, saturation past 1 and a tr
   std::vector<q15> rt(4 * 32);
   REQUIRE(xp::fill_scales<q15>(xp::checked_config{c}, 0, std::span(rt)).ok());
   for (std::size_t i = 0; i < rt.size(); ++i) CHECK(ct.value[i] == rt[i]);
+}
+
+TEST_CASE("q15/q31 rotation in CMSIS arithmetic: exact on a hand case, within its bound against MPFR") {
+  // Hand case (CMSIS's truncating shift): x = (1/2, 0) by cos = 0x7FFF, sin = 0:
+  // floor(16384 * 32767 / 2^15) = floor(16383.5) = 16383; y = floor(0) = 0.
+  {
+    std::array<q15, 2> v{q15{16384}, q15{0}};
+    const math::sincos_result<q15> row{q15{0}, q15{0x7FFF}};
+    REQUIRE(rope::rotate_fixed(v.data(), rope::apply_shape{1, 2, 2, rope::layout::interleaved}, &row) ==
+            posenc::status::ok);
+    CHECK(v[0].bits == 16383);
+    CHECK(v[1].bits == 0);
+  }
+  // Random pairs |v| <= 1 - 2^-10 at positions 0 .. 255 of a d = 64 table; the exact rotation from
+  // MPFR's cos/sin (verify::cr_rope_sincos<double>, within 2^-53). Bound: 2^-F (1 + |v| sqrt(5)/2).
+  const auto worst_ratio = [](auto tag, int table_offset_steps) {
+    using Q = decltype(tag);
+    constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+    const double step = std::ldexp(1.0, -F);
+    constexpr std::size_t rows = 256, pairs = 32;
+    std::vector<math::sincos_result<Q>> t(rows * pairs);
+    REQUIRE(rope::fill_pair_table<Q>(llama2_like, std::span(t)).ok());
+    for (auto& e : t) e.cos.bits = static_cast<decltype(e.cos.bits)>(e.cos.bits - table_offset_steps);
+    std::mt19937_64 rng(20261127);
+    std::uniform_real_distribution<double> u(-0.7, 0.7);
+    double worst = 0;
+    for (std::size_t i = 0; i < rows; ++i) {
+      std::vector<Q> v(64);
+      for (auto& q : v) q = math::round_to_fixed<Q>(u(rng)).value.value;
+      const std::vector<Q> in = v;
+      REQUIRE(rope::rotate_fixed(v.data(), rope::apply_shape{1, 64, 64, rope::layout::half_split},
+                                 t.data() + i * pairs) == posenc::status::ok);
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const auto cs = posenc::verify::cr_rope_sincos<double>(i, 10000.0, static_cast<int>(j), 64);
+        const double x = in[j].to_double(), y = in[j + 32].to_double();
+        const double want0 = x * cs.cos - y * cs.sin, want1 = x * cs.sin + y * cs.cos;
+        const double bound = step * (1 + std::sqrt(x * x + y * y) * 2.2360679774997898 / 2) + 0x1p-50;
+        worst = std::max(
+            {worst, std::fabs(v[j].to_double() - want0) / bound, std::fabs(v[j + 32].to_double() - want1) / bound});
+      }
+    }
+    return worst;
+  };
+  const double r15 = worst_ratio(q15{}, 0), r31 = worst_ratio(q31{}, 0);
+  UNSCOPED_INFO("worst error / bound: q15 " << r15 << ", q31 " << r31);
+  CHECK(r15 <= 1);
+  CHECK(r31 <= 1);
+  CHECK(r15 > 0.5);  // the bound is not loose by more than 2x
+  // The check can fail: a table whose cos is 3 steps low breaks the bound.
+  CHECK(worst_ratio(q15{}, 3) > 1);
 }
