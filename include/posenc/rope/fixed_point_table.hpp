@@ -15,8 +15,9 @@
 //
 // How the bits are decided (docs/fixed-point.md): the table engine rounds each entry into float
 // (q15) or double (q31) by its two-ended test; every grid midpoint is such a value, so that
-// rounding gives the grid value unless it IS a midpoint, and those few entries are decided from the
-// exact angle's 256-bit enclosure (detail/angle_mp.hpp) by math/detail/sincos_table_fixed.hpp.
+// rounding gives the grid value unless it IS a midpoint; those few entries are decided by the
+// entry's correctly rounded double (q15), and the rarer ones left by the exact angle's 256-bit
+// enclosure (detail/angle_mp.hpp), in math/detail/sincos_table_fixed.hpp.
 // Cost: a float table's for q15; a double table's for q31 (in constant evaluation the double
 // tables' scalar path per entry, so keep constexpr q31 tables small).
 #pragma once
@@ -57,14 +58,20 @@ constexpr auto fixed_entry_enclosure(const rope::config& c, std::uint64_t p, int
   };
 }
 
-// Finds an entry's enclosure from its row and pair.
+// An entry's double rounding and enclosure from its row and pair (sincos_table_fixed.hpp).
 struct fixed_resolver {
   const rope::config* c;
   std::uint64_t start;
   const std::uint64_t* list;
-  bool fold;
+  const attention_value* af;  // nullptr: not folded
+  constexpr std::uint64_t position(std::size_t i) const noexcept { return list != nullptr ? list[i] : start + i; }
+  constexpr posenc::result<math::sincos_result<double>> rounded_double(std::size_t i, std::size_t j) const noexcept {
+    const rope::frequency_value f = rope::frequency_dd(*c, static_cast<int>(j));
+    if (!f.ok()) return {{}, f.error};
+    return sincos_with<double>(*c, f, af, position(i), static_cast<int>(j));
+  }
   constexpr auto operator()(std::size_t i, std::size_t j) const noexcept {
-    return fixed_entry_enclosure(*c, list != nullptr ? list[i] : start + i, static_cast<int>(j), fold, false);
+    return fixed_entry_enclosure(*c, position(i), static_cast<int>(j), af != nullptr, false);
   }
 };
 
@@ -76,7 +83,7 @@ constexpr fixed_fill_status fill_fixed_resolved(const rope::config& c, fill_requ
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
   const std::uint64_t* list = q.by_list ? q.list : nullptr;
-  sincos_table::fixed_sink<Q, table_dest<Q>, fixed_resolver> sink{&q.dest, {&c, q.start, list, q.fold}};
+  sincos_table::fixed_sink<Q, table_dest<Q>, fixed_resolver> sink{&q.dest, {&c, q.start, list, q.fold ? &af : nullptr}};
   const std::size_t rotating = static_cast<std::size_t>(rope::detail::rotating_pairs(c));
   const rope_source src{&c};
   posenc::status st = sincos_table::fill_rows<S>(src, q.start, rows, rotating, list, q.fold ? &af : nullptr, sink);

@@ -49,10 +49,14 @@ struct fixed_dest {
   }
 };
 
-// The enclosure of cos/sin(|p| omega_i) for engine row i (|p| = p0 + i) and column j.
+// cos/sin(|p| omega_i) for engine row i (|p| = p0 + i) and column j: rounded into double, and
+// its enclosure (sincos_table_fixed.hpp).
 struct fixed_resolver {
   sinusoidal::detail::source src;
   std::uint64_t p0;
+  constexpr posenc::result<math::sincos_result<double>> rounded_double(std::size_t i, std::size_t j) const noexcept {
+    return src.entry<double>(src.frequency(static_cast<int>(j)), nullptr, p0 + i, static_cast<int>(j));
+  }
   constexpr auto operator()(std::size_t i, std::size_t j) const noexcept {
     const std::uint64_t m = p0 + i;
     const auto num = static_cast<std::uint64_t>(src.num(static_cast<int>(j)));
