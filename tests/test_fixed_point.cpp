@@ -261,6 +261,11 @@ TEST_CASE("q15/q31 sinusoidal tables: 0 error against MPFR, negative positions a
   CHECK(check(q15{}, fairseq_odd, -100, 300) > 0);
   CHECK(check(q31{}, paper, -64, 128) > 0);
   static_cast<void>(check(q31{}, fairseq_odd, 1000, 64));
+  // The paper's d = 64 angles are RoPE's (base 10000, d = 64): the positions whose double is a q31
+  // midpoint (test above) take the enclosure here too, 1482366 in column 0 (omega_0 = 1, the
+  // product path) and the negative positions' rows as well.
+  for (const std::int64_t p : {104752, 1482366, -1482366, 215899})
+    static_cast<void>(check(q31{}, paper, p, 1));
   // Constant evaluation: the same bits.
   static constexpr auto ct = sn::make_table<q15, 16, 64>(sn::checked_config{sn::config{.dim = 64}}, -8);
   static_assert(ct.ok() && ct.value[8 * 64 + 1].bits == 0x7FFF);  // position 0, element 1: cos 0
