@@ -18,11 +18,13 @@
 #include "posenc/numeric/fixed_point.hpp"
 #include "posenc/rope/fixed_point_apply.hpp"
 #include "posenc/rope/fixed_point_table.hpp"
+#include "posenc/rope/models.hpp"
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
 #include "posenc/verify/rational_power_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
+#include "posenc/verify/rope_table_oracle.hpp"
 #include "posenc/verify/sinusoid_oracle.hpp"
 #include "posenc/xpos/fixed_point_scale.hpp"
 #include "sample_count.hpp"
@@ -264,8 +266,7 @@ TEST_CASE("q15/q31 sinusoidal tables: 0 error against MPFR, negative positions a
   // The paper's d = 64 angles are RoPE's (base 10000, d = 64): the positions whose double is a q31
   // midpoint (test above) take the enclosure here too, 1482366 in column 0 (omega_0 = 1, the
   // product path) and the negative positions' rows as well.
-  for (const std::int64_t p : {104752, 1482366, -1482366, 215899})
-    static_cast<void>(check(q31{}, paper, p, 1));
+  for (const std::int64_t p : {104752, 1482366, -1482366, 215899}) static_cast<void>(check(q31{}, paper, p, 1));
   // Constant evaluation: the same bits.
   static constexpr auto ct = sn::make_table<q15, 16, 64>(sn::checked_config{sn::config{.dim = 64}}, -8);
   static_assert(ct.ok() && ct.value[8 * 64 + 1].bits == 0x7FFF);  // position 0, element 1: cos 0
@@ -403,4 +404,39 @@ TEST_CASE("q15/q31 rotation in CMSIS arithmetic: exact on a hand case, within it
   CHECK(r15 > 0.5);  // the bound is not loose by more than 2x
   // The check can fail: a table whose cos is 3 steps low breaks the bound.
   CHECK(worst_ratio(q15{}, 3) > 1);
+}
+
+TEST_CASE("q15/q31 RoPE tables of scaled configs, attention factor folded: 0 error against MPFR") {
+  // rope_table_oracle: any scaling, the factor folded, 320 bits checked roundable to 54 bits, so no
+  // q15/q31 midpoint (at most 33 bits) lies within its error.
+  const auto check = [](auto tag, const rope::config& c, bool fold, std::size_t rows, std::uint64_t start) {
+    using Q = decltype(tag);
+    const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+    std::vector<math::sincos_result<Q>> t(rows * pairs);
+    const posenc::fixed_fill_status st =
+        rope::fill_pair_table<Q>(c, std::span(t), {.start = start, .fold_attention = fold});
+    REQUIRE(st.ok());
+    const posenc::verify::rope_table_oracle oracle(c);
+    int bad = 0;
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const auto want = oracle.sincos<Q>(start + i, static_cast<int>(j), fold);
+        const auto& got = t[i * pairs + j];
+        bad += got.cos != want.cos || got.sin != want.sin;
+      }
+    CHECK(bad == 0);
+    return st.saturated;
+  };
+  constexpr rope::config yarn{.head_dim = 64,
+                              .rope_theta = 10000.0,
+                              .rope_type = rope::scaling::yarn,
+                              .factor = 4.0,
+                              .original_max_position_embeddings = 4096};
+  // YaRN's attention factor 0.1 ln 4 + 1 = 1.139: folded, every |af cos| > 1 - 2^-16 saturates,
+  // at both ends (af cos < -1 - 2^-16 goes to -2^F): far more than without folding.
+  const std::uint64_t folded = check(q15{}, yarn, true, 256, 0), plain = check(q15{}, yarn, false, 256, 0);
+  CHECK(folded > 4 * plain);
+  static_cast<void>(check(q31{}, yarn, true, 64, 1000));
+  static_cast<void>(check(q15{}, posenc::rope::models::llama3_2_1b, false, 128, 8000));
+  static_cast<void>(check(q31{}, posenc::rope::models::llama3_2_1b, false, 32, 100000));
 }
