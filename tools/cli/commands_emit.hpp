@@ -721,7 +721,9 @@ inline std::string help(const parsed_args& a) {
     add(output_flags_of(s->real));
     return "usage: posenc emit " + std::string(s->synopsis) +
            "\n         [--format csv|c|bin|npy|safetensors] [--name ID]" +
-           (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
+           (s->real ? (fixed_point_table(what) ? " [--dtype f64|f32|bf16|f16|q15|q31] [--decimal]"
+                                               : " [--dtype f64|f32|bf16|f16] [--decimal]")
+                    : "") +
            " [-o FILE]\n\nnpy and safetensors hold the value column as one tensor of the C array's shape, named\n"
            "after the column (safetensors, with the parameters in __metadata__). The table and its\n"
            "formats are described in docs/cli.md.\n\nflags:\n" +
