@@ -22,15 +22,14 @@ namespace math = posenc::math;
 namespace rope = posenc::rope;
 
 // 1. The rounding and the saturation.
-static_assert(math::round_to_fixed<q15>(1.0).value.value.bits == 32767 && math::round_to_fixed<q15>(1.0).value.saturated,
+static_assert(math::round_to_fixed<q15>(1.0).value.value.bits == 32767 &&
+                  math::round_to_fixed<q15>(1.0).value.saturated,
               "1.0 is 2^15 steps: saturated to 32767 (CMSIS's 0x7FFF)");
-static_assert(math::round_to_fixed<q31>(1.0).value.value.bits == 2147483647,
-              "1.0 in q31 saturates to 0x7FFFFFFF");
+static_assert(math::round_to_fixed<q31>(1.0).value.value.bits == 2147483647, "1.0 in q31 saturates to 0x7FFFFFFF");
 static_assert(math::round_to_fixed<q15>(-1.0).value.value.bits == -32768 &&
                   !math::round_to_fixed<q15>(-1.0).value.saturated,
               "-1.0 is exactly -2^15 steps: representable, not saturated");
-static_assert(math::round_to_fixed<q15>(0.25 + 0x1p-16).value.value.bits == 8192,
-              "8192.5 steps, a tie: to even, 8192");
+static_assert(math::round_to_fixed<q15>(0.25 + 0x1p-16).value.value.bits == 8192, "8192.5 steps, a tie: to even, 8192");
 static_assert(math::round_to_fixed<q15>(0.25 + 3 * 0x1p-16).value.value.bits == 8194,
               "8193.5 steps, a tie: to even, 8194");
 static_assert(math::round_to_fixed<q15>(math::double_double{0.25 + 0x1p-16, 0x1p-70}).value.value.bits == 8193,
@@ -84,7 +83,8 @@ static_assert(within_half_step(), "every entry within half a step of the real (a
 static_assert(half.value.saturated == 31, "31 values saturated, as counted by hand");
 
 // 3. ALiBi: 8 heads, max_bias 8: slopes 2^-1 .. 2^-8, exact in q15 (16384 .. 128).
-constexpr auto slopes = posenc::alibi::make_slopes<q15, 8>(posenc::alibi::checked_config{posenc::alibi::config{.heads = 8}});
+constexpr auto slopes =
+    posenc::alibi::make_slopes<q15, 8>(posenc::alibi::checked_config{posenc::alibi::config{.heads = 8}});
 static_assert(slopes.ok() && slopes.value[0].bits == 16384 && slopes.value[7].bits == 128,
               "2^-1 and 2^-8 are 16384 and 128 steps exactly");
 
