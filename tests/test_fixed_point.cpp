@@ -109,7 +109,7 @@ TEST_CASE("q15 RoPE tables: every entry at 0 error against MPFR, constexpr and r
   // saturated in all (cos > 1 - 2^-16 at the small angles of the slow pairs).
   for (std::size_t j = 0; j < pairs; ++j) CHECK(t[j].cos.bits == 0x7FFF);
   std::uint64_t at_max = 0;
-  for (const auto& e : t) at_max += e.cos.bits == 0x7FFF;
+  for (const auto& e : t) at_max += (e.cos.bits == 0x7FFF ? 1u : 0u) + (e.sin.bits == 0x7FFF ? 1u : 0u);
   CHECK(st.saturated >= pairs);
   CHECK(st.saturated <= at_max);  // a saturated value is 0x7FFF (some 0x7FFF are RN(x 2^15) itself)
   // The entries the engine's float rounding left on a q15 midpoint (the accurate path's cases)
@@ -438,5 +438,22 @@ TEST_CASE("q15/q31 RoPE tables of scaled configs, attention factor folded: 0 err
   CHECK(folded > 4 * plain);
   static_cast<void>(check(q31{}, yarn, true, 64, 1000));
   static_cast<void>(check(q15{}, posenc::rope::models::llama3_2_1b, false, 128, 8000));
+  // Proportional with a partial factor: pairs 8 .. 31 have frequency 0, cos 1 in every row (each
+  // saturated and counted: 24 pairs x 16 rows), plus the rotating pairs' own saturations.
+  constexpr rope::config prop{
+      .head_dim = 64, .rope_theta = 10000.0, .partial_rotary_factor = 0.25, .proportional = true};
+  CHECK(check(q15{}, prop, false, 16, 1) >= 24 * 16);
+  CHECK(check(q31{}, prop, true, 16, 0) >= 24 * 16);
+  {
+    std::vector<math::sincos_result<q15>> t(16 * 32);
+    const posenc::fixed_fill_status st = rope::fill_pair_table<q15>(prop, std::span(t), {.start = 100});
+    std::uint64_t rotating_saturated = 0;
+    for (std::size_t i = 0; i < 16; ++i)
+      for (std::size_t j = 0; j < 8; ++j)  // a sin near +1 saturates too
+        rotating_saturated +=
+            (t[i * 32 + j].cos.bits == 0x7FFF ? 1u : 0u) + (t[i * 32 + j].sin.bits == 0x7FFF ? 1u : 0u);
+    CHECK(st.saturated >= 24 * 16);
+    CHECK(st.saturated <= 24 * 16 + rotating_saturated);
+  }
   static_cast<void>(check(q31{}, posenc::rope::models::llama3_2_1b, false, 32, 100000));
 }
