@@ -43,10 +43,12 @@ constexpr grid_position grid_side(double y, int fraction_bits) noexcept {
   constexpr double lim = 0x1p52;
   if (!(t < lim)) return {std::int64_t{1} << grid_limit_bits, -1};  // also NaN: callers check finiteness
   if (t <= -lim) return {-(std::int64_t{1} << grid_limit_bits), -1};
+  // Branch-free: the comparisons below are data-dependent, and as branches they were most of a
+  // run-time table's cost (mispredicted about half the time).
   std::int64_t k = static_cast<std::int64_t>(t);  // toward zero, exact
-  if (static_cast<double>(k) > t) --k;
+  k -= static_cast<std::int64_t>(static_cast<double>(k) > t);
   const double frac = t - static_cast<double>(k);  // in [0, 1), exact
-  return {k, frac < 0.5 ? -1 : frac > 0.5 ? 1 : 0};
+  return {k, static_cast<int>(frac > 0.5) - static_cast<int>(frac < 0.5)};
 }
 
 // RN_even((hi + lo) 2^F) for finite hi, lo, unsaturated: s = RN(hi + lo) and e = hi + lo - s by

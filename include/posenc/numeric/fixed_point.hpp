@@ -68,7 +68,8 @@ struct saturated_value {
 template <fixed_point_type Q>
 constexpr saturated_value<Q> saturate(std::int64_t k) noexcept {
   using F = fixed_format<Q>;
-  const std::int64_t c = k > F::max_raw ? F::max_raw : k < F::min_raw ? F::min_raw : k;
+  const std::int64_t hi = k < F::max_raw ? k : F::max_raw;  // selects, not branches
+  const std::int64_t c = hi > F::min_raw ? hi : F::min_raw;
   return {Q::from_bits(static_cast<typename F::storage>(c)), c != k};
 }
 

@@ -30,7 +30,7 @@ using fixed_engine_type = std::conditional_t<std::is_same_v<Q, q15>, float, doub
 template <class S>
 constexpr bool grid_from_rounded(S y, int fraction_bits, std::int64_t& k) noexcept {
   const grid_position g = grid_side(static_cast<double>(y), fraction_bits);
-  k = g.floor + (g.side > 0 ? 1 : 0);
+  k = g.floor + static_cast<std::int64_t>(g.side > 0);  // no branch: the side is data-dependent
   return g.side != 0;
 }
 
