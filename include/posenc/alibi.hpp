@@ -5,6 +5,7 @@
 #include "posenc/alibi/bias.hpp"
 #include "posenc/alibi/config.hpp"
 #include "posenc/alibi/config_fields.hpp"
+#include "posenc/alibi/fixed_point_slopes.hpp"
 #include "posenc/alibi/slopes.hpp"
 #include "posenc/alibi/validate.hpp"
 #include "posenc/laws/alibi/bias_table.hpp"

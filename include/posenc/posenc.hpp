@@ -13,6 +13,7 @@
 
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
+#include <posenc/numeric/fixed_point.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/numeric/format.hpp>
 
@@ -20,12 +21,15 @@
 #include <posenc/math/exp_log.hpp>
 #include <posenc/math/pow.hpp>
 #include <posenc/math/round.hpp>
+#include <posenc/math/round_fixed.hpp>
 #include <posenc/math/sqrt.hpp>
 #include <posenc/math/trig.hpp>
 // The scheme-neutral geometric kernels and the one cos/sin table engine under every scheme.
+#include <posenc/math/geometric_fixed.hpp>
 #include <posenc/math/geometric_frequency.hpp>
 #include <posenc/math/log_ratio.hpp>
 #include <posenc/math/rational_power.hpp>
+#include <posenc/math/rational_power_fixed.hpp>
 #include <posenc/math/sincos_geometric.hpp>
 #include <posenc/math/sincos_product.hpp>
 #include <posenc/math/sincos_source.hpp>
@@ -40,6 +44,7 @@
 #include <posenc/rope/config_fields.hpp>
 #include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/fill.hpp>
+#include <posenc/rope/fixed_point_table.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/leaky_rerope.hpp>

@@ -5,5 +5,6 @@
 #include "posenc/laws/xpos/relative_scale.hpp"
 #include "posenc/xpos/config.hpp"
 #include "posenc/xpos/config_fields.hpp"
+#include "posenc/xpos/fixed_point_scale.hpp"
 #include "posenc/xpos/scale.hpp"
 #include "posenc/xpos/validate.hpp"

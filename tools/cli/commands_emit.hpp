@@ -38,10 +38,12 @@
 #include <posenc/math/sincos_result.hpp>
 #include <posenc/math/trig.hpp>
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/fixed_point.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/rope/checked_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/fill.hpp>
+#include <posenc/rope/fixed_point_table.hpp>
 #include <posenc/rope/frequencies.hpp>
 #include <posenc/rope/layout.hpp>
 #include <posenc/rope/policy.hpp>
@@ -103,8 +105,9 @@ struct options {
   bool fold = false;
   std::string name = "posenc_rope";
   dtype type = dtype::f64;
-  std::string output;   // empty: stdout
-  std::string command;  // the command line (without -o), for safetensors' metadata
+  std::string output;           // empty: stdout
+  std::string command;          // the command line (without -o), for safetensors' metadata
+  std::uint64_t saturated = 0;  // q15/q31: values the table saturated (set by emit_rope)
 };
 
 inline tensor_format tensor_format_of(format f) {
@@ -262,6 +265,28 @@ std::string emit_rope_freq(const rope::config& c, const options& o) {
 
 // ---- rope: the compact table, vals[i * pairs + j] = {sin, cos} of pair j at position start + i ----
 
+// q15/q31 (CMSIS-DSP): RN_even(x 2^F) of the exact value, saturated; the saturations are noted on
+// stderr (not an error: CMSIS's own tables store 1.0 as 0x7FFF), with the count in the header.
+template <class T>
+  requires posenc::fixed_point_type<T>
+std::vector<math::sincos_result<T>> fixed_rope_values(const rope::config& c, const options& o,
+                                                      std::uint64_t& saturated) {
+  if (o.pol != policy::exact)
+    throw usage_error(o.ctx + ": --dtype " + std::string(dtype_name<T>()) +
+                      " takes --policy exact only (the policies reproduce float32 pipelines)");
+  const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
+  std::vector<math::sincos_result<T>> vals(static_cast<std::size_t>(o.rows) * pairs);
+  const posenc::fixed_fill_status st = rope::fill_pair_table<T>(c, vals, {.start = o.start, .fold_attention = o.fold});
+  if (!st.ok()) throw std::runtime_error(std::string("RoPE table: ") + posenc::to_string(st.error));
+  saturated = st.saturated;
+  if (st.saturated != 0)
+    note(o.ctx + ": " + std::to_string(st.saturated) + " of " + std::to_string(2 * vals.size()) + " " +
+         std::string(dtype_name<T>()) + " values saturated (x >= 1 - 2^-" +
+         std::to_string(posenc::fixed_format<T>::fraction_bits + 1) + ", e.g. cos 0 = 1 stored as " +
+         (std::is_same_v<T, posenc::q15> ? "0x7FFF" : "0x7FFFFFFF") + ", CMSIS-DSP's convention)");
+  return vals;
+}
+
 template <class T>
 std::vector<math::sincos_result<T>> rope_values(const rope::config& c, const options& o) {
   const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c) / 2);
@@ -373,20 +398,22 @@ std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const 
                          const options& o) {
   const tensor_format f = tensor_format_of(o.fmt);
   const std::size_t rows = static_cast<std::size_t>(o.rows), n = rows * dim;
-  std::vector<T> both(2 * n);  // the cos rows, then the sin rows
+  using E = tensor_element<T>;  // q15/q31: their raw int16_t/int32_t
+  std::vector<E> both(2 * n);   // the cos rows, then the sin rows
   std::vector<T> cos, sin;
   for (std::size_t i = 0; i < rows; ++i) {
     expand(vals, i, dim, o.lay, cos, sin);
-    std::copy(cos.begin(), cos.end(), both.begin() + static_cast<std::ptrdiff_t>(i * dim));
-    std::copy(sin.begin(), sin.end(), both.begin() + static_cast<std::ptrdiff_t>(n + i * dim));
+    std::transform(cos.begin(), cos.end(), both.begin() + static_cast<std::ptrdiff_t>(i * dim), to_tensor_element<T>);
+    std::transform(sin.begin(), sin.end(), both.begin() + static_cast<std::ptrdiff_t>(n + i * dim),
+                   to_tensor_element<T>);
   }
   tensor_output out;
   if (f == tensor_format::npy) {
-    out.npy = io::make_tensor<T>({2, rows, dim}, both);
+    out.npy = io::make_tensor<E>({2, rows, dim}, both);
   } else {
-    const std::span<const T> all(both);
-    out.tensors.push_back({"cos", io::make_tensor<T>({rows, dim}, all.first(n))});
-    out.tensors.push_back({"sin", io::make_tensor<T>({rows, dim}, all.subspan(n))});
+    const std::span<const E> all(both);
+    out.tensors.push_back({"cos", io::make_tensor<E>({rows, dim}, all.first(n))});
+    out.tensors.push_back({"sin", io::make_tensor<E>({rows, dim}, all.subspan(n))});
     out.metadata = rope_metadata(c, o, dtype_name<T>());
     out.metadata.emplace("layout", std::string(layout_name(o.lay)));
     out.metadata.emplace("start", std::to_string(o.start));
@@ -416,6 +443,13 @@ std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const r
     s += std::string("// Values are ") +
          (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
          " bit patterns (sign, exponent, fraction) stored in uint16_t.\n";
+  if constexpr (is_fixed<T>()) {
+    const std::string F = std::to_string(posenc::fixed_format<T>::fraction_bits);
+    s += "// Values are CMSIS-DSP " + std::string(dtype_name<T>()) + "_t: k = RN_even(x * 2^" + F +
+         ") of the exact value x, saturated to [-2^" + F + ", 2^" + F + " - 1]; x = k * 2^-" + F + ".\n";
+    s += "// Saturated values (1.0 and above 1 - 2^-" + std::to_string(posenc::fixed_format<T>::fraction_bits + 1) +
+         " stored as 2^" + F + " - 1): " + std::to_string(o.saturated) + ".\n";
+  }
   s += "// checksum: FNV-1a 64 of the little-endian bytes of cos[i][k] then sin[i][k] for each i, k in\n";
   s += "// row-major order (exactly the bytes `posenc emit rope --format bin` writes): " + hash + "\n";
   s += "// config:\n" + describe_config(c, "//   ");
@@ -442,9 +476,14 @@ std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const r
 }
 
 template <class T>
-std::string emit_rope(const rope::config& c, const options& o) {
+std::string emit_rope(const rope::config& c, const options& given) {
   const std::size_t dim = static_cast<std::size_t>(rope::rotary_dim(c));
-  const auto vals = rope_values<T>(c, o);
+  options o = given;
+  std::vector<math::sincos_result<T>> vals;
+  if constexpr (is_fixed<T>())
+    vals = fixed_rope_values<T>(c, o, o.saturated);
+  else
+    vals = rope_values<T>(c, o);
   if (o.fmt == format::csv) return rope_csv(vals, dim / 2, o);
   if (o.fmt == format::bin) return rope_bin(vals, dim, o);
   if (o.fmt == format::npy || o.fmt == format::safetensors) return rope_tensors(vals, c, dim, o);
@@ -553,7 +592,8 @@ inline options read_options(const parsed_args& a, const command_target& t) {
 
 template <class T>
 std::string emit_any(const parsed_config& pc, const options& o) {
-  if (!o.rope) return emit_rope_freq<T>(pc.cfg, o);
+  if constexpr (!is_fixed<T>())  // q15/q31: rope only (read_output_options)
+    if (!o.rope) return emit_rope_freq<T>(pc.cfg, o);
   const std::uint64_t pairs = static_cast<std::uint64_t>(rope::rotary_dim(pc.cfg) / 2);
   if (o.rows * pairs > max_entries)
     throw usage_error(o.ctx + ": table too large: --positions " + std::to_string(o.rows) + " x " +
@@ -582,6 +622,8 @@ inline std::string run_rope(const parsed_args& a, const command_target& t) {
     case dtype::f32: return emit_any<float>(pc, o);
     case dtype::bf16: return emit_any<posenc::bfloat16>(pc, o);
     case dtype::f16: return emit_any<posenc::float16>(pc, o);
+    case dtype::q15: return emit_any<posenc::q15>(pc, o);
+    case dtype::q31: return emit_any<posenc::q31>(pc, o);
     case dtype::f64: break;
   }
   return emit_any<double>(pc, o);
@@ -679,7 +721,9 @@ inline std::string help(const parsed_args& a) {
     add(output_flags_of(s->real));
     return "usage: posenc emit " + std::string(s->synopsis) +
            "\n         [--format csv|c|bin|npy|safetensors] [--name ID]" +
-           (s->real ? " [--dtype f64|f32|bf16|f16] [--decimal]" : "") +
+           (s->real ? (fixed_point_table(what) ? " [--dtype f64|f32|bf16|f16|q15|q31] [--decimal]"
+                                               : " [--dtype f64|f32|bf16|f16] [--decimal]")
+                    : "") +
            " [-o FILE]\n\nnpy and safetensors hold the value column as one tensor of the C array's shape, named\n"
            "after the column (safetensors, with the parameters in __metadata__). The table and its\n"
            "formats are described in docs/cli.md.\n\nflags:\n" +

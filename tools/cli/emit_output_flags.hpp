@@ -22,8 +22,9 @@ inline constexpr flag_spec output_flags[] = {
     {"format", flag_kind::value, "csv|c|bin|npy|safetensors", "output format (default csv)"},
     {"name", flag_kind::value, "ID", "--format c: prefix of the C identifiers (default posenc_<table>)"},
     {"output", flag_kind::value, "FILE", "same as -o FILE: write FILE atomically instead of stdout"},
-    {"dtype", flag_kind::value, "f64|f32|bf16|f16",
-     "type the values are rounded into (default f64; also float64, float32, bfloat16, float16, double, float, half)"},
+    {"dtype", flag_kind::value, "f64|f32|bf16|f16|q15|q31",
+     "type the values are rounded into (default f64; also float64, float32, bfloat16, float16, double, float, half;"
+     " q15/q31: CMSIS-DSP fixed point for rope, sinusoidal, alibi slopes, xpos; saturations noted on stderr)"},
     decimal_flag,
 };
 // An integer-valued table is exact in int32: no dtype to round into, no decimals to choose.
@@ -73,6 +74,12 @@ inline bool c_identifier(std::string_view s) {
   return true;
 }
 
+// The tables that take --dtype q15|q31.
+inline constexpr std::string_view fixed_point_tables = "rope, sinusoidal, alibi (slopes), xpos";
+inline bool fixed_point_table(std::string_view table) {
+  return table == "rope" || table == "sinusoidal" || table == "alibi" || table == "xpos";
+}
+
 struct output_options {
   table_format fmt = table_format::csv;
   dtype type = dtype::f64;
@@ -103,9 +110,20 @@ inline output_options read_output_options(const parsed_args& a, const std::strin
     if (!c_identifier(*v)) throw usage_error(ctx + ": --name must be a C identifier, got " + quote(*v));
     o.name = std::string(*v);
   }
-  o.type =
-      flag_choice(a, "dtype", {{"f64", dtype::f64}, {"f32", dtype::f32}, {"bf16", dtype::bf16}, {"f16", dtype::f16}},
-                  dtype::f64, ctx);
+  o.type = flag_choice(a, "dtype",
+                       {{"f64", dtype::f64},
+                        {"f32", dtype::f32},
+                        {"bf16", dtype::bf16},
+                        {"f16", dtype::f16},
+                        {"q15", dtype::q15},
+                        {"q31", dtype::q31}},
+                       dtype::f64, ctx);
+  if (o.type == dtype::q15 || o.type == dtype::q31) {  // CMSIS-DSP fixed point (docs/fixed-point.md)
+    if (!fixed_point_table(table))
+      throw usage_error(ctx + ": --dtype q15 and q31 apply to the tables " + std::string(fixed_point_tables) +
+                        " (this one has no fixed-point form yet)");
+    if (o.decimal) throw usage_error(ctx + ": --decimal applies to floating dtypes (q15/q31 print their integers)");
+  }
   return o;
 }
 

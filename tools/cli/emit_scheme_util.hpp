@@ -11,9 +11,11 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <posenc/numeric/bfloat16.hpp>
+#include <posenc/numeric/fixed_point.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/status.hpp>
 #include <posenc/validation.hpp>
@@ -22,6 +24,7 @@
 #include "emit_table.hpp"
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
+#include "warning.hpp"
 
 namespace posenc::cli::emit {
 
@@ -74,9 +77,30 @@ std::string with_dtype(dtype t, F&& f) {
     case dtype::f32: return f(std::type_identity<float>{});
     case dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
     case dtype::f16: return f(std::type_identity<posenc::float16>{});
+    case dtype::q15:  // refused by read_output_options for these tables
+    case dtype::q31: throw usage_error("--dtype q15/q31: not available for this table");
     case dtype::f64: break;
   }
   return f(std::type_identity<double>{});
+}
+
+// with_dtype for the tables that also take q15/q31 (emit_output_flags.hpp fixed_point_table).
+template <class F>
+std::string with_dtype_or_fixed(dtype t, F&& f) {
+  if (t == dtype::q15) return f(std::type_identity<posenc::q15>{});
+  if (t == dtype::q31) return f(std::type_identity<posenc::q31>{});
+  return with_dtype(t, std::forward<F>(f));
+}
+
+// The one stderr line of a fixed-point table that saturated (not an error: CMSIS's convention).
+template <class T>
+void note_saturation(const std::string& ctx, std::uint64_t saturated, std::size_t values) {
+  if constexpr (is_fixed<T>())
+    if (saturated != 0)
+      note(ctx + ": " + std::to_string(saturated) + " of " + std::to_string(values) + " " +
+           std::string(dtype_name<T>()) + " values saturated (x >= 1 - 2^-" +
+           std::to_string(posenc::fixed_format<T>::fraction_bits + 1) + " stored as 2^" +
+           std::to_string(posenc::fixed_format<T>::fraction_bits) + " - 1, CMSIS-DSP's convention)");
 }
 
 inline std::string real_text(double v) { return format_hex(v); }

@@ -16,6 +16,7 @@
 // lays them out. Docs: docs/cli.md, section `posenc emit` for the other schemes.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -64,6 +65,7 @@ struct table {
   std::vector<std::size_t> shape;                           // the C array's dimensions (their product is the rows)
   std::vector<std::string> index_notes;                     // the C comment: what each index means
   std::vector<std::pair<std::string, std::string>> params;  // every parameter, for the C comment
+  std::uint64_t saturated = 0;                              // q15/q31: the values saturated
 };
 
 template <class V>
@@ -136,6 +138,11 @@ std::string table_header(const table<V>& t, const table_options& o) {
     s += std::string("// Values are ") +
          (std::is_same_v<V, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
          " bit patterns (sign, exponent, fraction) stored in uint16_t, each the exact value rounded once.\n";
+  else if constexpr (is_fixed<V>())
+    s += "// Values are CMSIS-DSP " + std::string(dtype_name<V>()) + "_t: k = RN_even(x * 2^" +
+         std::to_string(posenc::fixed_format<V>::fraction_bits) + ") of the exact value x, saturated (x = k * 2^-" +
+         std::to_string(posenc::fixed_format<V>::fraction_bits) +
+         "). Saturated values: " + std::to_string(t.saturated) + ".\n";
   else
     s +=
         "// Values are " + std::string(dtype_name<V>()) + ", each the exact value rounded once (hex-float literals).\n";
@@ -193,19 +200,26 @@ template <class V>
 std::string table_tensor_file(const table<V>& t, const table_options& o, tensor_format f) {
   tensor_output out;
   std::vector<std::uint64_t> shape(t.shape.begin(), t.shape.end());
-  io::tensor x = io::make_tensor<V>(shape, t.values);
+  using E = tensor_element<V>;  // q15/q31: their raw int16_t/int32_t
+  const auto elements = [](const std::vector<V>& v) {
+    std::vector<E> e(v.size());
+    std::transform(v.begin(), v.end(), e.begin(), to_tensor_element<V>);
+    return e;
+  };
+  io::tensor x = io::make_tensor<E>(shape, elements(t.values));
   if (f == tensor_format::npy) {
     if (t.value2.empty()) {
       out.npy = std::move(x);
     } else {  // [2, shape...]: the first column, then the second
-      std::vector<V> both = t.values;
-      both.insert(both.end(), t.values2.begin(), t.values2.end());
+      std::vector<E> both = elements(t.values);
+      const std::vector<E> second = elements(t.values2);
+      both.insert(both.end(), second.begin(), second.end());
       shape.insert(shape.begin(), 2);
-      out.npy = io::make_tensor<V>(shape, both);
+      out.npy = io::make_tensor<E>(shape, both);
     }
   } else {
     out.tensors.push_back({t.value, std::move(x)});
-    if (!t.value2.empty()) out.tensors.push_back({t.value2, io::make_tensor<V>(shape, t.values2)});
+    if (!t.value2.empty()) out.tensors.push_back({t.value2, io::make_tensor<E>(shape, elements(t.values2))});
     out.metadata = base_metadata(t.scheme, o.command, integer_valued<V>() ? "i32" : dtype_name<V>());
     for (const auto& [key, value] : t.params) out.metadata.emplace(key, value);
     std::string index;

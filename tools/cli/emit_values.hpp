@@ -1,6 +1,7 @@
-// emit_values.hpp: the four output dtypes of `posenc emit` (f64, f32, bf16, f16): names, text
-// formatting (exact hex floats or shortest round-trip decimals), little-endian bytes, C literals,
-// and the FNV-1a 64 checksum of the binary table.
+// emit_values.hpp: the output dtypes of `posenc emit` (f64, f32, bf16, f16, and the fixed-point
+// q15, q31 of CMSIS-DSP): names, text formatting (exact hex floats or shortest round-trip decimals;
+// a q15/q31 value as its raw integer k, the value being k 2^-15 or k 2^-31), little-endian bytes,
+// C literals, and the FNV-1a 64 checksum of the binary table.
 //
 // bf16/f16 values are printed as the float they are exactly (bfloat16/float16::to_float), so a
 // hex float is exact; --decimal prints the shortest %.{p}g decimal (p = 1, 2, ...) that lies
@@ -18,13 +19,14 @@
 
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
+#include <posenc/numeric/fixed_point.hpp>
 #include <posenc/numeric/float16.hpp>
 
 #include "hexfloat.hpp"
 
 namespace posenc::cli::emit {
 
-enum class dtype { f64, f32, bf16, f16 };
+enum class dtype { f64, f32, bf16, f16, q15, q31 };
 
 template <class T>
 constexpr std::string_view dtype_name() {
@@ -34,8 +36,29 @@ constexpr std::string_view dtype_name() {
     return "f32";
   else if constexpr (std::is_same_v<T, posenc::bfloat16>)
     return "bf16";
+  else if constexpr (std::is_same_v<T, posenc::q15>)
+    return "q15";
+  else if constexpr (std::is_same_v<T, posenc::q31>)
+    return "q31";
   else
     return "f16";
+}
+
+// q15/q31's raw integer type; T itself for the floating types (only named where T is fixed).
+template <class T>
+struct raw_storage_of {
+  using type = T;
+};
+template <posenc::fixed_point_type T>
+struct raw_storage_of<T> {
+  using type = typename posenc::fixed_format<T>::storage;
+};
+template <class T>
+using raw_storage = typename raw_storage_of<T>::type;
+
+template <class T>
+constexpr bool is_fixed() {
+  return posenc::fixed_point_type<T>;
 }
 
 template <class T>
@@ -46,7 +69,9 @@ constexpr bool is_half() {
 // The exact value as a double (every value of the four types is a double).
 template <class T>
 double to_double(T v) {
-  if constexpr (is_half<T>())
+  if constexpr (is_fixed<T>())
+    return v.to_double();
+  else if constexpr (is_half<T>())
     return static_cast<double>(v.to_float());
   else
     return static_cast<double>(v);
@@ -76,7 +101,9 @@ std::string half_decimal(T v) {
 
 template <class T>
 std::string format_value(T v, bool decimal) {
-  if constexpr (is_half<T>())
+  if constexpr (is_fixed<T>())
+    return std::to_string(v.bits);  // the raw integer (--decimal is refused for q15/q31)
+  else if constexpr (is_half<T>())
     return decimal ? half_decimal(v) : format_hex(static_cast<double>(v.to_float()));
   else
     return format_real<T>(v, decimal);
@@ -85,17 +112,28 @@ std::string format_value(T v, bool decimal) {
 // Whether v is an infinity: where an exact value overflowed T.
 template <class T>
 bool is_infinite(T v) {
-  if constexpr (is_half<T>())
+  if constexpr (is_fixed<T>())
+    return false;  // saturates instead
+  else if constexpr (is_half<T>())
     return v.is_inf();
   else
     return std::isinf(v);
+}
+
+// The storage bits of v as an unsigned integer of its size (two's complement for q15/q31).
+template <class T>
+auto raw_bits(T v) {
+  if constexpr (is_fixed<T>())
+    return static_cast<std::make_unsigned_t<typename posenc::fixed_format<T>::storage>>(v.bits);
+  else
+    return posenc::to_bits(v);
 }
 
 // Writes v's bytes at out, little-endian (the --format bin encoding, whatever the host's order);
 // returns the position after them. Into a pre-sized buffer: a table is millions of values.
 template <class T>
 char* put_le(char* out, T v) {
-  auto b = posenc::to_bits(v);
+  auto b = raw_bits(v);
   for (std::size_t i = 0; i < sizeof b; ++i) {
     *out++ = static_cast<char>(static_cast<unsigned char>(b & 0xFFu));
     b = static_cast<decltype(b)>(b >> 8);
@@ -130,11 +168,15 @@ inline std::string c_header_prologue(const std::string& name) {
          "_CONST inline constexpr\n#else\n#define " + name + "_CONST static const\n#endif\n\n";
 }
 
-// A C/C++ literal of v: a hex float (suffix f for f32), or the hex bit pattern for bf16/f16.
+// A C/C++ literal of v: a hex float (suffix f for f32), the hex bit pattern for bf16/f16, the
+// integer for q15/q31.
 template <class T>
 std::string c_literal(T v) {
   char buf[64];
-  if constexpr (is_half<T>()) {
+  if constexpr (is_fixed<T>()) {
+    // INT32_MIN has no literal of its own type in C: write it as an expression.
+    return v.bits == -2147483647 - 1 ? "(-2147483647 - 1)" : std::to_string(v.bits);
+  } else if constexpr (is_half<T>()) {
     std::snprintf(buf, sizeof buf, "0x%04x", static_cast<unsigned>(v.bits));
     return buf;
   } else {
@@ -148,8 +190,25 @@ constexpr std::string_view c_type() {
     return "double";
   else if constexpr (std::is_same_v<T, float>)
     return "float";
+  else if constexpr (std::is_same_v<T, posenc::q15>)
+    return "int16_t";  // CMSIS's q15_t
+  else if constexpr (std::is_same_v<T, posenc::q31>)
+    return "int32_t";  // CMSIS's q31_t
   else
     return "uint16_t";
+}
+
+// The element a tensor file stores for T: T itself, or q15/q31's raw int16_t/int32_t (numpy's
+// '<i2'/'<i4', safetensors' I16/I32), and the conversion.
+template <class T>
+using tensor_element = std::conditional_t<posenc::fixed_point_type<T>, raw_storage<T>, T>;
+
+template <class T>
+tensor_element<T> to_tensor_element(T v) {
+  if constexpr (is_fixed<T>())
+    return v.bits;
+  else
+    return v;
 }
 
 }  // namespace posenc::cli::emit

@@ -18,7 +18,8 @@
 //
 // Errors (posenc::result, never truncation): domain_error when validate(cfg) fails, RotaryDim !=
 // rotary_dim(cfg), or a position exceeds max_table_position = 2^21; overflow when a folded entry
-// does not fit T (e.g. float16 with a large explicit attention_factor). At compile time:
+// does not fit T (e.g. float16 with a large explicit attention_factor). T = posenc::q15 or q31
+// (fixed_point_table.hpp): values saturate instead, and `saturated` counts them. At compile time:
 //   constexpr posenc::rope::config cfg{...};
 //   static_assert(posenc::rope::validate(cfg).ok(), "RoPE config invalid");        // names nothing yet
 //   static_assert(posenc::rope::check_table(cfg, 4096, 128).ok(), "table shape");  // message: .message
@@ -34,9 +35,11 @@
 #include <type_traits>
 
 #include "posenc/math/sincos_result.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/fill.hpp"
+#include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/validate.hpp"
@@ -57,6 +60,7 @@ struct table {
   std::array<T, Positions * RotaryDim> cos{};
   std::array<T, Positions * RotaryDim> sin{};
   std::array<std::uint32_t, Positions> position{};  // the position of each row
+  std::uint64_t saturated = 0;  // values clamped to q15/q31's range (fixed_point_table.hpp); 0 for floating types
 
   constexpr const T* cos_row(std::size_t row) const noexcept { return cos.data() + row * RotaryDim; }
   constexpr const T* sin_row(std::size_t row) const noexcept { return sin.data() + row * RotaryDim; }
@@ -75,6 +79,7 @@ struct pair_table {
   static constexpr std::size_t pairs = Pairs;
   std::array<math::sincos_result<T>, Positions * Pairs> data{};  // data[row * Pairs + j]
   std::array<std::uint32_t, Positions> position{};
+  std::uint64_t saturated = 0;  // values clamped to q15/q31's range (fixed_point_table.hpp); 0 for floating types
   constexpr const math::sincos_result<T>* row(std::size_t r) const noexcept { return data.data() + r * Pairs; }
 };
 
@@ -83,6 +88,17 @@ struct pair_table {
 namespace posenc::rope::detail {
 
 using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
+
+// A fill's outcome into the table's result: the status, and for q15/q31 the saturation count.
+template <class Table>
+constexpr void record(posenc::result<Table>& r, posenc::status s) noexcept {
+  r.error = s;
+}
+template <class Table>
+constexpr void record(posenc::result<Table>& r, const fixed_fill_status& s) noexcept {
+  r.error = s.error;
+  r.value.saturated = s.saturated;
+}
 
 // A table of a fixed type through the public fill: the positions column, then the fill on the
 // table's arrays. The fill takes its rows from the spans' sizes, so the table's own width is
@@ -103,13 +119,13 @@ constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start
   const rope::table_options o{.start = start, .fold_attention = fold};
   if constexpr (requires { Table::rotary_dim; }) {
     const std::span<T> cos(r.value.cos), sin(r.value.sin);
-    r.error = list != nullptr
+    record(r, list != nullptr
                   ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin, Table::layout_kind, fold)
-                  : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o);
+                  : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o));
   } else {
     const std::span<math::sincos_result<T>> out(r.value.data);
-    r.error = list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
-                              : rope::fill_pair_table<T>(c, out, o);
+    record(r, list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
+                              : rope::fill_pair_table<T>(c, out, o));
   }
   return r;
 }

@@ -61,6 +61,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/numeric/format.hpp"
 
 namespace posenc::verify {
@@ -104,7 +105,38 @@ constexpr std::uint64_t inf_bits() {
 
 template <class T>
 T from_bits64(std::uint64_t b) {
-  return fmt<T>::from_bits(static_cast<typename fmt<T>::storage>(b));
+  if constexpr (fixed_point_type<T>) {  // the raw two's complement bits in the low bits of b
+    using R = typename fixed_format<T>::storage;
+    return T::from_bits(static_cast<R>(static_cast<std::make_unsigned_t<R>>(b)));
+  } else {
+    return fmt<T>::from_bits(static_cast<typename fmt<T>::storage>(b));
+  }
+}
+
+// q15/q31 (numeric/fixed_point.hpp): RN_even(y 2^F), ties to even, then CMSIS's saturation to
+// [-2^F, 2^F - 1], as the raw integer's two's complement bits. Written from the definition, apart
+// from posenc's own rounding: scale by 2^F (exact), mpfr_rint to nearest-even, clamp.
+template <class Q>
+std::uint64_t round_into_fixed_bits(mpfr_srcptr y) {
+  using F = fixed_format<Q>;
+  if (mpfr_nan_p(y)) throw std::domain_error("posenc::verify: NaN has no fixed-point value");
+  std::int64_t k = 0;
+  if (mpfr_inf_p(y)) {
+    k = mpfr_signbit(y) ? F::min_raw : F::max_raw;
+  } else {
+    mp s(std::max<mpfr_prec_t>(mpfr_get_prec(y), 64));
+    mpfr_mul_2si(s.get(), y, F::fraction_bits, MPFR_RNDN);  // exact
+    mpfr_rint(s.get(), s.get(), MPFR_RNDN);                 // nearest, ties to even
+    if (mpfr_cmp_si(s.get(), static_cast<long>(F::max_raw)) > 0) {
+      k = F::max_raw;
+    } else if (mpfr_cmp_si(s.get(), static_cast<long>(F::min_raw)) < 0) {
+      k = F::min_raw;
+    } else {
+      k = static_cast<std::int64_t>(mpfr_get_sj(s.get(), MPFR_RNDN));
+    }
+  }
+  using U = std::make_unsigned_t<typename F::storage>;
+  return static_cast<std::uint64_t>(static_cast<U>(static_cast<typename F::storage>(k)));
 }
 
 template <class T>
@@ -141,7 +173,7 @@ long ulp_exponent(mpfr_srcptr y) {
 // subnormal results (quantum 2^(emin-p+1)) and overflow (to infinity when |y| >= (2 - 2^-p) *
 // 2^emax, which is what rounding the integer N below gives when it carries past the top).
 template <class T>
-std::uint64_t round_into_bits(mpfr_srcptr y) {
+std::uint64_t round_into_float_bits(mpfr_srcptr y) {
   constexpr int p = fmt<T>::precision;
   const std::uint64_t sign = mpfr_signbit(y) ? std::uint64_t{1} << (storage_bits<T> - 1) : 0;
   if (mpfr_nan_p(y)) return inf_bits<T>() | (std::uint64_t{1} << (p - 2));  // quiet NaN
@@ -160,6 +192,16 @@ std::uint64_t round_into_bits(mpfr_srcptr y) {
   std::uint64_t bits = (static_cast<std::uint64_t>(q - q0) << (p - 1)) + n;
   if (bits >= inf_bits<T>()) bits = inf_bits<T>();
   return sign | bits;
+}
+
+// RN_T(y) for every T the oracle rounds into: the four floating formats and q15/q31.
+template <class T>
+std::uint64_t round_into_bits(mpfr_srcptr y) {
+  if constexpr (fixed_point_type<T>) {
+    return round_into_fixed_bits<T>(y);
+  } else {
+    return round_into_float_bits<T>(y);
+  }
 }
 
 template <class T>

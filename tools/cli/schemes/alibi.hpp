@@ -95,7 +95,13 @@ table<T> alibi_slopes(const alibi::checked_config& cc) {
   t.keys = {"head"};
   t.value = "slope";
   t.values.resize(static_cast<std::size_t>(cc.get().heads));
-  check_status(alibi::fill_slopes<T>(cc, std::span<T>(t.values)), "ALiBi slopes");
+  if constexpr (is_fixed<T>()) {  // q15/q31: no slope saturates (every one is below 1)
+    const posenc::fixed_fill_status st = alibi::fill_slopes<T>(cc, std::span<T>(t.values));
+    check_status(st.error, "ALiBi slopes");
+    t.saturated = st.saturated;
+  } else {
+    check_status(alibi::fill_slopes<T>(cc, std::span<T>(t.values)), "ALiBi slopes");
+  }
   t.key_of = [](std::size_t r, std::int64_t* k) { k[0] = static_cast<std::int64_t>(r); };
   t.shape = {t.values.size()};
   t.index_notes = {"[h]: the slope m_h of head h"};
@@ -151,8 +157,16 @@ inline std::string emit_alibi(const parsed_args& a, const table_options& o) {
     table_rows(static_cast<std::size_t>(c.heads), per_head, o.ctx,
                "--heads " + std::to_string(c.heads) + " x " + std::to_string(per_head) + " entries per head");
   }
-  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
-    table<T> t = bias ? alibi_biases<T>(cc, n, symmetric, o.ctx) : alibi_slopes<T>(cc);
+  if (bias && (o.type == dtype::q15 || o.type == dtype::q31))
+    throw usage_error(o.ctx + ": --bias in " + (o.type == dtype::q15 ? "q15" : "q31") +
+                      ": the biases -m_h |i - j| leave [-1, 1) from distance 1/m_h on (distance 2 for a slope of "
+                      "1/2) and would saturate; emit the slopes in fixed point and form the bias in wider arithmetic");
+  return with_dtype_or_fixed(o.type, [&]<class T>(std::type_identity<T>) {
+    table<T> t;
+    if constexpr (is_fixed<T>())
+      t = alibi_slopes<T>(cc);
+    else
+      t = bias ? alibi_biases<T>(cc, n, symmetric, o.ctx) : alibi_slopes<T>(cc);
     t.scheme = "alibi";
     t.params = {{"heads", std::to_string(c.heads)}, {"max_bias", real_text(c.max_bias)}};
     if (bias) {

@@ -57,13 +57,20 @@ inline std::string emit_sinusoidal(const parsed_args& a, const table_options& o)
   const std::size_t d = static_cast<std::size_t>(c.dim);
   const std::size_t rows = table_rows(static_cast<std::uint64_t>(n), d, o.ctx,
                                       "--positions " + std::to_string(n) + " x --dim " + std::to_string(d));
-  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
+  return with_dtype_or_fixed(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "sinusoidal";
     t.keys = {"position", "dim"};
     t.value = "value";
     t.values.resize(rows);
-    check_status(sinusoidal::fill_table<T>(cc, first, std::span<T>(t.values)), "sinusoidal table");
+    if constexpr (is_fixed<T>()) {  // q15/q31: the saturations counted and noted
+      const posenc::fixed_fill_status st = sinusoidal::fill_table<T>(cc, first, std::span<T>(t.values));
+      check_status(st.error, "sinusoidal table");
+      t.saturated = st.saturated;
+      note_saturation<T>(o.ctx, st.saturated, rows);
+    } else {
+      check_status(sinusoidal::fill_table<T>(cc, first, std::span<T>(t.values)), "sinusoidal table");
+    }
     t.key_of = [first, d](std::size_t r, std::int64_t* k) {
       k[0] = first + static_cast<std::int64_t>(r / d);
       k[1] = static_cast<std::int64_t>(r % d);

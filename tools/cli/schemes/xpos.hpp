@@ -59,13 +59,21 @@ inline std::string emit_xpos(const parsed_args& a, const table_options& o) {
   const auto pairs = static_cast<std::size_t>(c.head_dim / 2);
   const std::size_t rows = table_rows(static_cast<std::uint64_t>(n), pairs, o.ctx,
                                       "--positions " + std::to_string(n) + " x " + std::to_string(pairs) + " pairs");
-  return with_dtype(o.type, [&]<class T>(std::type_identity<T>) {
+  return with_dtype_or_fixed(o.type, [&]<class T>(std::type_identity<T>) {
     table<T> t;
     t.scheme = "xpos";
     t.keys = {"position", "pair"};
     t.value = "scale";
     t.values.resize(rows);
-    const posenc::status st = xpos::fill_scales<T>(cc, first, std::span<T>(t.values), inverse);
+    posenc::status st = posenc::status::ok;
+    if constexpr (is_fixed<T>()) {  // q15/q31: scales past 1 saturate, counted and noted
+      const posenc::fixed_fill_status f = xpos::fill_scales<T>(cc, first, std::span<T>(t.values), inverse);
+      st = f.error;
+      t.saturated = f.saturated;
+      note_saturation<T>(o.ctx, f.saturated, rows);
+    } else {
+      st = xpos::fill_scales<T>(cc, first, std::span<T>(t.values), inverse);
+    }
     if (st == posenc::status::overflow) {
       const std::size_t k = first_infinite(t.values);
       throw usage_error(o.ctx + ": the scale overflows " + std::string(dtype_name<T>()) + " at position " +

@@ -1,0 +1,91 @@
+// fixed_point.cpp: the q15/q31 convention (numeric/fixed_point.hpp, docs/fixed-point.md), proved
+// by compiling (static_assert walls); each assertion's expected value is derived in its message.
+//  1. rounding onto the grid is to nearest, ties to even, from the exact value (a double-double's
+//     low part breaks a tie), then CMSIS's saturation: 1.0 becomes 2^F - 1, -1.0 stays -2^F;
+//  2. RoPE tables: cos 0 = 1 saturates in every pair, sin 0 = 0; the two layouts hold the same
+//     values; the saturations are counted; every entry lies within half a step of the real
+//     (checked against the double table, whose error 2^-53 cannot move a q15 value's check);
+//  3. ALiBi slopes that are powers of two are exact on the grid; none saturates.
+#include <cstddef>
+#include <cstdint>
+
+#include <posenc/alibi.hpp>
+#include <posenc/math/round_fixed.hpp>
+#include <posenc/numeric/fixed_point.hpp>
+#include <posenc/rope/table.hpp>
+
+namespace {
+
+using posenc::q15;
+using posenc::q31;
+namespace math = posenc::math;
+namespace rope = posenc::rope;
+
+// 1. The rounding and the saturation.
+static_assert(math::round_to_fixed<q15>(1.0).value.value.bits == 32767 &&
+                  math::round_to_fixed<q15>(1.0).value.saturated,
+              "1.0 is 2^15 steps: saturated to 32767 (CMSIS's 0x7FFF)");
+static_assert(math::round_to_fixed<q31>(1.0).value.value.bits == 2147483647, "1.0 in q31 saturates to 0x7FFFFFFF");
+static_assert(math::round_to_fixed<q15>(-1.0).value.value.bits == -32768 &&
+                  !math::round_to_fixed<q15>(-1.0).value.saturated,
+              "-1.0 is exactly -2^15 steps: representable, not saturated");
+static_assert(math::round_to_fixed<q15>(0.25 + 0x1p-16).value.value.bits == 8192, "8192.5 steps, a tie: to even, 8192");
+static_assert(math::round_to_fixed<q15>(0.25 + 3 * 0x1p-16).value.value.bits == 8194,
+              "8193.5 steps, a tie: to even, 8194");
+static_assert(math::round_to_fixed<q15>(math::double_double{0.25 + 0x1p-16, 0x1p-70}).value.value.bits == 8193,
+              "just above the tie 8192.5: up, 8193 (one rounding of the exact sum, not of its double)");
+static_assert(math::round_to_fixed<q15>(math::double_double{-(0.25 + 0x1p-16), -0x1p-70}).value.value.bits == -8193,
+              "symmetric: -8193");
+
+// 2. RoPE: d = 16, base 10000, 24 positions.
+constexpr rope::config cfg{.head_dim = 16, .rope_theta = 10000.0};
+constexpr auto half = rope::make_table<q15, 24, 16>(cfg);
+constexpr auto inter = rope::make_table<q15, 24, 16, rope::layout::interleaved>(cfg);
+constexpr auto exact = rope::make_pair_table<double, 24, 8>(cfg);
+static_assert(half.ok() && inter.ok() && exact.ok(), "the tables build");
+
+constexpr bool row0_saturated() {
+  for (std::size_t k = 0; k < 16; ++k)
+    if (half.value.cos[k].bits != 32767 || half.value.sin[k].bits != 0) return false;
+  return true;
+}
+static_assert(row0_saturated(), "position 0: cos 0 = 1 stored as 0x7FFF, sin 0 = 0, in every element");
+
+constexpr bool layouts_agree() {
+  for (std::size_t i = 0; i < 24; ++i)
+    for (std::size_t j = 0; j < 8; ++j)
+      if (half.value.pair(i, j).cos != inter.value.pair(i, j).cos ||
+          half.value.pair(i, j).sin != inter.value.pair(i, j).sin)
+        return false;
+  return true;
+}
+static_assert(layouts_agree(), "half-split and interleaved hold the same value of each pair");
+
+// |k 2^-15 - x| <= 2^-16, x = the double entry (within 2^-53 of the real): checked as
+// |k - 2^15 x| <= 1/2 + 2^-37, and for a saturated value (k = 32767, x >= 1 - 2^-16) x - k 2^-15 <= 2^-15.
+constexpr bool within_half_step() {
+  for (std::size_t i = 0; i < 24; ++i)
+    for (std::size_t j = 0; j < 8; ++j) {
+      const auto q = half.value.pair(i, j);
+      const auto x = exact.value.data[i * 8 + j];
+      const double dc = static_cast<double>(q.cos.bits) - x.cos * 32768.0;
+      const double ds = static_cast<double>(q.sin.bits) - x.sin * 32768.0;
+      const bool cos_ok = (dc <= 0.5 + 0x1p-37 && dc >= -0.5 - 0x1p-37) || (q.cos.bits == 32767 && dc >= -1.0);
+      if (!cos_ok || ds > 0.5 + 0x1p-37 || ds < -0.5 - 0x1p-37) return false;
+    }
+  return true;
+}
+static_assert(within_half_step(), "every entry within half a step of the real (a step for a saturated cos)");
+
+// The count: 8 cos at position 0, and at the slow pairs' small angles (cos > 1 - 2^-16, angle below
+// about 2^-7.5 = 0.0055): pair 7 (theta = 10^-3.5) up to position 17, pair 6 (10^-3) to 5, pair 5
+// (10^-2.5) to 1, pairs 0..4 at 0 only: 18 + 6 + 2 + 5 = 31.
+static_assert(half.value.saturated == 31, "31 values saturated, as counted by hand");
+
+// 3. ALiBi: 8 heads, max_bias 8: slopes 2^-1 .. 2^-8, exact in q15 (16384 .. 128).
+constexpr auto slopes =
+    posenc::alibi::make_slopes<q15, 8>(posenc::alibi::checked_config{posenc::alibi::config{.heads = 8}});
+static_assert(slopes.ok() && slopes.value[0].bits == 16384 && slopes.value[7].bits == 128,
+              "2^-1 and 2^-8 are 16384 and 128 steps exactly");
+
+}  // namespace

@@ -1,0 +1,189 @@
+// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31`, run as the built executable
+// (POSENC_CLI_PATH). Expected values from the MPFR oracle (verify/rope_oracle.hpp rounded by
+// verify/mpfr.hpp's round_into_fixed_bits: RN_even(x 2^F) by mpfr_rint, then saturation); the
+// saturation note on stderr with exit status 0; every format holding the same integers; the
+// refusals naming what is wrong.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <posenc/alibi/slopes.hpp>
+#include <posenc/numeric/fixed_point.hpp>
+#include <posenc/verify/alibi_oracle.hpp>
+#include <posenc/verify/rational_power_oracle.hpp>
+#include <posenc/verify/rope_oracle.hpp>
+#include <posenc/verify/sinusoid_oracle.hpp>
+
+#include "cli_test_util.hpp"
+
+namespace {
+
+using posenc_test::cli_result;
+using posenc_test::emit;
+using posenc_test::split;
+using posenc_test::strings;
+
+template <class Q>
+std::int64_t little_endian(const std::string& bytes, std::size_t at) {
+  using R = typename posenc::fixed_format<Q>::storage;
+  R v{};
+  std::memcpy(&v, bytes.data() + at, sizeof v);  // the test hosts are little-endian (x86-64)
+  return v;
+}
+
+template <class Q>
+void check_table(const char* dtype, int d, int positions) {
+  const strings args = {"rope",         "--head-dim", std::to_string(d), "--positions", std::to_string(positions),
+                        "--rope-theta", "10000",      "--dtype",         dtype};
+  const cli_result r = emit(args);
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 0);
+  // The saturations of position 0's cos (and of the slow pairs' small angles) are noted, once.
+  CHECK(r.err.rfind(std::string("posenc: note: emit rope: "), 0) == 0);
+  CHECK(r.err.find(std::string(dtype) + " values saturated") != std::string::npos);
+  CHECK(split(r.err, '\n').size() == 2);
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines.size() == static_cast<std::size_t>(positions * d / 2) + 2);
+  std::vector<std::int64_t> csv;
+  int bad = 0;
+  for (int j = 0; j < d / 2; ++j) {
+    const posenc::verify::rope_frequency f(10000.0, j, d);
+    for (int p = 0; p < positions; ++p) {
+      const auto cols = split(lines[static_cast<std::size_t>(1 + p * d / 2 + j)], ',');
+      REQUIRE(cols.size() == 4);
+      auto v = posenc::verify::rope_value(f, static_cast<std::uint64_t>(p));
+      const Q c = v.template round<Q>(0), s = v.template round<Q>(1);
+      bad += std::stoll(cols[2]) != c.bits || std::stoll(cols[3]) != s.bits;
+    }
+  }
+  CHECK(bad == 0);
+  // --format bin: per position, element k (half-split: pair k mod d/2), cos then sin, little-endian.
+  const cli_result b = emit(posenc_test::cat(args, {"--format", "bin"}));
+  REQUIRE(b.status == 0);
+  constexpr std::size_t w = sizeof(typename posenc::fixed_format<Q>::storage);
+  REQUIRE(b.out.size() == static_cast<std::size_t>(positions * d) * 2 * w);
+  int bin_bad = 0;
+  for (int p = 0; p < positions; ++p)
+    for (int k = 0; k < d; ++k) {
+      const auto cols = split(lines[static_cast<std::size_t>(1 + p * d / 2 + k % (d / 2))], ',');
+      const std::size_t at = static_cast<std::size_t>(p * d + k) * 2 * w;
+      bin_bad +=
+          little_endian<Q>(b.out, at) != std::stoll(cols[2]) || little_endian<Q>(b.out, at + w) != std::stoll(cols[3]);
+    }
+  CHECK(bin_bad == 0);
+  // --format c: CMSIS's integer type, the saturation count, and the bin bytes' checksum.
+  const cli_result h = emit(posenc_test::cat(args, {"--format", "c"}));
+  REQUIRE(h.status == 0);
+  CHECK(h.out.find(std::is_same_v<Q, posenc::q15> ? "int16_t posenc_rope_cos[" : "int32_t posenc_rope_cos[") !=
+        std::string::npos);
+  CHECK(h.out.find("// Saturated values") != std::string::npos);
+  char hash[32];
+  std::snprintf(hash, sizeof hash, "0x%016llx", static_cast<unsigned long long>(posenc_test::fnv1a64(b.out)));
+  CHECK(h.out.find(std::string("checksum = ") + hash) != std::string::npos);
+  // --format npy: '<i2' / '<i4', shape (2, positions, d), the bin's values regrouped (cos rows then sin rows).
+  const cli_result n = emit(posenc_test::cat(args, {"--format", "npy"}));
+  REQUIRE(n.status == 0);
+  CHECK(n.out.find(std::is_same_v<Q, posenc::q15> ? "'descr': '<i2'" : "'descr': '<i4'") != std::string::npos);
+  CHECK(n.out.find("(2, " + std::to_string(positions) + ", " + std::to_string(d) + ")") != std::string::npos);
+  const std::size_t data = n.out.size() - static_cast<std::size_t>(2 * positions * d) * w;
+  CHECK(little_endian<Q>(n.out, data) == posenc::fixed_format<Q>::max_raw);  // cos 0 saturated
+  // --format safetensors: I16 / I32.
+  const cli_result t = emit(posenc_test::cat(args, {"--format", "safetensors"}));
+  REQUIRE(t.status == 0);
+  CHECK(t.out.find(std::is_same_v<Q, posenc::q15> ? "\"dtype\":\"I16\"" : "\"dtype\":\"I32\"") != std::string::npos);
+}
+
+void check_refused(const strings& args, const std::string& words) {
+  const cli_result r = emit(args);
+  INFO(posenc_test::describe_cli(args) << "\nstderr: " << r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find(words) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("emit rope --dtype q15: MPFR's values, saturations noted, every format the same", "[cli][emit]") {
+  check_table<posenc::q15>("q15", 64, 48);
+}
+
+TEST_CASE("emit rope --dtype q31: MPFR's values, saturations noted, every format the same", "[cli][emit]") {
+  check_table<posenc::q31>("q31", 32, 24);
+}
+
+TEST_CASE("emit --dtype q15|q31: refused where it does not apply, saying why", "[cli][emit]") {
+  check_refused({"t5-bucket", "--dtype", "q15"}, "--dtype");
+  check_refused({"sandwich", "--dim", "8", "--heads", "2", "--distances", "4", "--dtype", "q15"},
+                "--dtype q15 and q31 apply to the tables rope, sinusoidal, alibi (slopes), xpos");
+  check_refused({"alibi", "--heads", "8", "--bias", "--positions", "4", "--dtype", "q15"},
+                "--bias in q15: the biases -m_h |i - j| leave [-1, 1)");
+  check_refused({"rope-freq", "--head-dim", "8", "--dtype", "q31"}, "--dtype q15 and q31 apply to the tables rope");
+  check_refused({"rope", "--head-dim", "8", "--positions", "2", "--dtype", "q15", "--decimal"},
+                "--decimal applies to floating dtypes");
+  check_refused({"rope", "--head-dim", "8", "--positions", "2", "--dtype", "q15", "--policy", "hf-float32"},
+                "takes --policy exact only");
+  // Without saturation no note: positions 1.. of a fast pair only (head-dim 2: theta = 1).
+  const cli_result r = emit({"rope", "--head-dim", "2", "--positions", "3", "--start", "1", "--dtype", "q15"});
+  CHECK(r.status == 0);
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("emit sinusoidal and alibi --dtype q15|q31: MPFR's values, the note, CMSIS's C type", "[cli][emit]") {
+  // Sinusoidal, positions -3 .. 4: cos 0 saturates (noted), a negative position's sin is exact.
+  for (const char* dtype : {"q15", "q31"}) {
+    const bool q15 = std::string(dtype) == "q15";
+    const cli_result r = emit({"sinusoidal", "--dim", "16", "--positions", "8", "--start", "-3", "--dtype", dtype});
+    INFO(dtype << " stderr: " << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("posenc: note: emit sinusoidal: ") == 0);
+    const auto lines = split(r.out, '\n');
+    REQUIRE(lines.size() == 8 * 16 + 2);
+    const posenc::sinusoidal::config c{.dim = 16};
+    int bad = 0;
+    for (std::size_t row = 1; row + 1 < lines.size(); ++row) {
+      const auto cols = split(lines[row], ',');
+      const auto e = posenc::verify::sinusoid_element_of(c, std::stoi(cols[1]));
+      auto v = posenc::verify::sinusoid_angle_value(std::stoll(cols[0]), c.base, e.num, e.den);
+      const std::int64_t want = q15 ? v.template round<posenc::q15>(e.is_sin ? 1 : 0).bits
+                                    : v.template round<posenc::q31>(e.is_sin ? 1 : 0).bits;
+      bad += std::stoll(cols[2]) != want;
+    }
+    CHECK(bad == 0);
+    const cli_result h = emit({"sinusoidal", "--dim", "16", "--positions", "8", "--dtype", dtype, "--format", "c"});
+    CHECK(h.out.find(q15 ? "int16_t posenc_sinusoidal_value[8][16]" : "int32_t posenc_sinusoidal_value[8][16]") !=
+          std::string::npos);
+  }
+  // ALiBi slopes of 12 heads (the second group irrational): MPFR's, no saturation, no note.
+  const cli_result a = emit({"alibi", "--heads", "12", "--dtype", "q31"});
+  REQUIRE(a.status == 0);
+  CHECK(a.err.empty());
+  const auto lines = split(a.out, '\n');
+  REQUIRE(lines.size() == 12 + 2);
+  const posenc::alibi::checked_config cc{posenc::alibi::config{.heads = 12}};
+  int bad = 0;
+  for (int h = 0; h < 12; ++h) {
+    const auto e = posenc::alibi::slope_exponent_of(cc, h).value;
+    auto v = posenc::verify::alibi_bias_value(e.num, e.den, 1);
+    bad += std::stoll(split(lines[static_cast<std::size_t>(h + 1)], ',')[1]) != -v.template round<posenc::q31>().bits;
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("emit xpos --dtype q15: MPFR's scales, saturation at n <= 0 noted", "[cli][emit]") {
+  const cli_result r = emit({"xpos", "--head-dim", "16", "--positions", "40", "--start", "-2", "--dtype", "q15"});
+  INFO("stderr: " << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.find("posenc: note: emit xpos: 24 of 320 q15 values saturated") == 0);  // n = -2, -1, 0
+  const auto lines = split(r.out, '\n');
+  REQUIRE(lines.size() == 40 * 8 + 2);
+  int bad = 0;
+  for (std::size_t row = 1; row + 1 < lines.size(); ++row) {
+    const auto cols = split(lines[row], ',');
+    const std::int64_t n = std::stoll(cols[0]), j = std::stoll(cols[1]);
+    auto v = posenc::verify::rational_power_value(10 * j + 2 * 16, 7 * 16, n, 512);
+    bad += std::stoll(cols[2]) != v.template round<posenc::q15>().bits;
+  }
+  CHECK(bad == 0);
+}
