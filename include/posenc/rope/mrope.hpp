@@ -283,19 +283,23 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
       return st;
     }
     // The gather: each pair's slot and column once per chunk, each token's four rows once per token
-    // (slot 3, ggml's fourth stream, always reads position 0).
+    // (slot 3, ggml's fourth stream, always reads position 0). The chunk's pairs are grouped in runs
+    // of one slot and consecutive columns (a section is one run; an interleaved map, runs of one), so
+    // a compact row is copied run by run through two pointers: in constant evaluation every read of a
+    // per-pair index costs about what the copy itself does.
     constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
     std::size_t seen[4] = {};  // per stream: pairs of the slot before the chunk
     for (std::size_t j0 = 0; j0 < pairs; j0 += chunk) {
       const std::size_t n = pairs - j0 < chunk ? pairs - j0 : chunk;
       std::size_t slot_of[chunk] = {}, column_of[chunk] = {};
+      std::size_t runs = 0, run_end[chunk] = {};  // run r: pairs [run_end[r - 1], run_end[r]) of the chunk
       for (std::size_t jj = 0; jj < n; ++jj) {
         slot_of[jj] = static_cast<std::size_t>(mrope_slot(c, static_cast<int>(j0 + jj)));
         column_of[jj] = per_stream ? seen[slot_of[jj]]++ : j0 + jj;
+        if (jj > 0 && (slot_of[jj] != slot_of[jj - 1] || column_of[jj] != column_of[jj - 1] + 1)) run_end[runs++] = jj;
       }
+      run_end[runs++] = n;
       dest.begin_chunk(j0, n);
-      // Through pointers, and a compact row's pairs stored in place: in constant evaluation each call
-      // (span's operator[], the sink's store) costs about what the copy itself does.
       const math::sincos_result<T>* const from = scratch.data();
       for (std::size_t i = 0; i < tk.count; ++i) {
         std::size_t row[4] = {0, 0, 0, base[3] + static_cast<std::size_t>(0 - first[3]) * wide[3]};
@@ -303,7 +307,10 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
           row[s] = base[s] + static_cast<std::size_t>(tk.at(s, i) - first[s]) * wide[s];
         if (dest.pairs != nullptr) {
           math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
-          for (std::size_t jj = 0; jj < n; ++jj) to[jj] = from[row[slot_of[jj]] + column_of[jj]];
+          for (std::size_t r = 0, jj = 0; r < runs; ++r) {
+            const std::size_t end = run_end[r];
+            for (std::size_t at = row[slot_of[jj]] + column_of[jj]; jj < end; ++jj, ++at) to[jj] = from[at];
+          }
         } else {
           for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, from[row[slot_of[jj]] + column_of[jj]]);
         }
