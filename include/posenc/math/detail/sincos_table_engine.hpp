@@ -120,11 +120,11 @@ constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::
     if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_double_take(af))
       return fill_rows_runtime_double(src, start, rows, columns, af, sink);
   if constexpr (std::is_same_v<T, float>) {
-    // Sinks that write whole rows: runs of floats (the sinusoidal tables), or contiguous {sin, cos}
-    // pairs (the math tables, RoPE's compact tables; row_pairs(0, 0, 0) is null for a sink whose
-    // rows are not pairs, such as RoPE's expanded tables).
+    // Sinks that write whole rows: runs of floats (the sinusoidal tables, RoPE's expanded tables), or
+    // contiguous {sin, cos} pairs (the math tables, RoPE's compact tables; row_pairs(0, 0, 0) is
+    // null for a sink whose rows are not pairs).
     bool rows_whole = false;  // not a const bool: that initializer would be constant-evaluated
-    if constexpr (has_constexpr_row_runs<Sink>) rows_whole = true;
+    if constexpr (has_row_runs<Sink>) rows_whole = true;
     if constexpr (has_row_pairs<Sink>) rows_whole = rows_whole || sink.row_pairs(0, 0, 0) != nullptr;
     if (rows_whole)
       if (std::is_constant_evaluated() && list == nullptr && af == nullptr) {

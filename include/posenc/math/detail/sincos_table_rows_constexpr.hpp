@@ -1,6 +1,6 @@
 // sincos_table_rows_constexpr.hpp: the constant-evaluation path of the cos/sin table engine for
 // float tables of consecutive positions, no folded amplitude, written into a sink that can say
-// where a row's values go (row_runs: the sinusoidal tables). The same entries as every other path
+// where a row's values go (row_runs: the sinusoidal tables, RoPE's expanded ones; row_pairs: compact {sin, cos} rows). The same entries as every other path
 // (an entry the test decides is correctly rounded; the others come from the source's scalar
 // function); what differs is the cost inside the compiler.
 //
@@ -40,10 +40,10 @@ concept has_row_pairs = requires(Sink& s, std::size_t i) {
   { s.row_pairs(i, i, i) } -> std::same_as<math::sincos_result<float>*>;
 };
 
-// A sink whose rows the constant-evaluation path writes: it has row_runs and does not limit them
-// to run time (row_runs_at_run_time_only: the RoPE tables, whose rows are not written whole).
+// A sink told when a row's columns [j0, j0 + n) are written (RoPE's half-split rows then copy them
+// to their second half, keeping the table's stores in order).
 template <class Sink>
-concept has_constexpr_row_runs = has_row_runs<Sink> && !requires { Sink::row_runs_at_run_time_only; };
+concept has_end_row = requires(Sink& s, std::size_t i) { s.end_row(i, i, i); };
 
 // Columns written in one pass, and rows a block's anchor is walked over at most. A row is
 // written whole, left to right: GCC's constant evaluator appends an array element stored past the
@@ -152,6 +152,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           sink.store(i, j0, j, math::sincos_result<float>{sv, cv});
         }
       }
+      if constexpr (has_end_row<Sink>) sink.end_row(i, j0, n);
     }
   }
   return st;

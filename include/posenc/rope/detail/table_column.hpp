@@ -62,26 +62,40 @@ struct table_dest {
   // The element offsets of the chunk's pairs in a row (begin_chunk).
   std::size_t k0[sincos_table::chunk_columns] = {}, k1[sincos_table::chunk_columns] = {};
 
+  // The constant-evaluation row path's chunks (up to 512 pairs) write through row_runs, never store.
   constexpr void begin_chunk(std::size_t j0, std::size_t n) noexcept {
-    if (pairs != nullptr) return;
+    if (pairs != nullptr || n > sincos_table::chunk_columns) return;
     for (std::size_t j = 0; j < n; ++j) {
       k0[j] = rope::pair_index(lay, j0 + j, 0, stride);
       k1[j] = rope::pair_index(lay, j0 + j, 1, stride);
     }
   }
-  // At run time, the first copy of each pair of a half-split expanded row is written in place by
-  // the row kernel (sincos_table_rows.hpp), with no call an entry; fill() then copies the row's
-  // first half to its second. In constant evaluation this sink keeps the column path: its rows are
-  // not written whole (the constexpr row path, sincos_table_rows_constexpr.hpp, serves sinks that
-  // are), so the opt-out below keeps the compile-time cost of RoPE tables what it was.
-  static constexpr bool row_runs_at_run_time_only = true;
+  // The first copy of each pair of an expanded row is written in place by the row kernels, with no
+  // call an entry; the second copies follow. At run time (half-split rows only,
+  // sincos_table_rows.hpp) fill() copies every row's first half to its second (copy_second_halves).
+  // In constant evaluation (sincos_table_rows_constexpr.hpp) end_row copies each row's right after
+  // it, so that the table's elements are stored in order, or for interleaved rows within the row
+  // (GCC's evaluator inserts an element stored before the last one in time linear in what follows).
   constexpr bool row_runs(std::size_t i, std::size_t j0, std::size_t n, sincos_table::row_runs<T>& r) noexcept {
-    if (std::is_constant_evaluated() || pairs != nullptr || lay != rope::layout::half_split) return false;
-    r.sin = sin + i * stride + j0;
-    r.cos = cos + i * stride + j0;
-    r.sin_stride = r.cos_stride = 1;
+    const bool interleaved = lay != rope::layout::half_split;
+    if (pairs != nullptr || (interleaved && !std::is_constant_evaluated())) return false;
+    r.sin = sin + i * stride + (interleaved ? 2 * j0 : j0);
+    r.cos = cos + i * stride + (interleaved ? 2 * j0 : j0);
+    r.sin_stride = r.cos_stride = interleaved ? 2 : 1;
     r.cos_count = n;
     return true;
+  }
+  constexpr void end_row(std::size_t i, std::size_t j0, std::size_t n) noexcept {
+    if (!std::is_constant_evaluated() || pairs != nullptr) return;
+    T* const c = cos + i * stride;
+    T* const s = sin + i * stride;
+    if (lay == rope::layout::half_split) {
+      const std::size_t half = stride / 2;
+      for (std::size_t j = j0; j < j0 + n; ++j) c[half + j] = c[j];
+      for (std::size_t j = j0; j < j0 + n; ++j) s[half + j] = s[j];
+    } else {
+      for (std::size_t j = 2 * j0; j < 2 * (j0 + n); j += 2) c[j + 1] = c[j], s[j + 1] = s[j];
+    }
   }
   // A compact table's row as contiguous {sin, cos} pairs, which the constant-evaluation row path
   // stores in place (sincos_table_rows_constexpr.hpp); null for expanded tables, which keep the
