@@ -9,6 +9,10 @@
 #   trivial  trivial_fill.cpp  float(i) * 0.5f, no math: baseline (b)                 (g++ and clang++)
 #   folded   gcc_folded.cpp    GCC's MPFR folding of std::cos/std::sin on a float angle,
 #                              less accurate (see the file): baseline (a)              (g++ only)
+#   rope     rope_table_llama31.cpp  rope::make_table<float, rows, 128>: Llama-3.1's expanded
+#                              table, cos and sin [rows][128], twice the bytes of the others
+#                                                                                 (g++ and clang++)
+#   trivial2 trivial_fill.cpp at 2 x rows: the trivial fill of the rope variant's bytes, its baseline
 # measuring wall time and peak RSS with /usr/bin/time -f '%e %M', and prints absolute figures and
 # ratios against the baselines measured in the same run, so that machine speed cancels out.
 #
@@ -58,6 +62,8 @@ measure() {
     table) src=$here/posenc_table.cpp ;;
     trivial) src=$here/trivial_fill.cpp ;;
     folded) src=$here/gcc_folded.cpp ;;
+    rope) src=$here/rope_table_llama31.cpp ;;
+    trivial2) src=$here/trivial_fill.cpp rows=$((2 * rows)) ;;
   esac
   while :; do
     local flags=()
@@ -137,14 +143,16 @@ for rows in $SIZES; do
   for cfg in "${configs[@]}"; do
     read -r kind variant <<< "$cfg"
     key="$rows/$kind/$variant"
-    tt=${T[$rows/$kind/trivial]:-0}
+    base=trivial
+    [[ $variant == rope ]] && base=trivial2  # the trivial fill of the same bytes
+    tt=${T[$rows/$kind/$base]:-0}
     tf=${T[$rows/gcc/folded]:-0}
     rf="-"
     [[ $kind == gcc && $variant != folded ]] && rf=$(ratio "${T[$key]}" "$tf")
     [[ $variant == folded ]] && rf="1.00"
     printf '%-8s %-6s %-8s %9s %9s %10s %10s %10s  %s\n' "${rows}x64" "$kind" "$variant" \
       "${T[$key]}" "$(mib "${M[$key]}")" "$(ratio "${T[$key]}" "$tt")" "$rf" \
-      "$(ratio "${M[$key]}" "${M[$rows/$kind/trivial]:-0}")" "${F[$key]}"
+      "$(ratio "${M[$key]}" "${M[$rows/$kind/$base]:-0}")" "${F[$key]}"
   done
 done
 
@@ -165,3 +173,9 @@ for variant in posenc table; do
   goal "gcc peak RSS / gcc trivial peak RSS" "$(ratio "${M[$big/gcc/$variant]}" "${M[$big/gcc/trivial]:-0}")" 2.5
   goal "clang peak RSS / clang trivial peak RSS" "$(ratio "${M[$big/clang/$variant]}" "${M[$big/clang/trivial]:-0}")" 2.5
 done
+if [[ " $VARIANTS " == *" rope "* ]]; then
+  echo
+  echo "goals on the ${big}-row expanded RoPE table (variant rope against trivial2, the same bytes):"
+  goal "clang time / clang trivial time" "$(ratio "${T[$big/clang/rope]:-0}" "${T[$big/clang/trivial2]:-0}")" 1.3
+  goal "gcc time / gcc trivial time" "$(ratio "${T[$big/gcc/rope]:-0}" "${T[$big/gcc/trivial2]:-0}")" 1.3
+fi
