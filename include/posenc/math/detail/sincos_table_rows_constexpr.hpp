@@ -104,8 +104,8 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
             if (st == posenc::status::ok) st = x.error;
             pairs[j] = x.value;
-          } else {
-            pairs[j] = {sv, cv};
+          } else {  // two scalar stores: a braced pair costs Clang's evaluator a temporary (1.58x -> 1.36x a trivial fill)
+            pairs[j].sin = sv, pairs[j].cos = cv;
           }
         }
       }
@@ -144,7 +144,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           sv = x.value.sin, cv = x.value.cos;
         }
         if (pairs != nullptr) {
-          pairs[j] = {sv, cv};
+          pairs[j].sin = sv, pairs[j].cos = cv;
         } else if (direct) {
           r.sin[j * r.sin_stride] = sv;
           if (j < r.cos_count) r.cos[j * r.cos_stride] = cv;
