@@ -924,6 +924,7 @@ void check_pairs(const named_config& nc, std::uint64_t start, std::size_t n) {
     csv_value_bytes<T>(f[3], from_csv);
   }
   const strings pairs = cat(common, {"--layout", "pairs"});
+  CHECK(emit(pairs).out == emit(common).out);  // CSV is per pair in every layout
   const cli_result bin = emit(cat(pairs, {"--format", "bin"})), full = emit(cat(common, {"--format", "bin"}));
   REQUIRE(bin.status == 0);
   REQUIRE(full.status == 0);

@@ -145,6 +145,11 @@ TEST_CASE("posenc verify rope --layout pairs: an emitted pair table passes; one 
   const cli_result bad = verify(cat({"rope", "--table", table, "--quiet"}, cfg));
   CHECK(bad.status == 1);
   CHECK(bad.out.find("first entry beyond the allowed error: position 17, element 3, sin") != std::string::npos);
+  // A pairs file of other rows names the shape in pairs.
+  const cli_result shape = verify({"rope", "--table", dir.file("p.npy"), "--quiet", "--head-dim", "32",
+                                   "--partial-rotary-factor", "0.5", "--positions", "41", "--layout", "pairs"});
+  CHECK(shape.status == 2);
+  CHECK(shape.err.find("41 rows of 8 pairs are [2, 41, 8]") != std::string::npos);
   // Read as an expanded table of the same rows it has the wrong size: bad input, not a verdict.
   CHECK(verify({"rope", "--table", table, "--quiet", "--head-dim", "32", "--partial-rotary-factor", "0.5",
                 "--positions", "40", "--dtype", "bf16"})

@@ -297,13 +297,15 @@ R file_value(io::parse_result<R> r, const std::string& path, const std::string& 
   return r.value();
 }
 
+// d: the values a row holds, rotary_dim (or rotary_dim/2 with --layout pairs, pairs = true).
 inline tensor_table read_tensor_table(const std::string& path, table_file kind, std::optional<pv::table_dtype> want,
-                                      std::uint64_t rows, std::size_t d, const std::string& ctx) {
+                                      std::uint64_t rows, std::size_t d, const std::string& ctx, bool pairs = false) {
   tensor_table t;
   const std::vector<std::uint64_t> row_shape{rows, d};
   const auto shape_error = [&](const io::tensor& x, const std::string& expected) {
     return usage_error(ctx + ": " + quote(path) + " holds a " + shape_text(x.shape) + " tensor; " +
-                       std::to_string(rows) + " rows of rotary_dim " + std::to_string(d) + " are " + expected);
+                       std::to_string(rows) + " rows of " +
+                       (pairs ? std::to_string(d) + " pairs" : "rotary_dim " + std::to_string(d)) + " are " + expected);
   };
   if (kind == table_file::npy) {
     io::tensor all = file_value(io::read_npy_file(path, tensor_dtype_of(want)), path, ctx);
@@ -417,7 +419,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   if (given && kind != table_file::bin) {
     const std::optional<pv::table_dtype> want =
         a.has("dtype") ? std::optional<pv::table_dtype>(dtypes[0]) : std::nullopt;
-    tensors = read_tensor_table(path, kind, want, q.rows, width, ctx);
+    tensors = read_tensor_table(path, kind, want, q.rows, width, ctx, pairs);
     dtypes = {tensors->dtype};
   }
   q.description =
