@@ -33,6 +33,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "posenc/laws/rope/exactness.hpp"
+#include "posenc/laws/rope/table_view.hpp"
+#include "posenc/laws/rotary/unit_norm.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/numeric/bfloat16.hpp"
@@ -612,6 +615,21 @@ POSENC_PROVE_FOLD(float);
 POSENC_PROVE_FOLD(bfloat16);
 POSENC_PROVE_FOLD(float16);
 #undef POSENC_PROVE_FOLD
+
+// The compact table (one cos, sin per pair: `posenc emit rope --layout pairs`, half the bytes of
+// the tables above) obeys the same laws, read in the element order it is applied in
+// (laws/rotary/pair_table_view.hpp): every value of it is compared with the exact table.
+constexpr auto compact = rope::make_pair_table<bfloat16, 8, 8>(llama3, {.start = 4090});
+static_assert(compact.ok(), "the compact bfloat16 Llama-3 table builds");
+static_assert(2 * sizeof(compact.value.data) ==
+                  sizeof(rope::table<bfloat16, 8, 16>::cos) + sizeof(rope::table<bfloat16, 8, 16>::sin),
+              "its values take half the bytes of the expanded table's cos and sin arrays");
+static_assert(
+    posenc::laws::exactness(posenc::laws::expanded(posenc::laws::pair_view(compact.value), layout::half_split), llama3)
+            .holds &&
+        posenc::laws::unit_norm(posenc::laws::expanded(posenc::laws::pair_view(compact.value), layout::interleaved))
+            .holds,
+    "compact bfloat16 Llama-3 table from 4090: exact in either order, unit norm");
 
 }  // namespace
 

@@ -127,4 +127,11 @@ inline std::uint64_t fnv1a64(const std::string& bytes) {
   return h;
 }
 
+// n with a comma every three digits ("4,194,304"), as a header states its arrays' bytes.
+inline std::string thousands(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (std::size_t at = s.size(); at > 3; at -= 3) s.insert(at - 3, ",");
+  return s;
+}
+
 }  // namespace posenc_test

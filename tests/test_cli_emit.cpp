@@ -893,3 +893,85 @@ TEST_CASE("emit rope: Python's spellings give the canonical spellings' bytes", "
         CHECK(b.out == a.out);
       }
 }
+
+namespace {
+
+// The bytes a header's comment states for its arrays ("// 2 arrays x 3 x 64 float: 1,536 bytes").
+std::uint64_t stated_bytes(const std::string& h, const std::string& arrays) {
+  const std::size_t at = h.find("\n// " + arrays + " x ");
+  REQUIRE(at != std::string::npos);
+  const std::size_t colon = h.find(": ", at), end = h.find(" bytes", at);
+  REQUIRE(colon < end);
+  std::string digits;
+  for (const char c : h.substr(colon + 2, end - colon - 2))
+    if (c != ',') digits += c;
+  return std::stoull(digits);
+}
+
+// --layout pairs: the CSV's (position, pair) values once each (bin: cos then sin, in the CSV's
+// order), the header's arrays [N][rotary_dim/2] holding the bin's values, and half the bytes.
+template <class T>
+void check_pairs(const named_config& nc, std::uint64_t start, std::size_t n) {
+  const strings common = cat(
+      {"rope", "--dtype", dtype<T>(), "--start", std::to_string(start), "--positions", std::to_string(n)}, nc.flags);
+  INFO(posenc_test::describe_cli(common));
+  std::string from_csv;
+  const auto lines = ok_lines(common);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto f = split(lines[i], ',');
+    REQUIRE(f.size() == 4);
+    csv_value_bytes<T>(f[2], from_csv);
+    csv_value_bytes<T>(f[3], from_csv);
+  }
+  const strings pairs = cat(common, {"--layout", "pairs"});
+  CHECK(emit(pairs).out == emit(common).out);  // CSV is per pair in every layout
+  const cli_result bin = emit(cat(pairs, {"--format", "bin"})), full = emit(cat(common, {"--format", "bin"}));
+  REQUIRE(bin.status == 0);
+  REQUIRE(full.status == 0);
+  CHECK(bin.out == from_csv);
+  CHECK(2 * bin.out.size() == full.out.size());
+  const cli_result h = emit(cat(pairs, {"--format", "c", "--name", "tbl"}));
+  const cli_result hf = emit(cat(common, {"--format", "c", "--name", "tbl"}));
+  REQUIRE(h.status == 0);
+  REQUIRE(hf.status == 0);
+  CHECK(h.out.find("layout pairs,") != std::string::npos);
+  const std::size_t dim = static_cast<std::size_t>(posenc::rope::detail::rotary_dim(nc.cfg));
+  const std::string P = std::to_string(dim / 2), N = std::to_string(n);
+  CHECK(h.out.find("tbl_pairs = " + P + "u;") != std::string::npos);
+  const std::string ctype = std::is_same_v<T, double> ? "double" : std::is_same_v<T, float> ? "float" : "uint16_t";
+  const auto cos = array_literals(h.out, "_CONST " + ctype + " tbl_cos[" + N + "][" + P + "]");
+  const auto sin = array_literals(h.out, "_CONST " + ctype + " tbl_sin[" + N + "][" + P + "]");
+  REQUIRE(cos.size() == n * dim / 2);
+  REQUIRE(sin.size() == cos.size());
+  std::string bytes;
+  for (std::size_t e = 0; e < cos.size(); ++e) {
+    literal_bytes<T>(cos[e], bytes);
+    literal_bytes<T>(sin[e], bytes);
+  }
+  CHECK(bytes == bin.out);
+  // The stated bytes are the arrays' (the bin's, which holds both), and half the expanded header's.
+  CHECK(stated_bytes(h.out, "2 arrays") == bin.out.size());
+  CHECK(stated_bytes(hf.out, "2 arrays") == full.out.size());
+  if (dim < static_cast<std::size_t>(nc.cfg.head_dim))
+    CHECK(h.out.find("pass through (no entry)") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("emit rope --layout pairs: one cos and sin per pair, half the bytes, the header says them", "[cli][emit]") {
+  const auto cs = configs();
+  check_pairs<double>(cs[0], 0, 3);
+  check_pairs<float>(cs[2], 123, 4);  // partial rotary: the pairs cover rotary_dim of head_dim
+  check_pairs<bfloat16>(cs[1], 40000, 2);
+  // rope-freq and the other schemes' headers state their arrays' bytes too.
+  const cli_result f = emit({"rope-freq", "--head-dim", "64", "--dtype", "f32", "--format", "c"});
+  REQUIRE(f.status == 0);
+  CHECK(stated_bytes(f.out, "1 array") == 32 * 4);
+  const cli_result a = emit({"alibi", "--heads", "12", "--dtype", "bf16", "--format", "c"});
+  REQUIRE(a.status == 0);
+  CHECK(stated_bytes(a.out, "1 array") == 12 * 2);
+  // A bad --layout names the choices.
+  const cli_result bad = emit({"rope", "--head-dim", "8", "--positions", "2", "--layout", "pair"});
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("expected one of: half-split, interleaved, pairs") != std::string::npos);
+}

@@ -74,6 +74,30 @@ void check_table(const char* dtype, int d, int positions) {
           little_endian<Q>(b.out, at) != std::stoll(cols[2]) || little_endian<Q>(b.out, at + w) != std::stoll(cols[3]);
     }
   CHECK(bin_bad == 0);
+  // --layout pairs: per position, pair j, cos then sin (half the bytes), in bin and in the header.
+  const strings pairs = posenc_test::cat(args, {"--layout", "pairs"});
+  const cli_result pb = emit(posenc_test::cat(pairs, {"--format", "bin"}));
+  REQUIRE(pb.status == 0);
+  REQUIRE(2 * pb.out.size() == b.out.size());
+  int pairs_bad = 0;
+  for (int e = 0; e < positions * d / 2; ++e) {
+    const auto cols = split(lines[static_cast<std::size_t>(1 + e)], ',');
+    const std::size_t at = static_cast<std::size_t>(e) * 2 * w;
+    pairs_bad +=
+        little_endian<Q>(pb.out, at) != std::stoll(cols[2]) || little_endian<Q>(pb.out, at + w) != std::stoll(cols[3]);
+  }
+  CHECK(pairs_bad == 0);
+  const cli_result ph = emit(posenc_test::cat(pairs, {"--format", "c"}));
+  REQUIRE(ph.status == 0);
+  const std::string ctype = std::is_same_v<Q, posenc::q15> ? "int16_t" : "int32_t";
+  const std::string shape = "[" + std::to_string(positions) + "][" + std::to_string(d / 2) + "]";
+  CHECK(ph.out.find(ctype + " posenc_rope_cos" + shape) != std::string::npos);
+  CHECK(ph.out.find("// 2 arrays x " + std::to_string(positions) + " x " + std::to_string(d / 2) + " " + ctype + ": " +
+                    posenc_test::thousands(pb.out.size()) + " bytes\n") != std::string::npos);
+  char pair_hash[32];
+  std::snprintf(pair_hash, sizeof pair_hash, "0x%016llx",
+                static_cast<unsigned long long>(posenc_test::fnv1a64(pb.out)));
+  CHECK(ph.out.find(std::string("checksum = ") + pair_hash) != std::string::npos);
   // --format c: CMSIS's integer type, the saturation count, and the bin bytes' checksum.
   const cli_result h = emit(posenc_test::cat(args, {"--format", "c"}));
   REQUIRE(h.status == 0);

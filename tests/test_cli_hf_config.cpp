@@ -72,8 +72,11 @@ const strings llama31_flags = {"--head-dim",
 
 TEST_CASE("emit --hf-config: the file's values equal the explicit flags", "[cli][hf-config]") {
   const std::string llama = fixture("llama-3.1-8b.json");
-  for (const strings& out : {strings{"rope-freq"}, strings{"rope", "--positions", "8", "--start", "8190"},
-                             strings{"rope", "--positions", "3", "--dtype", "bf16", "--format", "c"}}) {
+  for (const strings& out :
+       {strings{"rope-freq"}, strings{"rope", "--positions", "8", "--start", "8190"},
+        strings{"rope", "--positions", "3", "--dtype", "bf16", "--format", "c"},
+        strings{"rope", "--positions", "3", "--dtype", "q15", "--layout", "pairs", "--format", "c"},
+        strings{"rope", "--positions", "5", "--dtype", "f32", "--layout", "pairs", "--format", "bin"}}) {
     check_same_output(cat(out, {"--hf-config", llama}), cat(out, llama31_flags));
   }
   // YaRN with truncate false (gpt-oss) and DeepSeek's mscale pair, folded attention.
@@ -107,6 +110,10 @@ TEST_CASE("emit --hf-config: the file's values equal the explicit flags", "[cli]
   check_same_output(
       {"rope-freq", "--hf-config", fixture("pythia-160m.json")},
       {"rope-freq", "--head-dim", "64", "--partial-rotary-factor", "0.25", "--max-position-embeddings", "2048"});
+  check_same_output(
+      {"rope", "--positions", "4", "--layout", "pairs", "--format", "npy", "--hf-config", fixture("pythia-160m.json")},
+      {"rope", "--positions", "4", "--layout", "pairs", "--format", "npy", "--head-dim", "64",
+       "--partial-rotary-factor", "0.25", "--max-position-embeddings", "2048"});
   check_same_output({"alibi", "--hf-config", fixture("bloom-560m.json")}, {"alibi", "--heads", "16"});
   check_same_output({"alibi", "--bias", "--positions", "5", "--hf-config", fixture("bloom-560m.json")},
                     {"alibi", "--bias", "--positions", "5", "--heads", "16", "--max-bias", "8"});

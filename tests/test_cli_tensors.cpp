@@ -188,7 +188,8 @@ TEST_CASE("emit <scheme> --format npy|safetensors: the CSV's values, shapes and 
 namespace {
 
 // emit rope against its CSV: element k of row i in the layout holds pair j = k mod D/2
-// (half-split: k and k + D/2) or j = k / 2 (interleaved: 2j and 2j + 1).
+// (half-split: k and k + D/2) or j = k / 2 (interleaved: 2j and 2j + 1); with --layout pairs,
+// value j of a row of D/2 holds pair j, once.
 void check_rope(const strings& flags, const char* dtype, const char* layout, std::uint64_t rows, std::uint64_t dim) {
   const strings args = cat(cat({"rope"}, flags), {"--dtype", dtype, "--layout", layout});
   INFO(posenc_test::describe_cli(args));
@@ -196,12 +197,14 @@ void check_rope(const strings& flags, const char* dtype, const char* layout, std
   // The CSV (layout-independent: one row per position and pair) read into [i][j] cos and sin.
   const auto csv = csv_rows(cat(cat({"rope"}, flags), {"--dtype", dtype}));
   REQUIRE(csv.size() == rows * dim / 2);
+  const std::uint64_t rotary_dim = dim;
+  const bool inter = std::string(layout) == "interleaved", pairs = std::string(layout) == "pairs";
+  if (pairs) dim /= 2;
   std::vector<double> cos(rows * dim), sin(rows * dim);
-  const bool inter = std::string(layout) == "interleaved";
   for (std::size_t r = 0; r < csv.size(); ++r) {
-    const std::size_t i = r / (dim / 2), j = std::stoul(csv[r][1]);
-    REQUIRE(j == r % (dim / 2));
-    for (const std::size_t k : {inter ? 2 * j : j, inter ? 2 * j + 1 : j + dim / 2}) {
+    const std::size_t i = r / (rotary_dim / 2), j = std::stoul(csv[r][1]);
+    REQUIRE(j == r % (rotary_dim / 2));
+    for (const std::size_t k : {inter ? 2 * j : j, pairs ? j : inter ? 2 * j + 1 : j + dim / 2}) {
       cos[i * dim + k] = posenc_test::parse_hex(csv[r][2]);
       sin[i * dim + k] = posenc_test::parse_hex(csv[r][3]);
     }
@@ -223,7 +226,8 @@ void check_rope(const strings& flags, const char* dtype, const char* layout, std
   CHECK(f.metadata.at("table") == "rope");
   CHECK(f.metadata.at("layout") == layout);
   CHECK(f.metadata.at("dtype") == dtype);
-  CHECK(f.metadata.at("rotary_dim") == std::to_string(dim));
+  CHECK(f.metadata.at("rotary_dim") == std::to_string(rotary_dim));
+  CHECK(f.metadata.count("pairs") == (pairs ? 1u : 0u));
   CHECK(f.metadata.at("positions") == std::to_string(rows));
 }
 
@@ -240,7 +244,7 @@ TEST_CASE("emit rope --format npy|safetensors: cos and sin of the CSV in the lay
       "--positions", "2", "--fold-attention"};
   const strings partial = {"--head-dim", "16", "--partial-rotary-factor", "0.5", "--positions", "2"};
   for (const char* dtype : {"f64", "f32", "bf16", "f16"})
-    for (const char* layout : {"half-split", "interleaved"}) {
+    for (const char* layout : {"half-split", "interleaved", "pairs"}) {
       check_rope(llama, dtype, layout, 3, 16);
       check_rope(yarn_folded, dtype, layout, 2, 8);
       check_rope(partial, dtype, layout, 2, 8);

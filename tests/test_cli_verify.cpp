@@ -120,6 +120,42 @@ TEST_CASE("posenc verify rope --table: posenc's bin table passes; a changed entr
           .status == 1);
 }
 
+TEST_CASE("posenc verify rope --layout pairs: an emitted pair table passes; one flipped bit fails", "[cli][verify]") {
+  temp_dir dir;
+  const strings cfg = {"--head-dim", "32",          "--rope-theta", "10000",   "--partial-rotary-factor",
+                       "0.5",        "--positions", "40",           "--dtype", "bf16",
+                       "--layout",   "pairs"};
+  for (const char* file : {"p.bin", "p.npy", "p.safetensors"}) {
+    const std::string table = dir.file(file);
+    REQUIRE(posenc_test::emit(cat(cat({"rope"}, cfg), {"-o", table, "--format", std::string(file).substr(2)})).status ==
+            0);
+    const strings args = cat({"rope", "--table", table, "--quiet"}, cfg);
+    const cli_result ok = verify(args);
+    INFO(file << "\n" << ok.out << ok.err);
+    CHECK(ok.status == 0);
+    // 40 rows x 8 pairs, each checked at both elements it rotates (rotary_dim 16, cos and sin).
+    CHECK(ok.out.find("bf16   1280         0            0") != std::string::npos);
+  }
+  // The bin file: 40 x 8 pairs x (cos, sin) x 2 bytes; flip the low bit of row 17, pair 3's sin.
+  const std::string table = dir.file("p.bin");
+  std::string bytes = posenc_test::read_all(table);
+  REQUIRE(bytes.size() == 40 * 8 * 2 * 2);
+  bytes[((17 * 8 + 3) * 2 + 1) * 2] ^= 1;
+  write_bytes(table, bytes);
+  const cli_result bad = verify(cat({"rope", "--table", table, "--quiet"}, cfg));
+  CHECK(bad.status == 1);
+  CHECK(bad.out.find("first entry beyond the allowed error: position 17, element 3, sin") != std::string::npos);
+  // A pairs file of other rows names the shape in pairs.
+  const cli_result shape = verify({"rope", "--table", dir.file("p.npy"), "--quiet", "--head-dim", "32",
+                                   "--partial-rotary-factor", "0.5", "--positions", "41", "--layout", "pairs"});
+  CHECK(shape.status == 2);
+  CHECK(shape.err.find("41 rows of 8 pairs are [2, 41, 8]") != std::string::npos);
+  // Read as an expanded table of the same rows it has the wrong size: bad input, not a verdict.
+  CHECK(verify({"rope", "--table", table, "--quiet", "--head-dim", "32", "--partial-rotary-factor", "0.5",
+                "--positions", "40", "--dtype", "bf16"})
+            .status == 2);
+}
+
 TEST_CASE("posenc verify rope --table: .npy and .safetensors files, their dtype read from the file", "[cli][verify]") {
   temp_dir dir;
   const strings cfg = {"--hf-config", fixture("gpt-oss-20b.json"), "--positions", "1100", "--start", "5000"};

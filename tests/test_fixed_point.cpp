@@ -457,3 +457,57 @@ TEST_CASE("q15/q31 RoPE tables of scaled configs, attention factor folded: 0 err
   }
   static_cast<void>(check(q31{}, posenc::rope::models::llama3_2_1b, false, 32, 100000));
 }
+
+namespace {
+
+// The firmware's element-wise rotation from an expanded q15/q31 table (cos[k], sin[k] per element,
+// rotate_half / rotate_every_two's sign): out[k] = sat((x[k] cos[k] + r(x)[k] sin[k]) >> F) with
+// r(x) = (-y, x) on each pair, the sum exact in 64 bits. For pair (x, y) that is CMSIS's
+// (x c - y s) >> F and (y c + x s) >> F: rotate_fixed's formula, so a pair row must give its bits.
+// pair_offset shifts the compact table (the failing twin).
+template <class Q, std::size_t D, rope::layout L>
+constexpr bool pair_row_rotates_as_expanded(std::size_t position, std::size_t pair_offset = 0) {
+  constexpr rope::config c{.head_dim = D, .rope_theta = 10000.0};
+  const auto pairs = rope::make_pair_table<Q, 4, D / 2>(c, {.start = position + pair_offset});
+  const auto full = rope::make_table<Q, 4, D, L>(c, {.start = position});
+  if (!pairs.ok() || !full.ok()) return false;
+  constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+  for (std::size_t row = 0; row < 4; ++row) {
+    std::array<Q, D> x{}, want{};
+    constexpr std::int64_t scale = F == 15 ? 16 : 1 << 20;  // |x| <= 1000 scale < 2^F
+    for (std::size_t k = 0; k < D; ++k) {                   // a deterministic spread of signs and magnitudes
+      const auto v = static_cast<std::int64_t>((k * 7919 + row * 104729) % 2001) - 1000;
+      x[k].bits = static_cast<decltype(x[k].bits)>(v * scale);
+    }
+    for (std::size_t k = 0; k < D; ++k) {
+      const bool first = L == rope::layout::interleaved ? k % 2 == 0 : k < D / 2;
+      const std::size_t other =
+          L == rope::layout::interleaved ? (first ? k + 1 : k - 1) : (first ? k + D / 2 : k - D / 2);
+      const std::int64_t rot = first ? -std::int64_t{x[other].bits} : std::int64_t{x[other].bits};
+      const std::int64_t sum =
+          std::int64_t{x[k].bits} * full.value.cos_row(row)[k].bits + rot * full.value.sin_row(row)[k].bits;
+      want[k] = posenc::saturate<Q>(sum >> F).value;
+    }
+    if (rope::rotate_fixed(x.data(), rope::apply_shape{1, D, D, L}, pairs.value.row(row)) != posenc::status::ok)
+      return false;
+    for (std::size_t k = 0; k < D; ++k)
+      if (x[k].bits != want[k].bits) return false;
+  }
+  return true;
+}
+
+static_assert(pair_row_rotates_as_expanded<q15, 16, rope::layout::half_split>(0), "q15 pair rows, half-split");
+static_assert(pair_row_rotates_as_expanded<q15, 16, rope::layout::interleaved>(1000), "q15 pair rows, interleaved");
+static_assert(pair_row_rotates_as_expanded<q31, 8, rope::layout::half_split>(77), "q31 pair rows, half-split");
+static_assert(pair_row_rotates_as_expanded<q31, 8, rope::layout::interleaved>(5), "q31 pair rows, interleaved");
+static_assert(!pair_row_rotates_as_expanded<q15, 16, rope::layout::half_split>(0, 1),
+              "the twin: a pair table one position off gives other bits (the comparison can fail)");
+
+}  // namespace
+
+TEST_CASE("q15/q31: rotate_fixed from a pair table gives the expanded table's element-wise bits, at run time too") {
+  CHECK(pair_row_rotates_as_expanded<q15, 16, rope::layout::half_split>(3));
+  CHECK(pair_row_rotates_as_expanded<q15, 16, rope::layout::interleaved>(4093));
+  CHECK(pair_row_rotates_as_expanded<q31, 8, rope::layout::half_split>(123));
+  CHECK(pair_row_rotates_as_expanded<q31, 8, rope::layout::interleaved>(2000000));
+}

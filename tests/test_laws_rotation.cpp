@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -145,6 +146,67 @@ static_assert(laws::monotone_frequencies(llama3).holds, "Llama-3: decreasing");
 constexpr double freq_ok[4] = {1.0, 0.1, 0.01, 0.001};
 constexpr float freq_ok_f[3] = {1.0f, 0.5f, 0.25f};
 static_assert(laws::monotone_frequencies(freq_ok).holds && laws::monotone_frequencies(freq_ok_f).holds);
+
+// ---- compact tables (one cos, sin per pair: the firmware layout), read through their expansion ----
+
+constexpr auto pair_tab = rope::make_pair_table<float, N, D / 2>(cfg);
+
+// An emitted header's arrays <name>_cos[N][P], <name>_sin[N][P] (posenc emit rope --layout pairs).
+struct pair_arrays {
+  float cos[N][D / 2];
+  float sin[N][D / 2];
+};
+constexpr pair_arrays header_arrays() {
+  pair_arrays a{};
+  for (std::size_t r = 0; r < N; ++r)
+    for (std::size_t j = 0; j < D / 2; ++j) {
+      a.cos[r][j] = pair_tab.value.data[r * (D / 2) + j].cos;
+      a.sin[r][j] = pair_tab.value.data[r * (D / 2) + j].sin;
+    }
+  return a;
+}
+constexpr pair_arrays hdr = header_arrays();
+
+// The expansion in layout L is make_table's table bit for bit, and every law that reads a table
+// holds on it: from rope::pair_table and from the header's arrays alike.
+template <class V, layout L>
+constexpr bool pair_laws_hold(const V& pv) {
+  const auto e = laws::expanded(pv, L);
+  const auto full = table<float, L>();
+  for (std::size_t k = 0; k < N * D; ++k)
+    if (std::bit_cast<std::uint32_t>(e.cos[k]) != std::bit_cast<std::uint32_t>(full.cos[k]) ||
+        std::bit_cast<std::uint32_t>(e.sin[k]) != std::bit_cast<std::uint32_t>(full.sin[k]))
+      return false;
+  const verdict r = judge(e);
+  return r.rel.holds && r.comp.holds && r.norm.holds && r.pass.holds && laws::unit_norm(e).holds &&
+         laws::exactness(e, cfg).holds && laws::identity_at_zero(e).holds && laws::pair_copies(e).holds;
+}
+static_assert(
+    pair_laws_hold<decltype(laws::pair_view(pair_tab.value)), layout::half_split>(laws::pair_view(pair_tab.value)),
+    "pair table read half-split: make_table's bits; every law holds");
+static_assert(
+    pair_laws_hold<decltype(laws::pair_view(pair_tab.value)), layout::interleaved>(laws::pair_view(pair_tab.value)),
+    "pair table read interleaved: make_table's bits; every law holds");
+static_assert(pair_laws_hold<decltype(laws::pair_view(hdr.cos, hdr.sin)), layout::half_split>(laws::pair_view(hdr.cos,
+                                                                                                              hdr.sin)),
+              "a header's pair arrays: every law holds");
+static_assert(laws::layout_equivalence(laws::expanded(laws::pair_view(pair_tab.value), layout::interleaved),
+                                       laws::expanded(laws::pair_view(pair_tab.value), layout::half_split))
+                  .holds,
+              "the two expansions of one compact table are layout equivalent");
+
+// One value of the compact table one step up (position 5, pair 3, sin): exactness fails there, in
+// either element order (the first element of pair 3 is element 3 half-split, 6 interleaved).
+template <layout L>
+constexpr laws::law_result corrupted_pair_exactness() {
+  auto t = pair_tab.value;
+  t.data[5 * (D / 2) + 3].sin = next_up(t.data[5 * (D / 2) + 3].sin);
+  return laws::exactness(laws::expanded(laws::pair_view(t), L), cfg);
+}
+static_assert(at(corrupted_pair_exactness<layout::half_split>(), 5, 3, 3),
+              "a corrupted pair table fails exactness at position 5, pair 3 (element 3, half-split)");
+static_assert(at(corrupted_pair_exactness<layout::interleaved>(), 5, 3, 6),
+              "a corrupted pair table fails exactness at position 5, pair 3 (element 6, interleaved)");
 
 // ---- seeded defects: exactly the expected laws fail, at the expected index ----
 

@@ -31,6 +31,7 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/apply.hpp"
 #include "posenc/rope/layout.hpp"
+#include "posenc/rope/table.hpp"
 #include "posenc/verify/catch2.hpp"
 #include "posenc/verify/law_measures/detail/exact.hpp"
 #include "posenc/verify/mpfr.hpp"
@@ -283,6 +284,76 @@ TEST_CASE("partial rotary passes the rest through bit for bit", "[rope][apply]")
   check_pass_through<double>(s, 256, 64, pr::layout::interleaved);
   check_pass_through<posenc::bfloat16>(s, 128, 32, pr::layout::half_split);
   check_pass_through<posenc::float16>(s, 80, 32, pr::layout::half_split);  // Phi-2: 0.4 of 80
+}
+
+namespace {
+
+// The firmware's element-wise rotation from an expanded table: out[k] = RN(RN(x[k] cos[k]) +
+// RN(r(x)[k] sin[k])) with r(x) = (-y, x) on each pair (HF's rotate_half, GPT-J's
+// rotate_every_two). On pair (x, y): RN(RN(x c) - RN(y s)) and RN(RN(y c) + RN(x s)), apply.hpp's
+// formula up to the order of an addition, which does not change its bits. So rope::rotate from the
+// compact table's row (one cos, sin per pair) must give these bits, in both element orders; S is
+// the compute type here (float or double storage), TT the table's type. Also heads, and elements
+// past rotary_dim passed through. pair_offset shifts the compact table (the failing twin).
+template <class S, class TT, pr::layout L>
+constexpr bool pair_row_rotates_as_expanded(std::uint64_t start, std::uint64_t pair_offset = 0) {
+  constexpr std::size_t D = 16, head_dim = 20, heads = 2, rows = 3;
+  constexpr pr::config c{.head_dim = 20, .rope_theta = 10000.0, .rotary_dim = 16};
+  const auto pairs = pr::make_pair_table<TT, rows, D / 2>(c, {.start = start + pair_offset});
+  const auto full = pr::make_table<TT, rows, D, L>(c, {.start = start});
+  if (!pairs.ok() || !full.ok()) return false;
+  const auto load = [](TT v) {
+    if constexpr (std::is_same_v<TT, posenc::bfloat16>)
+      return static_cast<S>(v.to_float());
+    else
+      return static_cast<S>(v);
+  };
+  for (std::size_t row = 0; row < rows; ++row) {
+    std::array<S, heads * head_dim> x{}, want{};
+    for (std::size_t k = 0; k < x.size(); ++k)  // signs and magnitudes spread over [-1.9, 1.9]
+      x[k] = static_cast<S>(static_cast<int>((k * 7919 + row * 104729) % 39) - 19) / S(10);
+    for (std::size_t h = 0; h < heads; ++h)
+      for (std::size_t k = 0; k < head_dim; ++k) {
+        const std::size_t e = h * head_dim + k;
+        if (k >= D) {
+          want[e] = x[e];
+          continue;
+        }
+        const bool first = L == pr::layout::interleaved ? k % 2 == 0 : k < D / 2;
+        const std::size_t other =
+            L == pr::layout::interleaved ? (first ? k + 1 : k - 1) : (first ? k + D / 2 : k - D / 2);
+        const S rot = first ? -x[h * head_dim + other] : x[h * head_dim + other];
+        const S a = x[e] * load(full.value.cos_row(row)[k]), b = rot * load(full.value.sin_row(row)[k]);
+        want[e] = a + b;
+      }
+    if (pr::rotate(x.data(), {.heads = heads, .head_dim = head_dim, .rotary_dim = D, .lay = L}, pairs.value.row(row)) !=
+        posenc::status::ok)
+      return false;
+    for (std::size_t e = 0; e < x.size(); ++e)
+      if (std::bit_cast<std::conditional_t<sizeof(S) == 8, std::uint64_t, std::uint32_t>>(x[e]) !=
+          std::bit_cast<std::conditional_t<sizeof(S) == 8, std::uint64_t, std::uint32_t>>(want[e]))
+        return false;
+  }
+  return true;
+}
+
+static_assert(pair_row_rotates_as_expanded<float, float, pr::layout::half_split>(0), "float, half-split");
+static_assert(pair_row_rotates_as_expanded<float, float, pr::layout::interleaved>(1000), "float, interleaved");
+static_assert(pair_row_rotates_as_expanded<double, double, pr::layout::half_split>(7), "double, half-split");
+static_assert(pair_row_rotates_as_expanded<float, posenc::bfloat16, pr::layout::interleaved>(3),
+              "bfloat16 table, float vectors, interleaved");
+static_assert(!pair_row_rotates_as_expanded<float, float, pr::layout::half_split>(0, 1),
+              "the twin: a pair table one position off gives other bits (the comparison can fail)");
+
+}  // namespace
+
+TEST_CASE("rotate from a pair table row: the expanded table's element-wise bits, both layouts, at run time too",
+          "[rope][apply]") {
+  // At run time rope::rotate takes its vector kernels (apply_simd.hpp): the same bits.
+  CHECK(pair_row_rotates_as_expanded<float, float, pr::layout::half_split>(4093));
+  CHECK(pair_row_rotates_as_expanded<float, float, pr::layout::interleaved>(11));
+  CHECK(pair_row_rotates_as_expanded<double, double, pr::layout::interleaved>(2000000));
+  CHECK(pair_row_rotates_as_expanded<float, posenc::bfloat16, pr::layout::half_split>(65536));
 }
 
 TEST_CASE("bad shapes and bases are reported", "[rope][apply]") {

@@ -22,6 +22,7 @@
 #include "posenc/laws/rotary/identity_at_zero.hpp"
 #include "posenc/laws/rotary/layout_equivalence.hpp"
 #include "posenc/laws/rotary/pair_copies.hpp"
+#include "posenc/laws/rotary/pair_table_view.hpp"
 #include "posenc/laws/rotary/parity.hpp"
 #include "posenc/laws/rotary/relative_dot.hpp"
 #include "posenc/laws/rotary/table_view.hpp"

@@ -1,6 +1,7 @@
 // The headers that posenc_add_table generated at build time (tables.cmake) against posenc's own
 // tables of the same configs (expected_tables.hpp), every entry, bit for bit: the Llama-3.1, ALiBi
-// and M-RoPE tables as constexpr values, the explicit RoPE table filled at run time. With
+// and M-RoPE tables as constexpr values, the explicit RoPE table filled at run time, expanded and
+// compact (--layout pairs, whose arrays take half the bytes: a static_assert on their sizeof). With
 // POSENC_TEST_WITH_C the same headers compiled as C (tables_c.c) are compared too, byte for byte.
 // `check_tables --flip` flips the lowest bit of each expected table's first entry: every table must
 // then be reported, which shows that each comparison can fail.
@@ -18,6 +19,7 @@
 #include "llama31_bf16.h"
 #include "mrope_f64.h"
 #include "rope_f32.h"
+#include "rope_f32_pairs.h"
 
 namespace {
 
@@ -28,6 +30,15 @@ static_assert(llama31_bf16_start == 0 && llama31_bf16_positions == posenc_test::
 static_assert(rope_f32_start == posenc_test::rope_start && rope_f32_positions == posenc_test::rope_positions &&
                   rope_f32_rotary_dim == posenc_test::rope_rotary_dim,
               "rope_f32.h has the rows and columns asked for");
+static_assert(rope_f32_pairs_start == posenc_test::rope_start &&
+                  rope_f32_pairs_positions == posenc_test::rope_positions &&
+                  rope_f32_pairs_rotary_dim == posenc_test::rope_rotary_dim &&
+                  rope_f32_pairs_pairs == posenc_test::rope_rotary_dim / 2,
+              "rope_f32_pairs.h has the rows asked for, rotary_dim/2 values each");
+// The flash a header costs, measured by the compiler: the pairs layout holds half the bytes of the
+// expanded one (the header's comment states both numbers: tests/test_cli_emit.cpp).
+static_assert(2 * (sizeof rope_f32_pairs_cos + sizeof rope_f32_pairs_sin) == sizeof rope_f32_cos + sizeof rope_f32_sin,
+              "rope_f32_pairs.h's arrays take half the bytes of rope_f32.h's");
 static_assert(alibi_f16_entries == posenc_test::alibi_heads, "alibi_f16.h has one slope per head");
 static_assert(mrope_f64_entries == 2 * posenc_test::mrope_tokens * posenc_test::mrope_pairs,
               "mrope_f64.h has a cos and a sin per token and pair");
@@ -83,6 +94,21 @@ int main(int argc, char** argv) {
   }
   failed += !same("rope_f32 cos", rope_f32_cos, cos, flip);
   failed += !same("rope_f32 sin", rope_f32_sin, sin, flip);
+
+  // The compact table: rope::fill_pair_table's {sin, cos} per pair, split into the header's arrays.
+  std::vector<posenc::math::sincos_result<float>> pairs(cos.size() / 2);
+  if (posenc::rope::fill_pair_table<float>(posenc_test::rope_config, pairs, {.start = posenc_test::rope_start}) !=
+      posenc::status::ok) {
+    std::printf("posenc's run-time fill of rope_f32_pairs failed\n");
+    return 1;
+  }
+  std::vector<float> pair_cos, pair_sin;
+  for (const auto& p : pairs) {
+    pair_cos.push_back(p.cos);
+    pair_sin.push_back(p.sin);
+  }
+  failed += !same("rope_f32_pairs cos", rope_f32_pairs_cos, pair_cos, flip);
+  failed += !same("rope_f32_pairs sin", rope_f32_pairs_sin, pair_sin, flip);
 
   static constexpr auto alibi = posenc_test::alibi_slopes();
   static_assert(alibi.ok(), "posenc's own ALiBi slopes are valid");

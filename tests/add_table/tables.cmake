@@ -1,11 +1,14 @@
 # The tables every posenc_add_table test generates (in this tree, after find_package, cross-compiled),
 # one list so that the checkers (check_tables.cpp, cross_tables.cpp) and the builds cannot drift:
-# one from a shipped config.json, three from explicit flags, three schemes, every dtype.
+# one from a shipped config.json, four from explicit flags, three schemes, every dtype.
 function(posenc_test_add_tables target hf_config position_ids)
   # Llama-3.1-8B's config.json: llama3 scaling, half-split; 32 positions keep the constexpr twin cheap.
   posenc_add_table(${target} llama31_bf16 SCHEME rope HF_CONFIG "${hf_config}" DTYPE bf16 ARGS --positions 32)
   posenc_add_table(${target} rope_f32 SCHEME rope DTYPE f32
                    ARGS --head-dim 64 --rope-theta 10000 --positions 256 --start 1000 --layout interleaved)
+  # The same table compact (--layout pairs: one cos and sin per pair, half the flash).
+  posenc_add_table(${target} rope_f32_pairs SCHEME rope DTYPE f32
+                   ARGS --head-dim 64 --rope-theta 10000 --positions 256 --start 1000 --layout pairs)
   # The call's two outputs besides the rule: HEADER_VARIABLE, and with SCOPE PUBLIC the directory in
   # the target's usage requirements (for a library whose own headers include the table).
   posenc_add_table(${target} alibi_f16 SCHEME alibi DTYPE f16 ARGS --heads 12 SCOPE PUBLIC HEADER_VARIABLE _alibi)

@@ -8,6 +8,9 @@
 //       csv: "position,pair,cos,sin" per (position, pair j) (layout-independent);
 //       c:   a C/C++ header with cos[N][rotary_dim] and sin[N][rotary_dim] in the chosen layout;
 //       bin: little-endian dtype values, per position, per element k < rotary_dim: cos then sin.
+//       --layout pairs: rows of rotary_dim/2 (one cos and one sin per pair j, the compact table
+//       rope::make_pair_table holds) in every format but CSV, which is per pair already.
+//       Every header's comment states its arrays' bytes.
 //
 // Values: --policy exact (default) is rope::inv_freq / rope::attention_factor and, for the table,
 // rope::fill_pair_table (exact, rounded once into the dtype; the bits of rope::sincos /
@@ -82,8 +85,9 @@ inline constexpr flag_spec rope_freq_flags[] = {
 inline constexpr flag_spec rope_table_flags[] = {
     {"positions", flag_kind::value, "N", "number of positions (N <= 2^21)"},
     {"start", flag_kind::value, "P", "first position (default 0; the last must be <= 2^21)"},
-    {"layout", flag_kind::value, "half-split|interleaved",
-     "c, bin, npy, safetensors: element order (default: the --hf-config model's, else half-split)"},
+    {"layout", flag_kind::value, "half-split|interleaved|pairs",
+     "c, bin, npy, safetensors: element order (default: the --hf-config model's, else half-split), or pairs: "
+     "one cos and one sin per pair (half the bytes; rope::rotate applies it in either order)"},
     {"fold-attention", flag_kind::boolean, "", "cos and sin times the attention factor, rounded once"},
 };
 
@@ -101,6 +105,7 @@ struct options {
   bool decimal = false;
   std::uint64_t start = 0, rows = 0;
   rope::layout lay = rope::layout::half_split;
+  bool pairs = false;  // --layout pairs: rows of rotary_dim/2 values (one per pair), not rotary_dim
   format fmt = format::csv;
   bool fold = false;
   std::string name = "posenc_rope";
@@ -221,6 +226,8 @@ std::string freq_header(const freq_values<T>& v, const rope::config& c, const op
     s += std::string("// Values are ") +
          (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
          " bit patterns (sign, exponent, fraction) stored in uint16_t.\n";
+  s += "// " + array_bytes_text(1, {v.inv.size()}, c_type<T>(), sizeof(T)) + " (and the attention factor, " +
+       std::to_string(sizeof(T)) + " bytes)\n";
   s += "// checksum: FNV-1a 64 of the little-endian bytes of inv_freq[0 .. pairs) then attention_factor\n";
   s += "// (exactly the bytes `posenc emit rope-freq --format bin` writes): " + hash + "\n";
   s += "// config:\n" + describe_config(c, "//   ");
@@ -357,15 +364,33 @@ void expand(const std::vector<math::sincos_result<T>>& vals, std::size_t i, std:
   rope::expand_row(lay, vals.data() + i * (dim / 2), dim, cos.data(), sin.data());
 }
 
-// The --format bin bytes: per position, per element k: cos, then sin, little-endian.
+// The values a row holds as written: rotary_dim in the --layout order, or rotary_dim/2 with
+// --layout pairs (pair j's cos and sin once: the compact table itself, half the bytes).
+inline std::size_t row_width(const options& o, std::size_t dim) { return o.pairs ? dim / 2 : dim; }
+
+template <class T>
+void row_values(const std::vector<math::sincos_result<T>>& vals, std::size_t i, std::size_t dim, const options& o,
+                std::vector<T>& cos, std::vector<T>& sin) {
+  if (!o.pairs) return expand(vals, i, dim, o.lay, cos, sin);
+  cos.resize(dim / 2);
+  sin.resize(dim / 2);
+  for (std::size_t j = 0; j < dim / 2; ++j) {
+    cos[j] = vals[i * (dim / 2) + j].cos;
+    sin[j] = vals[i * (dim / 2) + j].sin;
+  }
+}
+
+// The --format bin bytes: per position, per element k (per pair j with --layout pairs): cos, then
+// sin, little-endian.
 template <class T>
 std::string rope_bin(const std::vector<math::sincos_result<T>>& vals, std::size_t dim, const options& o) {
-  std::string s(static_cast<std::size_t>(o.rows) * dim * 2 * sizeof(T), '\0');
+  const std::size_t w = row_width(o, dim);
+  std::string s(static_cast<std::size_t>(o.rows) * w * 2 * sizeof(T), '\0');
   char* out = s.data();
   std::vector<T> cos, sin;
   for (std::size_t i = 0; i < o.rows; ++i) {
-    expand(vals, i, dim, o.lay, cos, sin);
-    for (std::size_t k = 0; k < dim; ++k) {
+    row_values(vals, i, dim, o, cos, sin);
+    for (std::size_t k = 0; k < w; ++k) {
       out = put_le(out, cos[k]);
       out = put_le(out, sin[k]);
     }
@@ -376,6 +401,7 @@ std::string rope_bin(const std::vector<math::sincos_result<T>>& vals, std::size_
 inline std::string_view layout_name(rope::layout l) {
   return l == rope::layout::interleaved ? "interleaved" : "half-split";
 }
+inline std::string_view layout_name(const options& o) { return o.pairs ? "pairs" : layout_name(o.lay); }
 
 inline std::map<std::string, std::string> rope_metadata(const rope::config& c, const options& o,
                                                         std::string_view dtype) {
@@ -392,17 +418,19 @@ inline std::map<std::string, std::string> rope_metadata(const rope::config& c, c
 }
 
 // --format safetensors: cos and sin, each [N][rotary_dim] in the --layout order (the C header's
-// arrays); --format npy: one array [2][N][rotary_dim], [0] cos and [1] sin.
+// arrays); --format npy: one array [2][N][rotary_dim], [0] cos and [1] sin. --layout pairs:
+// rotary_dim/2 in place of rotary_dim.
 template <class T>
-std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
+std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim_in,
                          const options& o) {
   const tensor_format f = tensor_format_of(o.fmt);
+  const std::size_t dim = row_width(o, dim_in);
   const std::size_t rows = static_cast<std::size_t>(o.rows), n = rows * dim;
   using E = tensor_element<T>;  // q15/q31: their raw int16_t/int32_t
   std::vector<E> both(2 * n);   // the cos rows, then the sin rows
   std::vector<T> cos, sin;
   for (std::size_t i = 0; i < rows; ++i) {
-    expand(vals, i, dim, o.lay, cos, sin);
+    row_values(vals, i, dim_in, o, cos, sin);
     std::transform(cos.begin(), cos.end(), both.begin() + static_cast<std::ptrdiff_t>(i * dim), to_tensor_element<T>);
     std::transform(sin.begin(), sin.end(), both.begin() + static_cast<std::ptrdiff_t>(n + i * dim),
                    to_tensor_element<T>);
@@ -415,30 +443,51 @@ std::string rope_tensors(const std::vector<math::sincos_result<T>>& vals, const 
     out.tensors.push_back({"cos", io::make_tensor<E>({rows, dim}, all.first(n))});
     out.tensors.push_back({"sin", io::make_tensor<E>({rows, dim}, all.subspan(n))});
     out.metadata = rope_metadata(c, o, dtype_name<T>());
-    out.metadata.emplace("layout", std::string(layout_name(o.lay)));
+    out.metadata.emplace("layout", std::string(layout_name(o)));
     out.metadata.emplace("start", std::to_string(o.start));
     out.metadata.emplace("positions", std::to_string(o.rows));
-    out.metadata.emplace("rotary_dim", std::to_string(dim));
+    out.metadata.emplace("rotary_dim", std::to_string(dim_in));
+    if (o.pairs) out.metadata.emplace("pairs", std::to_string(dim));
     out.metadata.emplace("fold_attention", o.fold ? "true" : "false");
   }
   return write_tensor_file(f, out, o.ctx);
+}
+
+// What the rows of a --format c header hold, for its comment.
+inline std::string rope_row_note(const rope::config& c, std::size_t dim, const options& o) {
+  const std::string n = o.name;
+  std::string s;
+  if (!o.pairs) {
+    s += "// " + n + "_cos[i][k], " + n + "_sin[i][k]: position " + n + "_start + i, element k of the rotary block;\n";
+    return s + (o.lay == rope::layout::interleaved
+                    ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
+                    : "// pair j (frequency index j) is at elements k = j and j + rotary_dim/2 (GPT-NeoX / HF).\n");
+  }
+  s += "// " + n + "_cos[i][j], " + n + "_sin[i][j]: position " + n +
+       "_start + i, pair j (frequency index j), once: half the bytes of an expanded table.\n";
+  s += "// Pair j rotates elements (j, j + rotary_dim/2) of a half-split (GPT-NeoX / HF) head or (2j, 2j + 1)\n";
+  s += "// of an interleaved (GPT-J / Meta) one: rope::rotate takes a row as it is, with apply_shape::lay.\n";
+  if (static_cast<std::int64_t>(dim) < c.head_dim)
+    s += "// The pairs cover the first rotary_dim = " + std::to_string(dim) +
+         " of head_dim = " + std::to_string(c.head_dim) + " elements; the other " +
+         std::to_string(c.head_dim - static_cast<std::int64_t>(dim)) + " pass through (no entry).\n";
+  return s;
 }
 
 template <class T>
 std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const rope::config& c, std::size_t dim,
                         const options& o) {
   const std::string hash = checksum_hex(rope_bin(vals, dim, o));
-  const std::string n = o.name, N = std::to_string(o.rows), D = std::to_string(dim);
+  const std::size_t w = row_width(o, dim);
+  const std::string n = o.name, N = std::to_string(o.rows), D = std::to_string(dim), W = std::to_string(w);
   std::string s;
   s += "// Generated by posenc " POSENC_VERSION_STRING " (posenc emit rope --format c). Do not edit.\n";
   s += "// RoPE cos/sin table: positions [" + std::to_string(o.start) + ", " + std::to_string(o.start + o.rows) +
-       "), rotary_dim " + D + ", layout " + std::string(layout_name(o.lay)) + ", dtype " +
-       std::string(dtype_name<T>()) + ", policy " + std::string(policy_name(o.pol)) + ", attention factor " +
-       (o.fold ? "folded in" : "not folded") + ".\n";
-  s += "// " + n + "_cos[i][k], " + n + "_sin[i][k]: position " + n + "_start + i, element k of the rotary block;\n";
-  s += o.lay == rope::layout::interleaved
-           ? "// pair j (frequency index j) is at elements k = 2j and 2j + 1 (GPT-J / Meta).\n"
-           : "// pair j (frequency index j) is at elements k = j and j + rotary_dim/2 (GPT-NeoX / HF).\n";
+       "), rotary_dim " + D + ", layout " + std::string(layout_name(o)) + ", dtype " + std::string(dtype_name<T>()) +
+       ", policy " + std::string(policy_name(o.pol)) + ", attention factor " + (o.fold ? "folded in" : "not folded") +
+       ".\n";
+  s += rope_row_note(c, dim, o);
+  s += "// " + array_bytes_text(2, {static_cast<std::size_t>(o.rows), w}, c_type<T>(), sizeof(T)) + "\n";
   if constexpr (is_half<T>())
     s += std::string("// Values are ") +
          (std::is_same_v<T, posenc::bfloat16> ? "bfloat16" : "IEEE binary16 (float16)") +
@@ -450,23 +499,27 @@ std::string rope_header(const std::vector<math::sincos_result<T>>& vals, const r
     s += "// Saturated values (1.0 and above 1 - 2^-" + std::to_string(posenc::fixed_format<T>::fraction_bits + 1) +
          " stored as 2^" + F + " - 1): " + std::to_string(o.saturated) + ".\n";
   }
-  s += "// checksum: FNV-1a 64 of the little-endian bytes of cos[i][k] then sin[i][k] for each i, k in\n";
-  s += "// row-major order (exactly the bytes `posenc emit rope --format bin` writes): " + hash + "\n";
+  const std::string idx = o.pairs ? "j" : "k";
+  s += "// checksum: FNV-1a 64 of the little-endian bytes of cos[i][" + idx + "] then sin[i][" + idx +
+       "] for each i, " + idx + " in\n";
+  s += "// row-major order (exactly the bytes `posenc emit rope --format bin" +
+       (o.pairs ? std::string(" --layout pairs") : "") + "` writes): " + hash + "\n";
   s += "// config:\n" + describe_config(c, "//   ");
   s += c_header_prologue(n);
   s += n + "_CONST uint64_t " + n + "_start = " + std::to_string(o.start) + "u;\n";
   s += n + "_CONST uint64_t " + n + "_positions = " + N + "u;\n";
   s += n + "_CONST uint64_t " + n + "_rotary_dim = " + D + "u;\n";
+  if (o.pairs) s += n + "_CONST uint64_t " + n + "_pairs = " + W + "u;\n";
   s += n + "_CONST uint64_t " + n + "_checksum = " + hash + "u;\n";
   std::vector<T> cos, sin;
   for (int part = 0; part < 2; ++part) {
-    s += "\n" + n + "_CONST " + std::string(c_type<T>()) + " " + n + (part == 0 ? "_cos[" : "_sin[") + N + "][" + D +
+    s += "\n" + n + "_CONST " + std::string(c_type<T>()) + " " + n + (part == 0 ? "_cos[" : "_sin[") + N + "][" + W +
          "] = {\n";
     for (std::size_t i = 0; i < o.rows; ++i) {
-      expand(vals, i, dim, o.lay, cos, sin);
+      row_values(vals, i, dim, o, cos, sin);
       const std::vector<T>& row = part == 0 ? cos : sin;
       s += "  {";
-      for (std::size_t k = 0; k < dim; ++k) s += (k ? ", " : "") + c_literal(row[k]);
+      for (std::size_t k = 0; k < w; ++k) s += (k ? ", " : "") + c_literal(row[k]);
       s += "},  // position " + std::to_string(o.start + i) + "\n";
     }
     s += "};\n";
@@ -583,9 +636,16 @@ inline options read_options(const parsed_args& a, const command_target& t) {
     throw usage_error(o.ctx + ": positions past 2^21: --start " + std::to_string(o.start) + " --positions " +
                       std::to_string(o.rows) + " ends at position " + std::to_string(o.start + o.rows - 1) +
                       " (the last position must be <= 2097152)");
-  o.lay =
-      flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
-                  rope::layout::half_split, o.ctx);
+  // --layout pairs writes the compact rows (one value per pair), which have no element order; the
+  // order stays the default (or the --hf-config model's) for what the header says.
+  enum class table_layout { half_split, interleaved, pairs };
+  const table_layout lay = flag_choice(a, "layout",
+                                       {{"half-split", table_layout::half_split},
+                                        {"interleaved", table_layout::interleaved},
+                                        {"pairs", table_layout::pairs}},
+                                       table_layout::half_split, o.ctx);
+  o.pairs = lay == table_layout::pairs;
+  o.lay = lay == table_layout::interleaved ? rope::layout::interleaved : rope::layout::half_split;
   o.fold = a.has("fold-attention");
   return o;
 }
@@ -609,8 +669,8 @@ inline std::string run_rope(const parsed_args& a, const command_target& t) {
   if (t.what[0] == "rope" && a.has("layer-map")) return hf_layer_map(a, "emit rope");
 #endif
   options o = read_options(a, t);
-  const auto hf = hf_rope_settings(a, o.ctx);      // --hf-config: the file's values, under the flags
-  if (hf && !a.has("layout")) o.lay = hf->layout;  // the model's own element order by default
+  const auto hf = hf_rope_settings(a, o.ctx);                   // --hf-config: the file's values, under the flags
+  if (hf && (!a.has("layout") || o.pairs)) o.lay = hf->layout;  // the model's own element order by default
   const rope::config hf_cfg = hf ? hf->config() : rope::config{};
   parsed_config pc = read_config(a, o.ctx, hf ? &hf_cfg : nullptr);
   if (o.rope) {
@@ -671,11 +731,13 @@ inline constexpr std::string_view rope_usage =
     "\n"
     "rope writes cos/sin of positions [P, P + N): CSV 'position,pair,cos,sin' (pair = frequency\n"
     "index j, layout-independent); --format c a C/C++ header with <name>_cos[N][rotary_dim] and\n"
-    "<name>_sin[N][rotary_dim] in --layout order, with the config, the posenc version and an FNV-1a\n"
-    "64 checksum of the bin bytes; --format bin little-endian dtype values, per position and element\n"
-    "k < rotary_dim: cos then sin; --format npy one array [2][N][rotary_dim] ([0] cos, [1] sin,\n"
-    "--layout order); --format safetensors tensors 'cos' and 'sin' [N][rotary_dim], the config in\n"
-    "__metadata__. Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n";
+    "<name>_sin[N][rotary_dim] in --layout order, with the config, the posenc version, its arrays'\n"
+    "bytes and an FNV-1a 64 checksum of the bin bytes; --format bin little-endian dtype values, per\n"
+    "position and element k < rotary_dim: cos then sin; --format npy one array [2][N][rotary_dim]\n"
+    "([0] cos, [1] sin, --layout order); --format safetensors tensors 'cos' and 'sin' [N][rotary_dim],\n"
+    "the config in __metadata__. --layout pairs: rotary_dim/2 values a row (one per pair j, half the\n"
+    "bytes), which rope::rotate applies to half-split and interleaved heads alike.\n"
+    "Limits: last position <= 2^21, N <= 2^21, N x rotary_dim/2 <= 2^24.\n";
 
 inline constexpr std::string_view usage =
     "usage: posenc emit <table> [the table's flags] [--format csv|c|bin|npy|safetensors] [--name ID] [-o FILE]\n"

@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <posenc/io/npy.hpp>
@@ -67,7 +68,9 @@ inline constexpr flag_spec own_flags[] = {
     {"start", flag_kind::value, "P", "first position (default 0); the last must be <= 2^21"},
     {"dtype", flag_kind::value, "T[,T...]",
      "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32, or the file's)"},
-    {"layout", flag_kind::value, "L", "half-split or interleaved (default: the --hf-config model's, else half-split)"},
+    {"layout", flag_kind::value, "L",
+     "half-split or interleaved (default: the --hf-config model's, else half-split), or pairs: --table FILE holds one "
+     "cos and one sin per pair ('posenc emit rope --layout pairs')"},
     {"fold-attention", flag_kind::boolean, "", "entries af cos, af sin (the attention factor folded in)"},
     {"table", flag_kind::value, "FILE",
      "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit rope'"},
@@ -294,13 +297,15 @@ R file_value(io::parse_result<R> r, const std::string& path, const std::string& 
   return r.value();
 }
 
+// d: the values a row holds, rotary_dim (or rotary_dim/2 with --layout pairs, pairs = true).
 inline tensor_table read_tensor_table(const std::string& path, table_file kind, std::optional<pv::table_dtype> want,
-                                      std::uint64_t rows, std::size_t d, const std::string& ctx) {
+                                      std::uint64_t rows, std::size_t d, const std::string& ctx, bool pairs = false) {
   tensor_table t;
   const std::vector<std::uint64_t> row_shape{rows, d};
   const auto shape_error = [&](const io::tensor& x, const std::string& expected) {
     return usage_error(ctx + ": " + quote(path) + " holds a " + shape_text(x.shape) + " tensor; " +
-                       std::to_string(rows) + " rows of rotary_dim " + std::to_string(d) + " are " + expected);
+                       std::to_string(rows) + " rows of " +
+                       (pairs ? std::to_string(d) + " pairs" : "rotary_dim " + std::to_string(d)) + " are " + expected);
   };
   if (kind == table_file::npy) {
     io::tensor all = file_value(io::read_npy_file(path, tensor_dtype_of(want)), path, ctx);
@@ -321,24 +326,43 @@ inline tensor_table read_tensor_table(const std::string& path, table_file kind, 
   return t;
 }
 
+// A --layout pairs table (rows of d/2 values, one per pair) spread over d elements in q.layout, as
+// rope::expand_row does: every entry of the file is compared with the oracle (twice, once per copy),
+// so a wrong bit anywhere in it fails; the pair-copy law holds by construction.
 template <class T>
-pv::verify_report verify_arrays(pv::rope_verify_request& q, const std::vector<T>& cos, const std::vector<T>& sin) {
+void expand_pairs(const pv::rope_verify_request& q, std::size_t d, std::vector<T>& cos, std::vector<T>& sin) {
+  const std::size_t rows = static_cast<std::size_t>(q.rows), half = d / 2;
+  std::vector<T> c(rows * d), s(rows * d);
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t j = 0; j < half; ++j)
+      for (int t = 0; t < 2; ++t) {
+        c[i * d + rope::pair_index(q.layout, j, t, d)] = cos[i * half + j];
+        s[i * d + rope::pair_index(q.layout, j, t, d)] = sin[i * half + j];
+      }
+  cos = std::move(c);
+  sin = std::move(s);
+}
+
+template <class T>
+pv::verify_report verify_arrays(pv::rope_verify_request& q, std::vector<T> cos, std::vector<T> sin, std::size_t d,
+                                bool pairs) {
+  if (pairs) expand_pairs(q, d, cos, sin);
   const pv::table_input in[] = {pv::given_table<T>(cos, sin)};
   return pv::verify_rope(q, in);
 }
 
 template <class T>
-pv::verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d,
+pv::verify_report verify_given(pv::rope_verify_request& q, const std::string& path, std::size_t d, bool pairs,
                                const std::string& ctx) {
-  const loaded_table<T> t = load_bin_table<T>(read_file_bytes(path, ctx), q.rows, d, path, ctx);
-  return verify_arrays<T>(q, t.cos, t.sin);
+  loaded_table<T> t = load_bin_table<T>(read_file_bytes(path, ctx), q.rows, pairs ? d / 2 : d, path, ctx);
+  return verify_arrays<T>(q, std::move(t.cos), std::move(t.sin), d, pairs);
 }
 
 template <class T>
 pv::verify_report verify_tensors(pv::rope_verify_request& q, const tensor_table& t, const std::string& path,
-                                 const std::string& ctx) {
+                                 std::size_t d, bool pairs, const std::string& ctx) {
   return verify_arrays<T>(q, file_value(io::tensor_values<T>(t.cos), path, ctx),
-                          file_value(io::tensor_values<T>(t.sin), path, ctx));
+                          file_value(io::tensor_values<T>(t.sin), path, ctx), d, pairs);
 }
 
 inline void run_rope(const parsed_args& a, const std::string& output, std::string& out) {
@@ -369,9 +393,14 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
     throw usage_error(ctx + ": positions past 2^21: --start " + std::to_string(q.start) + " and " +
                       std::to_string(q.rows) + " rows end at position " + std::to_string(q.start + q.rows - 1));
   warn_past_max_position(pc.cfg.max_position_embeddings, q.start + q.rows - 1, ctx);
-  q.layout =
-      flag_choice(a, "layout", {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
-                  model_layout, ctx);
+  // pairs: the file's rows hold one value per pair (no element order); they are checked spread over
+  // the model's order (expand_pairs).
+  const bool pairs = a.value("layout") && *a.value("layout") == "pairs";
+  q.layout = pairs ? model_layout
+                   : flag_choice(a, "layout",
+                                 {{"half-split", rope::layout::half_split}, {"interleaved", rope::layout::interleaved}},
+                                 model_layout, ctx);
+  const std::size_t width = pairs ? d / 2 : d;  // the file's values a row
   q.fold_attention = a.has("fold-attention");
   q.max_ulp = static_cast<std::uint64_t>(flag_integer(a, "max-ulp", 0, 1LL << 40, 0, ctx));
   if (const auto v = a.value("shard")) q.shard = parse_shard(*v, ctx);
@@ -390,10 +419,12 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   if (given && kind != table_file::bin) {
     const std::optional<pv::table_dtype> want =
         a.has("dtype") ? std::optional<pv::table_dtype>(dtypes[0]) : std::nullopt;
-    tensors = read_tensor_table(path, kind, want, q.rows, d, ctx);
+    tensors = read_tensor_table(path, kind, want, q.rows, width, ctx, pairs);
     dtypes = {tensors->dtype};
   }
-  q.description = describe(q.config, given ? "table " + path : "posenc's own table", q.layout, q.fold_attention, d);
+  q.description =
+      describe(q.config, given ? "table " + path + (pairs ? " (one cos, sin per pair)" : "") : "posenc's own table",
+               q.layout, q.fold_attention, d);
   const std::uint64_t total = (q.rows + pv::verify_block_rows - 1) / pv::verify_block_rows;
   if (q.shard.count > total)
     throw usage_error(ctx + ": --shard " + std::string(*a.value("shard")) + ": the table has only " +
@@ -410,17 +441,17 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
       r = pv::verify_rope(q, in);
     } else if (tensors) {
       switch (dtypes[0]) {
-        case pv::table_dtype::f64: r = verify_tensors<double>(q, *tensors, path, ctx); break;
-        case pv::table_dtype::f32: r = verify_tensors<float>(q, *tensors, path, ctx); break;
-        case pv::table_dtype::bf16: r = verify_tensors<posenc::bfloat16>(q, *tensors, path, ctx); break;
-        case pv::table_dtype::f16: r = verify_tensors<posenc::float16>(q, *tensors, path, ctx); break;
+        case pv::table_dtype::f64: r = verify_tensors<double>(q, *tensors, path, d, pairs, ctx); break;
+        case pv::table_dtype::f32: r = verify_tensors<float>(q, *tensors, path, d, pairs, ctx); break;
+        case pv::table_dtype::bf16: r = verify_tensors<posenc::bfloat16>(q, *tensors, path, d, pairs, ctx); break;
+        case pv::table_dtype::f16: r = verify_tensors<posenc::float16>(q, *tensors, path, d, pairs, ctx); break;
       }
     } else {
       switch (dtypes[0]) {
-        case pv::table_dtype::f64: r = verify_given<double>(q, path, d, ctx); break;
-        case pv::table_dtype::f32: r = verify_given<float>(q, path, d, ctx); break;
-        case pv::table_dtype::bf16: r = verify_given<posenc::bfloat16>(q, path, d, ctx); break;
-        case pv::table_dtype::f16: r = verify_given<posenc::float16>(q, path, d, ctx); break;
+        case pv::table_dtype::f64: r = verify_given<double>(q, path, d, pairs, ctx); break;
+        case pv::table_dtype::f32: r = verify_given<float>(q, path, d, pairs, ctx); break;
+        case pv::table_dtype::bf16: r = verify_given<posenc::bfloat16>(q, path, d, pairs, ctx); break;
+        case pv::table_dtype::f16: r = verify_given<posenc::float16>(q, path, d, pairs, ctx); break;
       }
     }
   } catch (const std::invalid_argument& e) {

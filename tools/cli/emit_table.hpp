@@ -151,16 +151,18 @@ std::string table_header(const table<V>& t, const table_options& o) {
            : "// checksum: FNV-1a 64 of the little-endian bytes of both arrays, one after the other (exactly the "
              "bytes\n";
   s += "// `posenc emit " + t.scheme + " --format bin` writes): " + hash + "\n";
+  std::string ctype;
+  if constexpr (integer_valued<V>())
+    ctype = "int32_t";
+  else
+    ctype = std::string(c_type<V>());
+  s += "// " + array_bytes_text(t.value2.empty() ? 1 : 2, t.shape, ctype, sizeof(V)) + "\n";
   s += "// parameters:\n";
   for (const auto& p : t.params) s += "//   " + p.first + " = " + p.second + "\n";
   s += c_header_prologue(n);
   s += n + "_CONST uint64_t " + n + "_entries = " + std::to_string(t.values.size() + t.values2.size()) + "u;\n";
   s += n + "_CONST uint64_t " + n + "_checksum = " + hash + "u;\n\n";
-  std::string type;
-  if constexpr (integer_valued<V>())
-    type = "int32_t";
-  else
-    type = std::string(c_type<V>());
+  const std::string& type = ctype;
   for (int column = 0; column < (t.value2.empty() ? 1 : 2); ++column) {
     const std::vector<V>& values = column == 0 ? t.values : t.values2;
     s += (column == 0 ? "" : "\n") + n + "_CONST " + type + " " + n + "_" + (column == 0 ? t.value : t.value2) + dims +

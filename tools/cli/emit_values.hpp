@@ -10,12 +10,14 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
@@ -166,6 +168,24 @@ inline std::string checksum_hex(std::string_view bin_bytes) {
 inline std::string c_header_prologue(const std::string& name) {
   return "#pragma once\n#include <stdint.h>\n\n#ifdef __cplusplus\n#define " + name +
          "_CONST inline constexpr\n#else\n#define " + name + "_CONST static const\n#endif\n\n";
+}
+
+// What a header's arrays occupy, for its comment (a firmware image's flash budget): "2 arrays x 8192
+// x 64 float: 4,194,304 bytes". dims are one array's; element_bytes is sizeof of the C type.
+inline std::string array_bytes_text(std::size_t arrays, const std::vector<std::size_t>& dims, std::string_view ctype,
+                                    std::size_t element_bytes) {
+  std::size_t total = arrays * element_bytes;
+  std::string s = std::to_string(arrays) + (arrays == 1 ? " array" : " arrays");
+  for (const std::size_t d : dims) {
+    s += " x " + std::to_string(d);
+    total *= d;
+  }
+  std::string digits = std::to_string(total), grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return s + " " + std::string(ctype) + ": " + grouped + " bytes";
 }
 
 // A C/C++ literal of v: a hex float (suffix f for f32), the hex bit pattern for bf16/f16, the
