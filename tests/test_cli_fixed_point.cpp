@@ -1,12 +1,16 @@
-// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31`, run as the built executable
+// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31` and `posenc verify rope --dtype
+// q15|q31`, run as the built executable
 // (POSENC_CLI_PATH). Expected values from the MPFR oracle (verify/rope_oracle.hpp rounded by
 // verify/mpfr.hpp's round_into_fixed_bits: RN_even(x 2^F) by mpfr_rint, then saturation); the
 // saturation note on stderr with exit status 0; every format holding the same integers; the
 // refusals naming what is wrong.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -186,4 +190,100 @@ TEST_CASE("emit xpos --dtype q15: MPFR's scales, saturation at n <= 0 noted", "[
     bad += std::stoll(cols[2]) != v.template round<posenc::q15>().bits;
   }
   CHECK(bad == 0);
+}
+
+namespace {
+
+posenc_test::cli_result verify(strings args) {
+  args.insert(args.begin(), "verify");
+  return posenc_test::run_cli(POSENC_CLI_PATH, args);
+}
+
+// The entries (each element of each row, cos and sin) whose exact value saturates in Q: x >=
+// 1 - 2^-(F+1) (docs/fixed-point.md), decided on the oracle's correctly rounded double (the
+// threshold is a double: RN is monotone, and no entry rounds onto it, which the test requires).
+template <class Q>
+std::uint64_t oracle_saturations(int d, int positions) {
+  constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+  const double top = 1.0 - std::ldexp(1.0, -(F + 1));
+  std::uint64_t n = 0;
+  for (int j = 0; j < d / 2; ++j) {
+    const posenc::verify::rope_frequency f(10000.0, j, d);
+    for (int p = 0; p < positions; ++p) {
+      auto v = posenc::verify::rope_value(f, static_cast<std::uint64_t>(p));
+      for (int w = 0; w < 2; ++w) {
+        const double x = v.template round<double>(static_cast<std::size_t>(w));
+        REQUIRE(x != top);
+        n += x > top ? 2 : 0;  // both elements of the pair hold it
+      }
+    }
+  }
+  return n;
+}
+
+// `verify rope --dtype Q --table FILE` on the table `emit rope --dtype Q` wrote: every entry
+// against MPFR, the saturations counted, the laws at their quantised bounds; then the same file
+// with one entry one step (1 LSB) off fails: exit 1, the entry named, exactness failing.
+template <class Q>
+void check_verify(const char* dtype, const char* format) {
+  constexpr int d = 32, positions = 64;
+  posenc_test::temp_dir dir;
+  const std::string table = dir.file(std::string("t.") + format);
+  const strings cfg = {"--head-dim",   std::to_string(d), "--positions", std::to_string(positions),
+                       "--rope-theta", "10000",           "--dtype",     dtype};
+  REQUIRE(emit(posenc_test::cat({"rope"}, posenc_test::cat(cfg, {"--format", format, "-o", table}))).status == 0);
+  const strings args = posenc_test::cat({"rope", "--table", table, "--quiet"}, cfg);
+  const cli_result ok = verify(args);
+  INFO(dtype << " " << format << "\n" << ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.rfind("posenc verify rope: PASS\n", 0) == 0);
+  const std::string entries = std::to_string(positions * d * 2);
+  CHECK(ok.out.find(std::string(dtype) + "    " + entries + std::string(13 - entries.size(), ' ') + "0            0") !=
+        std::string::npos);
+  const std::uint64_t saturated = oracle_saturations<Q>(d, positions);
+  CHECK(saturated > 0);
+  CHECK(ok.out.find("\n       " + std::to_string(saturated) + " entries saturated") != std::string::npos);
+  for (const char* law : {"exactness             holds", "unit norm             holds", "relative dot          holds",
+                          "composition           holds", "pair copies           holds"})
+    CHECK(ok.out.find(std::string(dtype) + "  " + law) != std::string::npos);
+  const cli_result json = verify(posenc_test::cat(args, {"--json"}));
+  CHECK(json.status == 0);
+  CHECK(json.out.find("\"saturated\": " + std::to_string(saturated)) != std::string::npos);
+  if (std::string(format) != "bin") return;
+
+  // Row 40, element 5, sin one step up (bin: per element cos then sin, little-endian integers).
+  using R = typename posenc::fixed_format<Q>::storage;
+  std::string bytes = posenc_test::read_all(table);
+  const std::size_t at = ((40 * std::size_t{d} + 5) * 2 + 1) * sizeof(R);
+  R raw{};
+  std::memcpy(&raw, bytes.data() + at, sizeof raw);
+  raw = static_cast<R>(raw + 1);
+  std::memcpy(bytes.data() + at, &raw, sizeof raw);
+  {
+    std::ofstream f(table, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const cli_result bad = verify(args);
+  INFO(bad.out);
+  CHECK(bad.status == 1);
+  CHECK(bad.out.rfind("posenc verify rope: FAIL\n", 0) == 0);
+  CHECK(bad.out.find(std::string(dtype) + "    " + entries + std::string(13 - entries.size(), ' ') +
+                     "1            1") != std::string::npos);
+  CHECK(bad.out.find("first entry beyond the allowed error: position 40, element 5, sin") != std::string::npos);
+  CHECK(bad.out.find(std::string(dtype) + "  exactness             FAILS") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("verify rope --dtype q15|q31: emitted tables pass with their saturations; one entry 1 LSB off fails",
+          "[cli][verify]") {
+  check_verify<posenc::q15>("q15", "bin");
+  check_verify<posenc::q31>("q31", "bin");
+  check_verify<posenc::q31>("q31", "npy");  // '<i4' raw integers: the file says q31
+  // The other schemes' verify refuses them, one line, exit 2.
+  const cli_result r = verify({"sinusoidal", "--dim", "8", "--positions", "4", "--dtype", "q15", "--quiet"});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err.find("q15/q31 tables are verified for RoPE only") != std::string::npos);
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }

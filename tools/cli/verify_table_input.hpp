@@ -50,6 +50,8 @@ inline std::optional<io::tensor_dtype> tensor_dtype_of(pv::table_dtype t) {
     case pv::table_dtype::f32: return io::tensor_dtype::f32;
     case pv::table_dtype::bf16: return io::tensor_dtype::bf16;
     case pv::table_dtype::f16: return io::tensor_dtype::f16;
+    case pv::table_dtype::q15:  // refused by parse_dtypes for these tables
+    case pv::table_dtype::q31: break;
   }
   return std::nullopt;
 }
@@ -109,6 +111,8 @@ decltype(auto) with_table_dtype(pv::table_dtype t, F&& f) {
     case pv::table_dtype::f32: return f(std::type_identity<float>{});
     case pv::table_dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
     case pv::table_dtype::f16: return f(std::type_identity<posenc::float16>{});
+    case pv::table_dtype::q15:  // refused by parse_dtypes for these tables
+    case pv::table_dtype::q31: throw usage_error("--dtype q15/q31: q15/q31 tables are verified for RoPE only");
   }
   return f(std::type_identity<double>{});
 }

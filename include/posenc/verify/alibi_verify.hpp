@@ -173,7 +173,7 @@ inline verify_report verify_alibi(const alibi_verify_request& q, std::span<const
   verify_report rep = sv::indexed_report("alibi", q.description, keys, shape, heads * per, q.max_ulp);
   // The exact values of a block: the slope (the negated bias at distance 1) of a head, or the bias
   // of a head at a distance, each evaluated once per block.
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     std::map<std::pair<std::uint64_t, std::uint64_t>, sv::exact_entry> seen;  // (head, distance)
     for (std::uint64_t index = first; index < first + count; ++index) {

@@ -59,13 +59,13 @@ namespace detail::sv {
 struct exact_entry {
   double hi = 0, lo = 0;
   long binade = zero_binade;
-  std::uint64_t rn[4] = {0, 0, 0, 0};
+  std::uint64_t rn[dtype_count] = {};
 };
 
 // From output k of an oracle value (a ziv_value of mpfr.hpp); negate: the entry is minus that
 // value (RN_T(-x) = -RN_T(x): round to nearest even is symmetric).
 template <class V>
-exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::size_t k = 0) {
+exact_entry exact_of(V& v, const bool (&wanted)[dtype_count], bool negate = false, std::size_t k = 0) {
   exact_entry e;
   mp y(mpfr_get_prec(v.approx(k))), tmp(mpfr_get_prec(v.approx(k)));
   mpfr_set(y.get(), v.approx(k), MPFR_RNDN);  // exact: same precision
@@ -160,7 +160,7 @@ inline std::function<std::string(std::uint64_t)> head_and_distance(std::size_t d
 }
 
 inline void check_tables(std::span<const values_input> tables) {
-  bool wanted[4] = {false, false, false, false};
+  bool wanted[dtype_count] = {};
   posenc::verify::detail::distinct_dtypes(tables, wanted);
 }
 
@@ -170,7 +170,7 @@ inline void check_size(const values_input& in, std::size_t want, const std::stri
                                 " entries; " + what + " has " + std::to_string(want));
 }
 
-inline void wanted_of(std::span<const values_input> tables, bool (&wanted)[4]) {
+inline void wanted_of(std::span<const values_input> tables, bool (&wanted)[dtype_count]) {
   for (const values_input& in : tables) wanted[static_cast<int>(in.dtype)] = true;
 }
 
@@ -233,7 +233,7 @@ void verify_real_tables(verify_report& rep, std::span<const values_input> tables
                         const std::function<std::string(std::uint64_t)>& locate, Own own, Laws laws) {
   const std::uint64_t entries = rep.rows;
   for (const values_input& in : tables) check_size(in, entries, what);
-  bool wanted[4] = {false, false, false, false};
+  bool wanted[dtype_count] = {};
   wanted_of(tables, wanted);
   own_tables mine;
   for (const values_input& in : tables)

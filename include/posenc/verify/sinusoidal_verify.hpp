@@ -54,7 +54,7 @@ inline verify_report verify_sinusoidal(const sinusoidal_verify_request& q, std::
   for (std::size_t r = 0; r < q.positions; ++r) positions[r] = q.start + static_cast<std::int64_t>(r);
   verify_report rep = sv::indexed_report("sinusoidal", q.description, {"position - start", "element"}, {q.positions, d},
                                          q.positions * d, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     sv::sinusoid_exact(q.config, positions, first, count, wanted, out);
   };

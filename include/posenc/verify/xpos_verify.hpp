@@ -81,7 +81,7 @@ inline verify_report verify_xpos(const xpos_verify_request& q, std::span<const v
   const auto pairs = static_cast<std::size_t>(d / 2);
   verify_report rep = sv::indexed_report("xpos", q.description, {"position - start", "pair"}, {q.positions, pairs},
                                          q.positions * pairs, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     for (std::uint64_t i = first; i < first + count; ++i) {
       // zeta_j = (2j + 0.4 d) / (1.4 d) = (10 j + 2 d) / (7 d) (torchscale's XPOS), to n / scale_base.

@@ -70,6 +70,7 @@ struct exactness {
   static constexpr const char* name = "exactness";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "oracle tests: every entry against MPFR (verify/rope_table_oracle.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -80,6 +81,7 @@ struct unit_norm {
   static constexpr const char* name = "unit norm";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_orthogonality (verify/law_measures/orthogonality.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -90,6 +92,7 @@ struct pair_copies {
   static constexpr const char* name = "pair copies";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = nullptr;  // a bit law: nothing to measure
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -110,6 +113,7 @@ struct layout_equivalence {
   static constexpr const char* name = "layout equivalence";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured =
       "check_table_layouts, check_rotate_then_permute (verify/law_measures/layout.hpp)";
   template <class V>
@@ -122,6 +126,7 @@ struct relative_dot {
   static constexpr const char* name = "relative dot";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_relative_dot (verify/law_measures/relative_dot.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -132,6 +137,7 @@ struct composition {
   static constexpr const char* name = "composition";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_composition (verify/law_measures/composition.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -168,6 +174,7 @@ struct monotone_frequencies {
     return c.rope_type != rope::scaling::longrope && !c.proportional;
   }
   static constexpr bool folded_too = true;  // a law of the config's frequencies
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_inv_freq_decreasing (verify/law_measures/decreasing.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -190,12 +197,14 @@ struct yarn_ramp {
   static constexpr const char* name = "YaRN ramp";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::yarn; }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_yarn_ramp (verify/law_measures/yarn_ramp.hpp)";
 };
 struct llama3_bands {
   static constexpr const char* name = "Llama-3 bands";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::llama3; }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_llama3_bands (verify/law_measures/llama3_bands.hpp)";
 };
 struct long_range_decay {
@@ -205,6 +214,7 @@ struct long_range_decay {
            c.rope_theta == 10000.0;
   }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_long_range_decay (verify/law_measures/long_range_decay.hpp)";
 };
 
@@ -218,6 +228,21 @@ inline constexpr auto every_law =
     law_list<law::exactness, law::unit_norm, law::pair_copies, law::identity_at_zero, law::layout_equivalence,
              law::relative_dot, law::composition, law::norm_preservation, law::pass_through, law::monotone_frequencies,
              law::parity, law::yarn_ramp, law::llama3_bands, law::long_range_decay>{};
+
+// Whether Law holds of q15/q31 tables (numeric/fixed_point.hpp) at its quantised bound
+// (laws/bounds.hpp, docs/fixed-point.md): a law that says so (fixed_point_too). The others do
+// not: identity at 0 (cos 0 = 1 saturates to 1 - 2^-F), parity (-1 is exact, +1 saturates), and
+// the float apply kernel's laws (norm preservation, pass-through; rope::rotate_fixed has its own
+// bound).
+template <class Law>
+constexpr bool holds_in_fixed_point() noexcept {
+  if constexpr (requires { Law::fixed_point_too; })
+    return Law::fixed_point_too;
+  else
+    return false;
+}
+template <class Law>
+inline constexpr bool fixed_point_too = holds_in_fixed_point<Law>();
 
 // Whether Law has a core (constexpr, posenc/laws/) definition over a table of view type V.
 template <class Law, class V>
