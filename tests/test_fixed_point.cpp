@@ -11,6 +11,7 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "posenc/alibi/fixed_point_slopes.hpp"
@@ -30,6 +31,9 @@
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/law_measures/composition.hpp"
+#include "posenc/verify/law_measures/orthogonality.hpp"
+#include "posenc/verify/law_measures/relative_dot.hpp"
 #include "posenc/verify/rational_power_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
@@ -279,6 +283,47 @@ TEST_CASE("q15/q31 RoPE tables: the rotary laws hold at their quantised bounds, 
     auto c9 = hc;
     c9[row * d + pair].bits = static_cast<decltype(c9[0].bits)>(c9[row * d + pair].bits - 1);
     CHECK(!laws(c9, hs)[4].holds);
+  };
+  check(q15{});
+  check(q31{});
+}
+
+TEST_CASE("q15/q31 RoPE tables: the MPFR law checkers hold them to the quantised bounds, and can fail") {
+  // verify/law_measures: |c^2 + s^2 - 1| exactly, <R~_m q, R~_n k> and R~_m R~_n q against the exact
+  // rotations (MPFR), bounds 2 ||E|| + ||E||^2 and 3 ||E|| + ||E||^2 of ||E|| = (sqrt(5)/2) 2^-F.
+  namespace lm = posenc::verify::law_measures;
+  const auto check = [](auto tag) {
+    using Q = decltype(tag);
+    const rope::config c{.head_dim = 32, .rope_theta = 10000.0};
+    const auto t = rope::make_table<Q, 48, 32>(c);
+    REQUIRE(t.ok());
+    const lm::law_report o = lm::check_orthogonality(t.value);
+    INFO(posenc::fixed_format<Q>::fraction_bits << " fraction bits: " << o.law << " worst ratio " << o.worst_ratio
+                                                << " " << o.counterexample);
+    CHECK(o.passed);
+    CHECK(o.worst_ratio > 0.85);  // row 0: (1 - 2^-F)^2 - 1, about 2 of the bound's 2.24 steps
+    std::mt19937_64 rng(23);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    const lm::exact_rows ex(c);
+    for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{0, 1}, {3, 40}, {17, 1000}, {511, 4095}}) {
+      std::vector<double> q(32), k(32);
+      for (std::size_t i = 0; i < 32; ++i) q[i] = u(rng), k[i] = u(rng);
+      const lm::law_report rd = lm::check_relative_dot<Q>(c, ex, q, k, m, n);
+      const lm::law_report co = lm::check_composition<Q>(c, q, m, n);
+      INFO("m " << m << " n " << n << ": " << rd.counterexample << co.counterexample);
+      CHECK(rd.passed);
+      CHECK(co.passed);
+    }
+    // A row 8 steps off in pair 0's cos fails the relative dot checker (8 steps against ~2.24).
+    bool ok = true;
+    lm::cs_row tm = lm::rounded_row<Q>(c, 3, ok), tn = lm::rounded_row<Q>(c, 40, ok);
+    REQUIRE(ok);
+    tm.c[0] = tm.c[0] - posenc::verify::exact_real(std::ldexp(8.0, -posenc::fixed_format<Q>::fraction_bits));
+    std::vector<double> e0(32, 0.0);
+    e0[0] = 1;
+    CHECK(!lm::check_relative_dot_rows("relative dot", "corrupted table", e0, e0, tm, tn, ex.at(37),
+                                       posenc::laws::table_dot_bound<Q>(), 3, 40)
+               .passed);
   };
   check(q15{});
   check(q31{});
