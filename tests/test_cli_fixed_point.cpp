@@ -1,5 +1,5 @@
-// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31` and `posenc verify rope --dtype
-// q15|q31`, run as the built executable
+// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31` and `posenc verify
+// rope|sinusoidal|xpos|alibi --dtype q15|q31`, run as the built executable
 // (POSENC_CLI_PATH). Expected values from the MPFR oracle (verify/rope_oracle.hpp rounded by
 // verify/mpfr.hpp's round_into_fixed_bits: RN_even(x 2^F) by mpfr_rint, then saturation); the
 // saturation note on stderr with exit status 0; every format holding the same integers; the
@@ -16,6 +16,7 @@
 
 #include <posenc/alibi/slopes.hpp>
 #include <posenc/numeric/fixed_point.hpp>
+#include <posenc/sinusoidal.hpp>
 #include <posenc/verify/alibi_oracle.hpp>
 #include <posenc/verify/rational_power_oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
@@ -280,10 +281,81 @@ TEST_CASE("verify rope --dtype q15|q31: emitted tables pass with their saturatio
   check_verify<posenc::q15>("q15", "bin");
   check_verify<posenc::q31>("q31", "bin");
   check_verify<posenc::q31>("q31", "npy");  // '<i4' raw integers: the file says q31
-  // The other schemes' verify refuses them, one line, exit 2.
-  const cli_result r = verify({"sinusoidal", "--dim", "8", "--positions", "4", "--dtype", "q15", "--quiet"});
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  CHECK(r.err.find("q15/q31 tables are verified for RoPE only") != std::string::npos);
-  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  // The schemes without fixed-point tables refuse them, and ALiBi's biases: one line, exit 2.
+  for (const strings& args : {strings{"sandwich", "--dim", "8", "--heads", "2", "--distances", "4", "--dtype", "q15"},
+                              strings{"alibi", "--heads", "8", "--bias", "--positions", "4", "--dtype", "q15"}}) {
+    const cli_result r = verify(posenc_test::cat(args, {"--quiet"}));
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(args[0] == "sandwich" ? "verified for rope, sinusoidal, xpos and alibi (slopes) only"
+                                           : "biases -m_h |i - j| are not offered in q15/q31") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("verify sinusoidal|xpos|alibi --dtype q15|q31: emitted tables pass, saturations counted; 1 LSB off fails",
+          "[cli][verify]") {
+  posenc_test::temp_dir dir;
+  // Sinusoidal, positions -3 .. 36, d 16: the saturated entries are the values x >= 1 - 2^-16 of
+  // the oracle (the clamp is one-sided: a value near -1 rounds to -2^15, which q15 holds).
+  const std::string table = dir.file("s.bin");
+  const strings cfg = {"--dim", "16", "--positions", "40", "--start", "-3", "--dtype", "q15"};
+  REQUIRE(emit(posenc_test::cat({"sinusoidal"}, posenc_test::cat(cfg, {"--format", "bin", "-o", table}))).status == 0);
+  const posenc::sinusoidal::config sc{.dim = 16};
+  std::uint64_t saturated = 0;
+  const double top = 1.0 - 0x1p-16;
+  for (std::int64_t p = -3; p < 37; ++p)
+    for (int k = 0; k < 16; ++k) {
+      const auto el = posenc::verify::sinusoid_element_of(sc, k);
+      auto v = posenc::verify::sinusoid_angle_value(p, sc.base, el.num, el.den);
+      const double x = v.template round<double>(el.is_sin ? 1 : 0);
+      REQUIRE(x != top);
+      saturated += x > top ? 1 : 0;
+    }
+  CHECK(saturated > 0);
+  const strings args = posenc_test::cat({"sinusoidal", "--table", table, "--quiet"}, cfg);
+  const cli_result ok = verify(args);
+  INFO(ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("q15    640          0            0") != std::string::npos);
+  CHECK(ok.out.find("\n       " + std::to_string(saturated) + " entries saturated") != std::string::npos);
+  CHECK(ok.out.find("q15  sinusoid shift             holds") != std::string::npos);
+  CHECK(ok.out.find("q15  sinusoid relative dot      holds") != std::string::npos);
+  std::string bytes = posenc_test::read_all(table);
+  std::int16_t raw = 0;
+  const std::size_t at = (10 * 16 + 5) * 2;  // row 10 (position 7), element 5
+  std::memcpy(&raw, bytes.data() + at, 2);
+  raw = static_cast<std::int16_t>(raw - 1);
+  std::memcpy(bytes.data() + at, &raw, 2);
+  {
+    std::ofstream f(table, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const cli_result bad = verify(args);
+  CHECK(bad.status == 1);
+  CHECK(bad.out.find("q15    640          1            1") != std::string::npos);
+  CHECK(bad.out.find("first entry beyond the allowed error: row 10 (position 7), element 5") != std::string::npos);
+
+  // XPOS scales of positions -4 .. 15 (d 16): zeta < 1, so every scale at n <= 0 is >= 1 and
+  // saturates: 5 positions x 8 pairs, in both formats; the others are below 1.
+  const cli_result x =
+      verify({"xpos", "--head-dim", "16", "--positions", "20", "--start", "-4", "--dtype", "q15,q31", "--quiet"});
+  INFO(x.out);
+  CHECK(x.status == 0);
+  CHECK(x.out.find("q15    160          0            0") != std::string::npos);
+  CHECK(x.out.find("q31    160          0            0") != std::string::npos);
+  CHECK(x.out.find("       40 entries saturated (exact value past the range; ulp: the grid step 2^-15)") !=
+        std::string::npos);
+  CHECK(x.out.find("       40 entries saturated (exact value past the range; ulp: the grid step 2^-31)") !=
+        std::string::npos);
+
+  // ALiBi's 12 slopes in q31 as .npy ('<i4': the file says q31): in (0, 1), none saturated.
+  const std::string slopes = dir.file("a.npy");
+  REQUIRE(emit({"alibi", "--heads", "12", "--dtype", "q31", "--format", "npy", "-o", slopes}).status == 0);
+  const cli_result a = verify({"alibi", "--heads", "12", "--table", slopes, "--quiet"});
+  INFO(a.out);
+  CHECK(a.status == 0);
+  CHECK(a.out.find("q31    12           0            0") != std::string::npos);
+  CHECK(a.out.find("       0 entries saturated") != std::string::npos);
 }

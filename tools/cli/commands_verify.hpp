@@ -155,7 +155,8 @@ inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const st
                          pv::table_dtype::q15, pv::table_dtype::q31})
       if (pv::dtype_name(t) == item) {
         if (pv::is_fixed_point(t) && !fixed_too)
-          throw usage_error(ctx + ": --dtype " + std::string(item) + ": q15/q31 tables are verified for RoPE only");
+          throw usage_error(ctx + ": --dtype " + std::string(item) +
+                            ": q15/q31 tables are verified for rope, sinusoidal, xpos and alibi (slopes) only");
         if (std::find(v.begin(), v.end(), t) != v.end())
           throw usage_error(ctx + ": --dtype lists " + quote(item) + " twice");
         v.push_back(t);

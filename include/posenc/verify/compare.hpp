@@ -47,9 +47,9 @@ constexpr int dtype_index() noexcept {
   return static_cast<int>(dtype_of<T>());
 }
 
-// Calls f(std::type_identity<T>{}) with T the dtype's type. The fixed-point dtypes are verified
-// for RoPE's tables only (verify_rope, FixedToo = true); every other engine refuses them with one
-// line (std::invalid_argument), without instantiating f for them.
+// Calls f(std::type_identity<T>{}) with T the dtype's type. The fixed-point dtypes are verified by
+// the engines that take them (FixedToo = true: RoPE, sinusoidal, XPOS, ALiBi's slopes); every other
+// engine refuses them with one line (std::invalid_argument), without instantiating f for them.
 template <bool FixedToo = false, class F>
 decltype(auto) with_dtype(table_dtype t, F&& f) {
   switch (t) {
@@ -63,7 +63,7 @@ decltype(auto) with_dtype(table_dtype t, F&& f) {
         if (t == table_dtype::q15) return f(std::type_identity<posenc::q15>{});
         return f(std::type_identity<posenc::q31>{});
       } else {
-        throw std::invalid_argument("q15/q31 tables are verified for RoPE only (posenc verify rope --dtype q15)");
+        throw std::invalid_argument("q15/q31 tables are verified for rope, sinusoidal, xpos and alibi (slopes) only");
       }
   }
   return f(std::type_identity<double>{});
@@ -133,6 +133,17 @@ double ulp_error_from_double_double(double got, double hi, double lo, long binad
     const double ulp = std::ldexp(std::fabs(err), static_cast<int>(-q));
     return ulp <= std::numeric_limits<double>::max() ? ulp : std::numeric_limits<double>::infinity();  // NaN, inf
   }
+}
+
+// Whether the exact value hi + lo of a q15/q31 entry is clamped by CMSIS's saturation
+// (docs/fixed-point.md): RN_even(x 2^F) > 2^F - 1, i.e. x >= 1 - 2^-(F+1) (the tie rounds to the
+// even 2^F), or RN_even(x 2^F) < -2^F, i.e. x < -1 - 2^-(F+1) (the tie rounds to the even -2^F).
+// Both thresholds are doubles; hi + lo decides against them, hi being x rounded to nearest.
+template <class Q>
+bool saturates(double hi, double lo) noexcept {
+  constexpr double half_step = 1.0 / static_cast<double>(std::int64_t{1} << (fixed_format<Q>::fraction_bits + 1));
+  constexpr double top = 1.0 - half_step, bottom = -1.0 - half_step;
+  return hi > top || (hi == top && lo >= 0) || hi < bottom || (hi == bottom && lo < 0);
 }
 
 // One entry of a verified table into its dtype's findings: got against want (RN_T of the exact

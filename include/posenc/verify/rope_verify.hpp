@@ -132,17 +132,6 @@ inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_p
     }
 }
 
-// Whether the exact value hi + lo of a q15/q31 entry is clamped by CMSIS's saturation
-// (docs/fixed-point.md): RN_even(x 2^F) > 2^F - 1, i.e. x >= 1 - 2^-(F+1) (the tie rounds to the
-// even 2^F), or RN_even(x 2^F) < -2^F, i.e. x < -1 - 2^-(F+1) (the tie rounds to the even -2^F).
-// Both thresholds are doubles; hi + lo decides against them, hi being x rounded to nearest.
-template <class Q>
-bool saturates(double hi, double lo) noexcept {
-  constexpr double half_step = 1.0 / static_cast<double>(std::int64_t{1} << (fixed_format<Q>::fraction_bits + 1));
-  constexpr double top = 1.0 - half_step, bottom = -1.0 - half_step;
-  return hi > top || (hi == top && lo >= 0) || hi < bottom || (hi == bottom && lo < 0);
-}
-
 // The findings of one dtype's table on one block. cos/sin point at the block's n rows of d entries;
 // other_cos/other_sin at the same rows in the other layout, or null.
 template <class T>
@@ -160,7 +149,8 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
         const table_entry at{first_position + r, static_cast<std::uint32_t>(k), w == 1};
         posenc::verify::detail::compare_entry<T>(f, got, e.rn[t][w][i], e.hi[w][i], e.lo[w][i], e.binade[w][i], at,
                                                  q.max_ulp);
-        if constexpr (fixed_point_type<T>) f.saturated += saturates<T>(e.hi[w][i], e.lo[w][i]) ? 1u : 0u;
+        if constexpr (fixed_point_type<T>)
+          f.saturated += posenc::verify::detail::saturates<T>(e.hi[w][i], e.lo[w][i]) ? 1u : 0u;
       }
     }
   const posenc::laws::span_table<T> view{std::span<const T>(cos, n * d), std::span<const T>(sin, n * d), d, q.layout,

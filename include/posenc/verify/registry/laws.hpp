@@ -43,6 +43,7 @@
 #include "posenc/laws/rotary/unit_norm.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/registry/fixed_point_laws.hpp"
 
 namespace posenc::verify::registry {
 
@@ -228,21 +229,6 @@ inline constexpr auto every_law =
     law_list<law::exactness, law::unit_norm, law::pair_copies, law::identity_at_zero, law::layout_equivalence,
              law::relative_dot, law::composition, law::norm_preservation, law::pass_through, law::monotone_frequencies,
              law::parity, law::yarn_ramp, law::llama3_bands, law::long_range_decay>{};
-
-// Whether Law holds of q15/q31 tables (numeric/fixed_point.hpp) at its quantised bound
-// (laws/bounds.hpp, docs/fixed-point.md): a law that says so (fixed_point_too). The others do
-// not: identity at 0 (cos 0 = 1 saturates to 1 - 2^-F), parity (-1 is exact, +1 saturates), and
-// the float apply kernel's laws (norm preservation, pass-through; rope::rotate_fixed has its own
-// bound).
-template <class Law>
-constexpr bool holds_in_fixed_point() noexcept {
-  if constexpr (requires { Law::fixed_point_too; })
-    return Law::fixed_point_too;
-  else
-    return false;
-}
-template <class Law>
-inline constexpr bool fixed_point_too = holds_in_fixed_point<Law>();
 
 // Whether Law has a core (constexpr, posenc/laws/) definition over a table of view type V.
 template <class Law, class V>
