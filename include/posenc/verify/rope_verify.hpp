@@ -17,6 +17,9 @@
 //  - every law of registry::every_law, by its core (constexpr) definition, on each block of
 //    verify_block_rows rows (verify/law_measures/table_laws.hpp), with the table in the other layout for
 //    layout equivalence when the table is posenc's own.
+// A q15/q31 table (numeric/fixed_point.hpp) is held to RN_even(x 2^F) saturated, its ULP being the
+// grid step 2^-F; its findings count the saturated entries, and only the laws that hold of such
+// tables run, at their quantised bounds (registry fixed_point_too, laws/bounds.hpp).
 // The MPFR value of a (position, pair) is computed once and serves every dtype's table. Blocks are
 // the unit of work: threads take them in any order, and a shard (request.shard) takes a fixed
 // range of them, so the findings do not depend on either (blocks.hpp runs them; report.hpp). Cost: one
