@@ -10,6 +10,14 @@
 #include <cstdint>
 
 #include <posenc/alibi.hpp>
+#include <posenc/laws/bounds.hpp>
+#include <posenc/laws/rope/exactness.hpp>
+#include <posenc/laws/rope/table_view.hpp>
+#include <posenc/laws/rotary/composition.hpp>
+#include <posenc/laws/rotary/layout_equivalence.hpp>
+#include <posenc/laws/rotary/pair_copies.hpp>
+#include <posenc/laws/rotary/relative_dot.hpp>
+#include <posenc/laws/rotary/unit_norm.hpp>
 #include <posenc/math/round_fixed.hpp>
 #include <posenc/numeric/fixed_point.hpp>
 #include <posenc/rope/table.hpp>
@@ -81,6 +89,35 @@ static_assert(within_half_step(), "every entry within half a step of the real (a
 // about 2^-7.5 = 0.0055): pair 7 (theta = 10^-3.5) up to position 17, pair 6 (10^-3) to 5, pair 5
 // (10^-2.5) to 1, pairs 0..4 at 0 only: 18 + 6 + 2 + 5 = 31.
 static_assert(half.value.saturated == 31, "31 values saturated, as counted by hand");
+
+// 2b. The laws at the bounds quantisation implies (laws/bounds.hpp, docs/fixed-point.md): a block's
+// error ||E|| <= (sqrt(5)/2) 2^-F (a saturated cos errs by a step, its sin by half a step), so
+// unit norm <= 2 ||E|| + ||E||^2, relative dot <= 2 (2 ||E|| + ||E||^2), composition <=
+// 3 ||E|| + ||E||^2, each with the slack of their evaluation in double; exactness at 0 steps.
+namespace pl = posenc::laws;
+static_assert(pl::table_block_error<q15>() > 1.118033988 * 0x1p-15 && pl::table_block_error<q15>() < 1.11804 * 0x1p-15,
+              "||E|| = sqrt(5)/2 steps of 2^-15, rounded up");
+static_assert(pl::unit_norm_bound<q15>() > 2.236 * 0x1p-15 && pl::unit_norm_bound<q15>() < 2.237 * 0x1p-15,
+              "unit norm: sqrt(5) + 1.25 2^-15 steps, plus 2^-48");
+static_assert(pl::exactness(pl::view(half.value), cfg).holds && pl::exactness(pl::view(inter.value), cfg).holds,
+              "every entry is RN_even(x 2^15), saturated: 0 steps from the exact table");
+static_assert(pl::unit_norm(pl::view(half.value)).holds, "unit norm within 2 ||E|| + ||E||^2");
+static_assert(pl::unit_norm(pl::view(half.value)).deviation >= 1.99 * 0x1p-15,
+              "row 0 reaches 2 - 2^-15 steps: (1 - 2^-15)^2 - 1");
+static_assert(pl::relative_dot(pl::view(half.value)).holds, "relative dot within 2 (2 ||E|| + ||E||^2)");
+static_assert(pl::composition(pl::view(half.value)).holds, "composition within 3 ||E|| + ||E||^2");
+static_assert(pl::pair_copies(pl::view(half.value)).holds && pl::pair_copies(pl::view(inter.value)).holds,
+              "both elements of a pair hold the same bits");
+static_assert(pl::layout_equivalence(pl::view(inter.value), pl::view(half.value)).holds, "the layouts are one table");
+
+// A q31 table, small (in constant evaluation q31 takes the scalar path per entry).
+constexpr auto half31 = rope::make_table<q31, 8, 8>(rope::config{.head_dim = 8, .rope_theta = 10000.0});
+static_assert(half31.ok() && half31.value.cos[0].bits == 2147483647, "cos 0 = 1 saturates to 0x7FFFFFFF");
+static_assert(pl::exactness(pl::view(half31.value), rope::config{.head_dim = 8, .rope_theta = 10000.0}).holds,
+              "q31: 0 steps from the exact table");
+static_assert(pl::unit_norm(pl::view(half31.value)).holds && pl::relative_dot(pl::view(half31.value)).holds &&
+                  pl::composition(pl::view(half31.value)).holds,
+              "q31: unit norm, relative dot, composition within their bounds of 2^-31");
 
 // 3. ALiBi: 8 heads, max_bias 8: slopes 2^-1 .. 2^-8, exact in q15 (16384 .. 128).
 constexpr auto slopes =

@@ -1,17 +1,22 @@
-// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31`, run as the built executable
+// test_cli_fixed_point.cpp: `posenc emit rope --dtype q15|q31` and `posenc verify
+// rope|sinusoidal|xpos|alibi --dtype q15|q31`, run as the built executable
 // (POSENC_CLI_PATH). Expected values from the MPFR oracle (verify/rope_oracle.hpp rounded by
 // verify/mpfr.hpp's round_into_fixed_bits: RN_even(x 2^F) by mpfr_rint, then saturation); the
 // saturation note on stderr with exit status 0; every format holding the same integers; the
 // refusals naming what is wrong.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <posenc/alibi/slopes.hpp>
 #include <posenc/numeric/fixed_point.hpp>
+#include <posenc/sinusoidal.hpp>
 #include <posenc/verify/alibi_oracle.hpp>
 #include <posenc/verify/rational_power_oracle.hpp>
 #include <posenc/verify/rope_oracle.hpp>
@@ -210,4 +215,171 @@ TEST_CASE("emit xpos --dtype q15: MPFR's scales, saturation at n <= 0 noted", "[
     bad += std::stoll(cols[2]) != v.template round<posenc::q15>().bits;
   }
   CHECK(bad == 0);
+}
+
+namespace {
+
+posenc_test::cli_result verify(strings args) {
+  args.insert(args.begin(), "verify");
+  return posenc_test::run_cli(POSENC_CLI_PATH, args);
+}
+
+// The entries (each element of each row, cos and sin) whose exact value saturates in Q: x >=
+// 1 - 2^-(F+1) (docs/fixed-point.md), decided on the oracle's correctly rounded double (the
+// threshold is a double: RN is monotone, and no entry rounds onto it, which the test requires).
+template <class Q>
+std::uint64_t oracle_saturations(int d, int positions) {
+  constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+  const double top = 1.0 - std::ldexp(1.0, -(F + 1));
+  std::uint64_t n = 0;
+  for (int j = 0; j < d / 2; ++j) {
+    const posenc::verify::rope_frequency f(10000.0, j, d);
+    for (int p = 0; p < positions; ++p) {
+      auto v = posenc::verify::rope_value(f, static_cast<std::uint64_t>(p));
+      for (int w = 0; w < 2; ++w) {
+        const double x = v.template round<double>(static_cast<std::size_t>(w));
+        REQUIRE(x != top);
+        n += x > top ? 2 : 0;  // both elements of the pair hold it
+      }
+    }
+  }
+  return n;
+}
+
+// `verify rope --dtype Q --table FILE` on the table `emit rope --dtype Q` wrote: every entry
+// against MPFR, the saturations counted, the laws at their quantised bounds; then the same file
+// with one entry one step (1 LSB) off fails: exit 1, the entry named, exactness failing.
+template <class Q>
+void check_verify(const char* dtype, const char* format) {
+  constexpr int d = 32, positions = 64;
+  posenc_test::temp_dir dir;
+  const std::string table = dir.file(std::string("t.") + format);
+  const strings cfg = {"--head-dim",   std::to_string(d), "--positions", std::to_string(positions),
+                       "--rope-theta", "10000",           "--dtype",     dtype};
+  REQUIRE(emit(posenc_test::cat({"rope"}, posenc_test::cat(cfg, {"--format", format, "-o", table}))).status == 0);
+  const strings args = posenc_test::cat({"rope", "--table", table, "--quiet"}, cfg);
+  const cli_result ok = verify(args);
+  INFO(dtype << " " << format << "\n" << ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.rfind("posenc verify rope: PASS\n", 0) == 0);
+  const std::string entries = std::to_string(positions * d * 2);
+  CHECK(ok.out.find(std::string(dtype) + "    " + entries + std::string(13 - entries.size(), ' ') + "0            0") !=
+        std::string::npos);
+  const std::uint64_t saturated = oracle_saturations<Q>(d, positions);
+  CHECK(saturated > 0);
+  CHECK(ok.out.find("\n       " + std::to_string(saturated) + " entries saturated") != std::string::npos);
+  for (const char* law : {"exactness             holds", "unit norm             holds", "relative dot          holds",
+                          "composition           holds", "pair copies           holds"})
+    CHECK(ok.out.find(std::string(dtype) + "  " + law) != std::string::npos);
+  const cli_result json = verify(posenc_test::cat(args, {"--json"}));
+  CHECK(json.status == 0);
+  CHECK(json.out.find("\"saturated\": " + std::to_string(saturated)) != std::string::npos);
+  if (std::string(format) != "bin") return;
+
+  // Row 40, element 5, sin one step up (bin: per element cos then sin, little-endian integers).
+  using R = typename posenc::fixed_format<Q>::storage;
+  std::string bytes = posenc_test::read_all(table);
+  const std::size_t at = ((40 * std::size_t{d} + 5) * 2 + 1) * sizeof(R);
+  R raw{};
+  std::memcpy(&raw, bytes.data() + at, sizeof raw);
+  raw = static_cast<R>(raw + 1);
+  std::memcpy(bytes.data() + at, &raw, sizeof raw);
+  {
+    std::ofstream f(table, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const cli_result bad = verify(args);
+  INFO(bad.out);
+  CHECK(bad.status == 1);
+  CHECK(bad.out.rfind("posenc verify rope: FAIL\n", 0) == 0);
+  CHECK(bad.out.find(std::string(dtype) + "    " + entries + std::string(13 - entries.size(), ' ') +
+                     "1            1") != std::string::npos);
+  CHECK(bad.out.find("first entry beyond the allowed error: position 40, element 5, sin") != std::string::npos);
+  CHECK(bad.out.find(std::string(dtype) + "  exactness             FAILS") != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("verify rope --dtype q15|q31: emitted tables pass with their saturations; one entry 1 LSB off fails",
+          "[cli][verify]") {
+  check_verify<posenc::q15>("q15", "bin");
+  check_verify<posenc::q31>("q31", "bin");
+  check_verify<posenc::q31>("q31", "npy");  // '<i4' raw integers: the file says q31
+  // The schemes without fixed-point tables refuse them, and ALiBi's biases: one line, exit 2.
+  for (const strings& args : {strings{"sandwich", "--dim", "8", "--heads", "2", "--distances", "4", "--dtype", "q15"},
+                              strings{"alibi", "--heads", "8", "--bias", "--positions", "4", "--dtype", "q15"}}) {
+    const cli_result r = verify(posenc_test::cat(args, {"--quiet"}));
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(args[0] == "sandwich" ? "verified for rope, sinusoidal, xpos and alibi (slopes) only"
+                                           : "biases -m_h |i - j| are not offered in q15/q31") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("verify sinusoidal|xpos|alibi --dtype q15|q31: emitted tables pass, saturations counted; 1 LSB off fails",
+          "[cli][verify]") {
+  posenc_test::temp_dir dir;
+  // Sinusoidal, positions -3 .. 36, d 16: the saturated entries are the values x >= 1 - 2^-16 of
+  // the oracle (the clamp is one-sided: a value near -1 rounds to -2^15, which q15 holds).
+  const std::string table = dir.file("s.bin");
+  const strings cfg = {"--dim", "16", "--positions", "40", "--start", "-3", "--dtype", "q15"};
+  REQUIRE(emit(posenc_test::cat({"sinusoidal"}, posenc_test::cat(cfg, {"--format", "bin", "-o", table}))).status == 0);
+  const posenc::sinusoidal::config sc{.dim = 16};
+  std::uint64_t saturated = 0;
+  const double top = 1.0 - 0x1p-16;
+  for (std::int64_t p = -3; p < 37; ++p)
+    for (int k = 0; k < 16; ++k) {
+      const auto el = posenc::verify::sinusoid_element_of(sc, k);
+      auto v = posenc::verify::sinusoid_angle_value(p, sc.base, el.num, el.den);
+      const double x = v.template round<double>(el.is_sin ? 1 : 0);
+      REQUIRE(x != top);
+      saturated += x > top ? 1 : 0;
+    }
+  CHECK(saturated > 0);
+  const strings args = posenc_test::cat({"sinusoidal", "--table", table, "--quiet"}, cfg);
+  const cli_result ok = verify(args);
+  INFO(ok.out << ok.err);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("q15    640          0            0") != std::string::npos);
+  CHECK(ok.out.find("\n       " + std::to_string(saturated) + " entries saturated") != std::string::npos);
+  CHECK(ok.out.find("q15  sinusoid shift             holds") != std::string::npos);
+  CHECK(ok.out.find("q15  sinusoid relative dot      holds") != std::string::npos);
+  std::string bytes = posenc_test::read_all(table);
+  std::int16_t raw = 0;
+  const std::size_t at = (10 * 16 + 5) * 2;  // row 10 (position 7), element 5
+  std::memcpy(&raw, bytes.data() + at, 2);
+  raw = static_cast<std::int16_t>(raw - 1);
+  std::memcpy(bytes.data() + at, &raw, 2);
+  {
+    std::ofstream f(table, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  const cli_result bad = verify(args);
+  CHECK(bad.status == 1);
+  CHECK(bad.out.find("q15    640          1            1") != std::string::npos);
+  CHECK(bad.out.find("first entry beyond the allowed error: row 10 (position 7), element 5") != std::string::npos);
+
+  // XPOS scales of positions -4 .. 15 (d 16): zeta < 1, so every scale at n <= 0 is >= 1 and
+  // saturates: 5 positions x 8 pairs, in both formats; the others are below 1.
+  const cli_result x =
+      verify({"xpos", "--head-dim", "16", "--positions", "20", "--start", "-4", "--dtype", "q15,q31", "--quiet"});
+  INFO(x.out);
+  CHECK(x.status == 0);
+  CHECK(x.out.find("q15    160          0            0") != std::string::npos);
+  CHECK(x.out.find("q31    160          0            0") != std::string::npos);
+  CHECK(x.out.find("       40 entries saturated (exact value past the range; ulp: the grid step 2^-15)") !=
+        std::string::npos);
+  CHECK(x.out.find("       40 entries saturated (exact value past the range; ulp: the grid step 2^-31)") !=
+        std::string::npos);
+
+  // ALiBi's 12 slopes in q31 as .npy ('<i4': the file says q31): in (0, 1), none saturated.
+  const std::string slopes = dir.file("a.npy");
+  REQUIRE(emit({"alibi", "--heads", "12", "--dtype", "q31", "--format", "npy", "-o", slopes}).status == 0);
+  const cli_result a = verify({"alibi", "--heads", "12", "--table", slopes, "--quiet"});
+  INFO(a.out);
+  CHECK(a.status == 0);
+  CHECK(a.out.find("q31    12           0            0") != std::string::npos);
+  CHECK(a.out.find("       0 entries saturated") != std::string::npos);
 }

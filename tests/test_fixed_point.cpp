@@ -11,9 +11,18 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "posenc/alibi/fixed_point_slopes.hpp"
+#include "posenc/laws/bounds.hpp"
+#include "posenc/laws/print.hpp"
+#include "posenc/laws/rope/exactness.hpp"
+#include "posenc/laws/rotary/composition.hpp"
+#include "posenc/laws/rotary/layout_equivalence.hpp"
+#include "posenc/laws/rotary/pair_copies.hpp"
+#include "posenc/laws/rotary/relative_dot.hpp"
+#include "posenc/laws/rotary/unit_norm.hpp"
 #include "posenc/math/round_fixed.hpp"
 #include "posenc/numeric/fixed_point.hpp"
 #include "posenc/rope/fixed_point_apply.hpp"
@@ -22,6 +31,9 @@
 #include "posenc/rope/table.hpp"
 #include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
+#include "posenc/verify/law_measures/composition.hpp"
+#include "posenc/verify/law_measures/orthogonality.hpp"
+#include "posenc/verify/law_measures/relative_dot.hpp"
 #include "posenc/verify/rational_power_oracle.hpp"
 #include "posenc/verify/rope_oracle.hpp"
 #include "posenc/verify/rope_table_oracle.hpp"
@@ -213,6 +225,105 @@ TEST_CASE("q15/q31 RoPE tables keep unit norm within the bound quantisation impl
     // The check can fail: a cos two steps too low at row 0 breaks it.
     t[0].cos.bits = static_cast<decltype(t[0].cos.bits)>(t[0].cos.bits - 2);
     CHECK(max_norm_deviation<Q>(t) > bound);
+  };
+  check(q15{});
+  check(q31{});
+}
+
+TEST_CASE("q15/q31 RoPE tables: the rotary laws hold at their quantised bounds, and each rejects a corrupted table") {
+  // The bounds (laws/bounds.hpp, derived in docs/fixed-point.md): a block's error ||E|| <= (sqrt(5)/2)
+  // 2^-F, unit norm 2 ||E|| + ||E||^2, relative dot twice that, composition 3 ||E|| + ||E||^2, each
+  // with at most 2^-48 for the law's own evaluation in double.
+  const auto check = [](auto tag) {
+    using Q = decltype(tag);
+    namespace pl = posenc::laws;
+    constexpr int F = posenc::fixed_format<Q>::fraction_bits;
+    const double step = std::ldexp(1.0, -F), e = std::sqrt(5.0) / 2 * step;
+    const auto near = [](double got, double want) { return got >= want && got <= want * (1 + 0x1p-39) + 0x1p-48; };
+    CHECK(near(pl::unit_norm_bound<Q>(), 2 * e + e * e));
+    CHECK(near(pl::relative_dot_bound<Q>(), 2 * (2 * e + e * e)));
+    CHECK(near(pl::composition_bound<Q>(), 3 * e + e * e));
+
+    const rope::config c{.head_dim = 64, .rope_theta = 10000.0};
+    constexpr std::size_t rows = 256, d = 64;
+    std::vector<Q> hc(rows * d), hs(rows * d), ic(rows * d), is(rows * d);
+    REQUIRE(rope::fill_table<Q>(c, std::span<Q>(hc), std::span<Q>(hs), rope::layout::half_split, {}).ok());
+    REQUIRE(rope::fill_table<Q>(c, std::span<Q>(ic), std::span<Q>(is), rope::layout::interleaved, {}).ok());
+    const auto laws = [&](std::vector<Q>& cos, std::vector<Q>& sin) {
+      const pl::span_table<Q> h{cos, sin, d, rope::layout::half_split, 0};
+      const pl::span_table<Q> i{ic, is, d, rope::layout::interleaved, 0};
+      return std::array<pl::law_result, 6>{pl::exactness(h, c), pl::unit_norm(h),   pl::relative_dot(h),
+                                           pl::composition(h),  pl::pair_copies(h), pl::layout_equivalence(i, h)};
+    };
+    for (const auto& r : laws(hc, hs)) {
+      INFO(F << " fraction bits: " << pl::to_string(r));
+      CHECK(r.holds);
+    }
+    // Pair 3 of row 100 one step low, both copies: exactness (0 steps allowed) and layout equivalence fail.
+    constexpr std::size_t row = 100, pair = 31;  // the slowest pair: cos near 1
+    auto c1 = hc;
+    c1[row * d + 3].bits = static_cast<decltype(c1[0].bits)>(c1[row * d + 3].bits - 1);
+    c1[row * d + 3 + 32].bits = static_cast<decltype(c1[0].bits)>(c1[row * d + 3 + 32].bits - 1);
+    auto r1 = laws(c1, hs);
+    CHECK(!r1[0].holds);
+    CHECK(r1[0].deviation == 1.0);
+    CHECK(!r1[5].holds);
+    CHECK(r1[4].holds);
+    // The slowest pair's cos 8 steps low (both copies): unit norm (~16 steps against 2.24), relative
+    // dot (~8 against 4.47) and composition (~8 against 3.35) fail.
+    auto c8 = hc;
+    for (const std::size_t k : {pair, pair + 32})
+      c8[row * d + k].bits = static_cast<decltype(c8[0].bits)>(c8[row * d + k].bits - 8);
+    auto r8 = laws(c8, hs);
+    CHECK(!r8[1].holds);
+    CHECK(!r8[2].holds);
+    CHECK(!r8[3].holds);
+    CHECK(r8[4].holds);
+    // One copy only: pair copies fails.
+    auto c9 = hc;
+    c9[row * d + pair].bits = static_cast<decltype(c9[0].bits)>(c9[row * d + pair].bits - 1);
+    CHECK(!laws(c9, hs)[4].holds);
+  };
+  check(q15{});
+  check(q31{});
+}
+
+TEST_CASE("q15/q31 RoPE tables: the MPFR law checkers hold them to the quantised bounds, and can fail") {
+  // verify/law_measures: |c^2 + s^2 - 1| exactly, <R~_m q, R~_n k> and R~_m R~_n q against the exact
+  // rotations (MPFR), bounds 2 ||E|| + ||E||^2 and 3 ||E|| + ||E||^2 of ||E|| = (sqrt(5)/2) 2^-F.
+  namespace lm = posenc::verify::law_measures;
+  const auto check = [](auto tag) {
+    using Q = decltype(tag);
+    const rope::config c{.head_dim = 32, .rope_theta = 10000.0};
+    const auto t = rope::make_table<Q, 48, 32>(c);
+    REQUIRE(t.ok());
+    const lm::law_report o = lm::check_orthogonality(t.value);
+    INFO(posenc::fixed_format<Q>::fraction_bits << " fraction bits: " << o.law << " worst ratio " << o.worst_ratio
+                                                << " " << o.counterexample);
+    CHECK(o.passed);
+    CHECK(o.worst_ratio > 0.85);  // row 0: (1 - 2^-F)^2 - 1, about 2 of the bound's 2.24 steps
+    std::mt19937_64 rng(23);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    const lm::exact_rows ex(c);
+    for (const auto& [m, n] : {std::pair<std::uint64_t, std::uint64_t>{0, 1}, {3, 40}, {17, 1000}, {511, 4095}}) {
+      std::vector<double> q(32), k(32);
+      for (std::size_t i = 0; i < 32; ++i) q[i] = u(rng), k[i] = u(rng);
+      const lm::law_report rd = lm::check_relative_dot<Q>(c, ex, q, k, m, n);
+      const lm::law_report co = lm::check_composition<Q>(c, q, m, n);
+      INFO("m " << m << " n " << n << ": " << rd.counterexample << co.counterexample);
+      CHECK(rd.passed);
+      CHECK(co.passed);
+    }
+    // A row 8 steps off in pair 0's cos fails the relative dot checker (8 steps against ~2.24).
+    bool ok = true;
+    lm::cs_row tm = lm::rounded_row<Q>(c, 3, ok), tn = lm::rounded_row<Q>(c, 40, ok);
+    REQUIRE(ok);
+    tm.c[0] = tm.c[0] - posenc::verify::exact_real(std::ldexp(8.0, -posenc::fixed_format<Q>::fraction_bits));
+    std::vector<double> e0(32, 0.0);
+    e0[0] = 1;
+    CHECK(!lm::check_relative_dot_rows("relative dot", "corrupted table", e0, e0, tm, tn, ex.at(37),
+                                       posenc::laws::table_dot_bound<Q>(), 3, 40)
+               .passed);
   };
   check(q15{});
   check(q31{});

@@ -18,7 +18,7 @@ work="${1:?usage: run.sh <work dir>}"
 mkdir -p "$work/host"
 work="$(cd "$work" && pwd)"
 boards=(mps2-an386 microbit)
-tables=(posenc_fw_rope_table posenc_fw_alibi_slopes posenc_fw_alibi_bias)
+tables=(posenc_fw_rope_table posenc_fw_alibi_slopes posenc_fw_alibi_bias posenc_fw_rope_q15_table)
 
 needed=(arm-none-eabi-g++ arm-none-eabi-objdump arm-none-eabi-size qemu-system-arm cmake ninja)
 [ -n "${FIRMWARE_HOST_REFERENCE:-}" ] || needed+=(c++)
@@ -71,7 +71,9 @@ for board in "${boards[@]}"; do
          -semihosting-config enable=on,target=native -kernel "$elf" 2>&1)" && run=0 || run=$?
   image_checksum="$(sed -n 's/^checksum //p' <<<"$out")"
   echo "$board: $((text + data)) bytes of flash, $table_bytes of them posenc's tables in .rodata; $((data + bss)) bytes of RAM before the stack"
-  grep -E '^  m = (3|63), ' <<<"$out" | sed "s/^  /$board:   RoPE score /" || true
+  # Two scores of each section: the float table's, then the q15 table's (an integer, the score x 2^30).
+  awk -v b="$board" '/^RoPE in q15/ { q = 1 } /^RoPE \(/ { q = 0 }
+    /^  m = (3|63), / { sub(/^  /, ""); print b ":   RoPE " (q ? "q15 score x 2^30 " : "score ") $0 }' <<<"$out"
   if [ "$equal" -eq "${#tables[@]}" ]; then
     echo "$board: the ${#tables[@]} tables in flash equal the host compiler's, byte for byte"
   else

@@ -12,8 +12,9 @@
 #   size      the image's flash (text + data) and RAM (data + bss) are printed and held to the
 #             budgets the test passes (FLASH_BUDGET, RAM_BUDGET, bytes).
 # MODE check: every check must pass.
-# MODE flipped_bit: the image is copied with one bit of one RoPE entry flipped (FLIP_BIT, the
-#   program of flip_bit.cpp); bytes and checksum must fail, the others pass: the comparisons see one bit.
+# MODE flipped_bit: the image is copied with one bit of one entry flipped in the float and in the
+#   q15 RoPE table (FLIP_BIT, the program of flip_bit.cpp); bytes (naming both tables) and checksum
+#   must fail, the others pass: the comparisons see one bit.
 # MODE misbuilt: the image of MISBUILT_SOURCE (misbuilt_image.cpp: tables in .data, a dynamic
 #   initialiser calling sinf, malloc, no output, exit status 3), built here into ELF and OBJECT;
 #   rodata, init, heap, libm, run, checksum and size must fail.
@@ -26,7 +27,7 @@ endforeach()
 if(NOT DEFINED RUN_SECONDS)
   set(RUN_SECONDS 60)
 endif()
-set(_tables posenc_fw_rope_table posenc_fw_alibi_slopes posenc_fw_alibi_bias)
+set(_tables posenc_fw_rope_table posenc_fw_alibi_slopes posenc_fw_alibi_bias posenc_fw_rope_q15_table)
 set(_all_checks rodata init heap libm bytes run checksum size)
 if(MODE STREQUAL "check")
   set(_must_fail "")
@@ -91,10 +92,16 @@ if(MODE STREQUAL "flipped_bit")
     message(FATAL_ERROR "no posenc_fw_rope_table in .rodata of ${ELF}")
   endif()
   math(EXPR _offset "0x${CMAKE_MATCH_1} - ${_sec_.rodata_vma} + ${_sec_.rodata_off} + 4 * (37 * 64 + 31)")
+  # And the q15 table's cos at the same entry: its cos[position][lane] are int16, 2 bytes each.
+  if(NOT _out MATCHES "\n([0-9a-f]+) [^\n]* \\.rodata\t[0-9a-f]+ posenc_fw_rope_q15_table\n")
+    message(FATAL_ERROR "no posenc_fw_rope_q15_table in .rodata of ${ELF}")
+  endif()
+  math(EXPR _offset_q15 "0x${CMAKE_MATCH_1} - ${_sec_.rodata_vma} + ${_sec_.rodata_off} + 2 * (37 * 64 + 31)")
   set(_elf "${WORK_DIR}/flipped.elf")
-  _run(${FLIP_BIT} "${ELF}" "${_elf}" ${_offset})
-  message("${BOARD} twin: ${_elf} is the image with the lowest bit of file byte ${_offset} flipped "
-          "(the RoPE table's cos at position 37, lane 31)")
+  _run(${FLIP_BIT} "${ELF}" "${WORK_DIR}/flipped_once.elf" ${_offset})
+  _run(${FLIP_BIT} "${WORK_DIR}/flipped_once.elf" "${_elf}" ${_offset_q15})
+  message("${BOARD} twin: ${_elf} is the image with the lowest bit of file bytes ${_offset} and ${_offset_q15} "
+          "flipped (the float and the q15 RoPE tables' cos at position 37, lane 31)")
 elseif(MODE STREQUAL "misbuilt")
   # The image of misbuilt_image.cpp, with the example's flags for mps2-an386, its start-up code and
   # linker scripts (4 MiB of RAM hold the tables it puts in .data).
@@ -219,6 +226,9 @@ foreach(_t IN LISTS _tables)
 endforeach()
 string(JOIN ", " _seen ${_seen})
 _verdict(bytes _ok "the image's tables against the host compiler's: ${_seen}")
+if(MODE STREQUAL "flipped_bit" AND NOT _seen MATCHES "posenc_fw_rope_table [^)]*\\) DIFFERS.*posenc_fw_rope_q15_table [^)]*\\) DIFFERS")
+  message(FATAL_ERROR "${BOARD} (flipped_bit): the byte comparison did not see both flipped tables: ${_seen}")
+endif()
 
 # ---- run, checksum ----
 set(_qemu_cmd ${QEMU} -M ${BOARD} -nographic -monitor none -serial none
@@ -264,7 +274,7 @@ if(NOT _out MATCHES "\n *([0-9]+)\t *([0-9]+)\t *([0-9]+)\t")
 endif()
 math(EXPR _flash "${CMAKE_MATCH_1} + ${CMAKE_MATCH_2}")
 math(EXPR _ram "${CMAKE_MATCH_2} + ${CMAKE_MATCH_3}")
-math(EXPR _table_bytes "${_sym_posenc_fw_rope_table_size} + ${_sym_posenc_fw_alibi_slopes_size} + ${_sym_posenc_fw_alibi_bias_size}")
+math(EXPR _table_bytes "${_sym_posenc_fw_rope_table_size} + ${_sym_posenc_fw_alibi_slopes_size} + ${_sym_posenc_fw_alibi_bias_size} + ${_sym_posenc_fw_rope_q15_table_size}")
 set(_ok TRUE)
 if(_flash GREATER FLASH_BUDGET OR _ram GREATER RAM_BUDGET)
   set(_ok FALSE)

@@ -17,6 +17,7 @@ extern "C" {
 firmware::rope_table_type posenc_fw_rope_table = firmware::rope_table;
 std::array<float, firmware::alibi_heads> posenc_fw_alibi_slopes = firmware::alibi_slopes;
 std::array<float, firmware::alibi_bias_entries> posenc_fw_alibi_bias = firmware::alibi_bias;
+firmware::rope_q15_table_type posenc_fw_rope_q15_table = firmware::rope_q15_table;
 }
 
 namespace {
@@ -29,7 +30,8 @@ const float computed_at_start_up = std::sin(angle);  // not a constant: run by .
 int main() {
   auto* scratch = static_cast<float*>(std::malloc(sizeof(float)));
   if (scratch == nullptr) return 1;
-  *scratch = computed_at_start_up + posenc_fw_rope_table.cos[1] + posenc_fw_alibi_slopes[0] + posenc_fw_alibi_bias[1];
+  *scratch = computed_at_start_up + posenc_fw_rope_table.cos[1] + posenc_fw_alibi_slopes[0] + posenc_fw_alibi_bias[1] +
+             static_cast<float>(posenc_fw_rope_q15_table.cos[1].bits);
   const int status = *scratch > 100.0f ? 4 : 3;
   std::free(scratch);
   return status;

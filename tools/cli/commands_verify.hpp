@@ -38,6 +38,7 @@
 #include <posenc/io/verify_report_json.hpp>
 #include <posenc/numeric/bfloat16.hpp>
 #include <posenc/numeric/bits.hpp>
+#include <posenc/numeric/fixed_point.hpp>
 #include <posenc/numeric/float16.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/fill.hpp>
@@ -67,7 +68,7 @@ inline constexpr flag_spec own_flags[] = {
     {"positions", flag_kind::value, "N", "rows of the table (default: the config's max_position_embeddings)"},
     {"start", flag_kind::value, "P", "first position (default 0); the last must be <= 2^21"},
     {"dtype", flag_kind::value, "T[,T...]",
-     "f64|f32|bf16|f16, comma-separated (default f32,bf16; --table: f32, or the file's)"},
+     "f64|f32|bf16|f16|q15|q31, comma-separated (default f32,bf16; --table: f32, or the file's)"},
     {"layout", flag_kind::value, "L",
      "half-split or interleaved (default: the --hf-config model's, else half-split), or pairs: --table FILE holds one "
      "cos and one sin per pair ('posenc emit rope --layout pairs')"},
@@ -143,7 +144,9 @@ inline pv::shard_spec parse_shard(std::string_view text, const std::string& ctx)
   return {k, n};
 }
 
-inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const std::string& ctx) {
+// fixed_too: the table may be q15/q31 (RoPE's); the other schemes' verify refuses them.
+inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const std::string& ctx,
+                                                 bool fixed_too = false) {
   std::vector<pv::table_dtype> v;
   std::size_t pos = 0;
   for (;;) {
@@ -151,15 +154,20 @@ inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const st
     const std::string_view item =
         canonical_name(text.substr(pos, comma == std::string_view::npos ? comma : comma - pos));  // float32: f32
     bool found = false;
-    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16})
+    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16,
+                         pv::table_dtype::q15, pv::table_dtype::q31})
       if (pv::dtype_name(t) == item) {
+        if (pv::is_fixed_point(t) && !fixed_too)
+          throw usage_error(ctx + ": --dtype " + std::string(item) +
+                            ": q15/q31 tables are verified for rope, sinusoidal, xpos and alibi (slopes) only");
         if (std::find(v.begin(), v.end(), t) != v.end())
           throw usage_error(ctx + ": --dtype lists " + quote(item) + " twice");
         v.push_back(t);
         found = true;
       }
     if (!found)
-      throw usage_error(ctx + ": invalid value " + quote(item) + " in --dtype (expected f64, f32, bf16 or f16)");
+      throw usage_error(ctx + ": invalid value " + quote(item) + " in --dtype (expected f64, f32, bf16, f16" +
+                        (fixed_too ? ", q15 or q31)" : " or f16)"));
     if (comma == std::string_view::npos) return v;
     pos = comma + 1;
   }
@@ -181,7 +189,7 @@ struct loaded_table {
 };
 
 template <class T>
-T get_le(const unsigned char* p) {
+T get_le_float(const unsigned char* p) {
   using S = decltype(posenc::to_bits(T{}));
   S bits = 0;
   for (std::size_t b = 0; b < sizeof(S); ++b) bits = static_cast<S>(bits | (static_cast<S>(p[b]) << (8 * b)));
@@ -189,6 +197,19 @@ T get_le(const unsigned char* p) {
     return std::bit_cast<T>(bits);
   else
     return T::from_bits(bits);
+}
+
+template <class T>
+T get_le(const unsigned char* p) {
+  if constexpr (posenc::fixed_point_type<T>) {  // the raw two's complement integer, little-endian
+    using R = typename posenc::fixed_format<T>::storage;
+    using U = std::make_unsigned_t<R>;
+    U bits = 0;
+    for (std::size_t b = 0; b < sizeof(U); ++b) bits = static_cast<U>(bits | (static_cast<U>(p[b]) << (8 * b)));
+    return T::from_bits(static_cast<R>(bits));
+  } else {
+    return get_le_float<T>(p);
+  }
 }
 
 template <class T>
@@ -261,6 +282,8 @@ inline std::optional<io::tensor_dtype> tensor_dtype_of(std::optional<pv::table_d
     case pv::table_dtype::f32: return io::tensor_dtype::f32;
     case pv::table_dtype::bf16: return io::tensor_dtype::bf16;
     case pv::table_dtype::f16: return io::tensor_dtype::f16;
+    case pv::table_dtype::q15: return io::tensor_dtype::i16;  // the raw integers, as 'emit --dtype q15' writes
+    case pv::table_dtype::q31: return io::tensor_dtype::i32;
   }
   return std::nullopt;
 }
@@ -271,11 +294,14 @@ inline pv::table_dtype table_dtype_of(io::tensor_dtype t, const std::string& pat
     case io::tensor_dtype::f32: return pv::table_dtype::f32;
     case io::tensor_dtype::bf16: return pv::table_dtype::bf16;
     case io::tensor_dtype::f16: return pv::table_dtype::f16;
+    case io::tensor_dtype::i16: return pv::table_dtype::q15;  // 'emit --dtype q15' writes the raw integers
+    case io::tensor_dtype::i32: return pv::table_dtype::q31;
     default: break;
   }
   throw usage_error(
       ctx + ": " + quote(path) + " holds " + std::string(io::dtype_name(t)) +
-      " values, not a RoPE table's f64, f32, bf16 or f16 (a bfloat16 .npy holds '<u2' bits: give --dtype bf16)");
+      " values, not a RoPE table's f64, f32, bf16, f16 or q15/q31 integers (a bfloat16 .npy holds '<u2' bits: give "
+      "--dtype bf16)");
 }
 
 inline std::string shape_text(const std::vector<std::uint64_t>& shape) {
@@ -358,11 +384,24 @@ pv::verify_report verify_given(pv::rope_verify_request& q, const std::string& pa
   return verify_arrays<T>(q, std::move(t.cos), std::move(t.sin), d, pairs);
 }
 
+// A tensor's values as T: the tensor's own element type, or for q15/q31 its raw integers.
+template <class T>
+std::vector<T> tensor_values_as(const io::tensor& t, const std::string& path, const std::string& ctx) {
+  if constexpr (posenc::fixed_point_type<T>) {
+    using R = typename posenc::fixed_format<T>::storage;
+    const std::vector<R> raw = file_value(io::tensor_values<R>(t), path, ctx);
+    std::vector<T> v(raw.size());
+    for (std::size_t i = 0; i < raw.size(); ++i) v[i] = T::from_bits(raw[i]);
+    return v;
+  } else {
+    return file_value(io::tensor_values<T>(t), path, ctx);
+  }
+}
+
 template <class T>
 pv::verify_report verify_tensors(pv::rope_verify_request& q, const tensor_table& t, const std::string& path,
                                  std::size_t d, bool pairs, const std::string& ctx) {
-  return verify_arrays<T>(q, file_value(io::tensor_values<T>(t.cos), path, ctx),
-                          file_value(io::tensor_values<T>(t.sin), path, ctx), d, pairs);
+  return verify_arrays<T>(q, tensor_values_as<T>(t.cos, path, ctx), tensor_values_as<T>(t.sin, path, ctx), d, pairs);
 }
 
 inline void run_rope(const parsed_args& a, const std::string& output, std::string& out) {
@@ -410,7 +449,7 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
   const table_file kind = table_file_of(path);
   std::vector<pv::table_dtype> dtypes =
       a.has("dtype")
-          ? parse_dtypes(*a.value("dtype"), ctx)
+          ? parse_dtypes(*a.value("dtype"), ctx, /*fixed_too=*/true)
           : (given ? std::vector{pv::table_dtype::f32} : std::vector{pv::table_dtype::f32, pv::table_dtype::bf16});
   if (given && dtypes.size() != 1) throw usage_error(ctx + ": --table FILE holds one dtype: give one --dtype");
   // A tensor file says its dtype: read it now (bad input is reported before any work), with the
@@ -445,6 +484,8 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
         case pv::table_dtype::f32: r = verify_tensors<float>(q, *tensors, path, d, pairs, ctx); break;
         case pv::table_dtype::bf16: r = verify_tensors<posenc::bfloat16>(q, *tensors, path, d, pairs, ctx); break;
         case pv::table_dtype::f16: r = verify_tensors<posenc::float16>(q, *tensors, path, d, pairs, ctx); break;
+        case pv::table_dtype::q15: r = verify_tensors<posenc::q15>(q, *tensors, path, d, pairs, ctx); break;
+        case pv::table_dtype::q31: r = verify_tensors<posenc::q31>(q, *tensors, path, d, pairs, ctx); break;
       }
     } else {
       switch (dtypes[0]) {
@@ -452,6 +493,8 @@ inline void run_rope(const parsed_args& a, const std::string& output, std::strin
         case pv::table_dtype::f32: r = verify_given<float>(q, path, d, pairs, ctx); break;
         case pv::table_dtype::bf16: r = verify_given<posenc::bfloat16>(q, path, d, pairs, ctx); break;
         case pv::table_dtype::f16: r = verify_given<posenc::float16>(q, path, d, pairs, ctx); break;
+        case pv::table_dtype::q15: r = verify_given<posenc::q15>(q, path, d, pairs, ctx); break;
+        case pv::table_dtype::q31: r = verify_given<posenc::q31>(q, path, d, pairs, ctx); break;
       }
     }
   } catch (const std::invalid_argument& e) {

@@ -47,7 +47,8 @@ namespace pv = posenc::verify;
 // What `verify <scheme>` reads besides the config (with `verify rope`'s words, other defaults).
 inline constexpr flag_spec table_flags[] = {
     {"dtype", flag_kind::value, "T[,T...]",
-     "f64|f32|bf16|f16 (or float64, ...), comma-separated (default all four; --table bin: f64)"},
+     "f64|f32|bf16|f16 (or float64, ...), comma-separated (default all four; --table bin: f64); q15|q31 "
+     "for sinusoidal, xpos and alibi (slopes)"},
     {"table", flag_kind::value, "FILE",
      "verify FILE instead: .npy, .safetensors or the --format bin layout of 'posenc emit <scheme>'"},
     {"shard", flag_kind::value, "K/N", "verify only slice K of N (K = 0 .. N-1) of the table's blocks"},
@@ -89,7 +90,7 @@ inline void run_scheme(const parsed_args& a, std::string_view name, std::span<co
                                     : vs::table_file::bin;
   }
   o.dtype_given = a.has("dtype");
-  if (o.dtype_given && !s->integer_valued) o.dtypes = parse_dtypes(*a.value("dtype"), o.ctx);
+  if (o.dtype_given && !s->integer_valued) o.dtypes = parse_dtypes(*a.value("dtype"), o.ctx, s->fixed_point);
   if (!o.dtype_given)
     o.dtypes =
         o.table ? std::vector{pv::table_dtype::f64}

@@ -128,6 +128,10 @@ inline std::string text(const pv::verify_report& r) {
       if (d.has_first_failure)
         s += "       first entry beyond the allowed error: " +
              (cos_sin ? entry_text(d.first_failure) : d.first_failure_at) + "\n";
+      if (pv::is_fixed_point(d.dtype))
+        s += "       " + std::to_string(d.saturated) +
+             " entries saturated (exact value past the range; ulp: the grid step 2^-" +
+             (d.dtype == pv::table_dtype::q15 ? "15" : "31") + ")\n";
     }
   }
   if (cos_sin) {

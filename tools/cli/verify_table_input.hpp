@@ -50,6 +50,8 @@ inline std::optional<io::tensor_dtype> tensor_dtype_of(pv::table_dtype t) {
     case pv::table_dtype::f32: return io::tensor_dtype::f32;
     case pv::table_dtype::bf16: return io::tensor_dtype::bf16;
     case pv::table_dtype::f16: return io::tensor_dtype::f16;
+    case pv::table_dtype::q15: return io::tensor_dtype::i16;  // the raw integers, as emit writes them
+    case pv::table_dtype::q31: return io::tensor_dtype::i32;
   }
   return std::nullopt;
 }
@@ -88,7 +90,7 @@ inline io::tensor read_tensor(const options& o, std::optional<io::tensor_dtype> 
 // the tensor of a .npy/.safetensors file.
 template <class T>
 std::vector<T> read_values(const options& o, const std::vector<std::uint64_t>& shape, const io::tensor* tensor) {
-  if (tensor != nullptr) return file_value(io::tensor_values<T>(*tensor), *o.table, o.ctx);
+  if (tensor != nullptr) return verify_cmd::tensor_values_as<T>(*tensor, *o.table, o.ctx);
   std::uint64_t n = 1;
   for (const std::uint64_t d : shape) n *= d;
   const std::string data = verify_cmd::read_file_bytes(*o.table, o.ctx);
@@ -109,6 +111,8 @@ decltype(auto) with_table_dtype(pv::table_dtype t, F&& f) {
     case pv::table_dtype::f32: return f(std::type_identity<float>{});
     case pv::table_dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
     case pv::table_dtype::f16: return f(std::type_identity<posenc::float16>{});
+    case pv::table_dtype::q15: return f(std::type_identity<posenc::q15>{});  // the engine refuses it unless
+    case pv::table_dtype::q31: return f(std::type_identity<posenc::q31>{});  // the scheme verifies q15/q31
   }
   return f(std::type_identity<double>{});
 }
@@ -128,11 +132,13 @@ pv::verify_report verify_real(const options& o, const std::vector<std::uint64_t>
   if (o.kind != table_file::bin) {
     tensor = read_tensor(o, o.dtype_given ? tensor_dtype_of(dtype) : std::nullopt, shape, column);
     bool known = false;
-    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16})
+    for (const auto t : {pv::table_dtype::f64, pv::table_dtype::f32, pv::table_dtype::bf16, pv::table_dtype::f16,
+                         pv::table_dtype::q15, pv::table_dtype::q31})
       if (tensor_dtype_of(t) == tensor->dtype) dtype = t, known = true;
     if (!known)
       throw usage_error(o.ctx + ": " + quote(*o.table) + " holds " + std::string(io::dtype_name(tensor->dtype)) +
-                        " values, not f64, f32, bf16 or f16 (a bfloat16 .npy holds '<u2' bits: give --dtype bf16)");
+                        " values, not f64, f32, bf16, f16 or q15/q31 integers (a bfloat16 .npy holds '<u2' bits: "
+                        "give --dtype bf16)");
   }
   return with_table_dtype(dtype, [&]<class T>(std::type_identity<T>) {
     const std::vector<T> v = read_values<T>(o, shape, tensor ? &*tensor : nullptr);
@@ -177,6 +183,7 @@ struct verify_scheme {
   pv::verify_report (*run)(const parsed_args&, const options&);
   bool integer_valued;
   std::string_view synopsis{};  // its usage line when it differs from emit's (a flag optional here)
+  bool fixed_point = false;     // --dtype q15|q31 verified too (docs/fixed-point.md)
 };
 
 inline std::string table_words(const options& o) { return o.table ? "table " + *o.table : "posenc's own table"; }

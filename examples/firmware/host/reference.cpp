@@ -33,20 +33,22 @@ int tables(const std::string& dir) {
   const bool ok =
       write_bytes(dir + "/posenc_fw_rope_table.bin", &firmware::rope_table, sizeof firmware::rope_table) &&
       write_bytes(dir + "/posenc_fw_alibi_slopes.bin", firmware::alibi_slopes.data(), sizeof firmware::alibi_slopes) &&
-      write_bytes(dir + "/posenc_fw_alibi_bias.bin", firmware::alibi_bias.data(), sizeof firmware::alibi_bias);
+      write_bytes(dir + "/posenc_fw_alibi_bias.bin", firmware::alibi_bias.data(), sizeof firmware::alibi_bias) &&
+      write_bytes(dir + "/posenc_fw_rope_q15_table.bin", &firmware::rope_q15_table, sizeof firmware::rope_q15_table);
   if (!ok) std::fprintf(stderr, "reference: cannot write to %s\n", dir.c_str());
   return ok ? 0 : 1;
 }
 
 int checksum() {
-  const firmware::demo_results r = firmware::run_demo(firmware::rope_table, firmware::alibi_bias.data());
+  const firmware::demo_results r =
+      firmware::run_demo(firmware::rope_table, firmware::alibi_bias.data(), firmware::rope_q15_table);
   if (!r.ok) {
-    std::fprintf(stderr, "reference: rope::rotate refused the shape\n");
+    std::fprintf(stderr, "reference: rope::rotate or rope::rotate_fixed refused the shape\n");
     return 1;
   }
   std::printf("checksum 0x%08x\n",
               static_cast<unsigned>(firmware::checksum(firmware::rope_table, firmware::alibi_slopes.data(),
-                                                       firmware::alibi_bias.data(), r)));
+                                                       firmware::alibi_bias.data(), firmware::rope_q15_table, r)));
   return 0;
 }
 

@@ -7,7 +7,9 @@
 //   alibi_slopes   ALiBi of BLOOM-560m (examples/configs/bloom-560m.json: 16 heads, max bias 8).
 //   alibi_bias     -m_h k for each head h and distance k < 64: the bias a causal kernel adds to the
 //                  score of a key k positions back. 4 KiB.
-//   (q15 goes here: see README.md, "TODO: q15 table".)
+//   rope_q15_table the same RoPE table in q15 (CMSIS-DSP's q15_t: value x 2^15, rounded to nearest
+//                  even from the exact value, saturated; docs/fixed-point.md), for cores without an
+//                  FPU such as the Cortex-M0: 2 x 8 KiB.
 //
 // Each is a constexpr variable, so it is constant-initialised: no start-up code, and in an image it
 // is read-only data in flash. The static_asserts below are the laws of docs/laws.md, held on these
@@ -96,10 +98,27 @@ constexpr bool by_distance_is_dense_column() {
 static_assert(by_distance_is_dense_column(),
               "the dense ALiBi table obeys the relative and monotone bias laws, and the stored table is its column");
 
-// ---- q15 (TODO: README.md "TODO: q15 table") ----
-// The Cortex-M0 has no FPU: its kernels want the RoPE table in q15 (CMSIS-DSP's value x 2^15,
-// rounded to nearest even from the exact value, saturated). posenc::q15 is being added (issue 23);
-// once it is, the table goes here, with its laws, built for the microbit board (a definition that
-// CMakeLists.txt's firmware_image() will pass for that board), and main.cpp rotates with it there.
+// ---- q15: the RoPE table for the Cortex-M0 (no FPU) ----
+// CMSIS-DSP's q15: each entry RN_even(x 2^15) of the exact cos/sin, then saturated (cos 0 = 1 is
+// stored as 0x7FFF, and counted). Rotated in integer arithmetic by rope::rotate_fixed (main.cpp).
+// Both images carry it (the byte and checksum comparisons are the same for both boards); it is the
+// Cortex-M0's table.
+using rope_q15_table_type = rope::table<posenc::q15, rope_positions, head_dim, rope::layout::half_split>;
+inline constexpr auto rope_q15_built =
+    rope::make_table<posenc::q15, rope_positions, head_dim, rope::layout::half_split>(rope_config);
+static_assert(rope_q15_built.ok(), "q15 RoPE table: see posenc::to_string(rope_q15_built.error)");
+inline constexpr rope_q15_table_type rope_q15_table = rope_q15_built.value;
+
+// The laws at the bounds quantisation implies (laws/bounds.hpp: a 2x2 block errs by at most
+// ||E|| = (sqrt(5)/2) 2^-15, a saturated cos by a whole step).
+static_assert(laws::require<laws::exactness(laws::view(rope_q15_table), rope_config)>(),
+              "every q15 entry is RN_even(x 2^15) of the exact cos/sin, saturated: 0 steps");
+static_assert(laws::require<laws::pair_copies(laws::view(rope_q15_table))>(),
+              "both lanes of a pair hold the same q15 (half-split)");
+static_assert(laws::require<laws::unit_norm(laws::view(rope_q15_table))>(),
+              "each 2x2 block is a rotation up to 2 ||E|| + ||E||^2");
+static_assert(laws::require<laws::relative_dot(laws::view(rope_q15_table), {.differences = {1, laws::middle_row}})>(),
+              "scores depend on the relative position only, within 2 (2 ||E|| + ||E||^2)");
+static_assert(rope_q15_table.saturated >= rope_pairs, "at least position 0's 32 cos saturate (cos 0 = 1)");
 
 }  // namespace firmware

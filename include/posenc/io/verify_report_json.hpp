@@ -85,6 +85,7 @@ inline ojson dtype_json(const verify::dtype_findings& d, verify::entry_naming na
   o["max_ulp"] = real(d.max_ulp);
   o["mean_ulp"] = real(d.mean_ulp());
   o["ulp_sum_q"] = u128(d.ulp_sum_q);
+  if (verify::is_fixed_point(d.dtype)) o["saturated"] = d.saturated;  // q15/q31 only: the float reports as before
   if (d.has_worst) {
     o["worst"] = cos_sin ? entry_json(d.worst) : located(d.worst.position, d.worst_at);
     o["worst"]["got"] = real(d.worst_got);
@@ -217,10 +218,10 @@ inline ulp_sum_type u128_of(const ojson& j, std::string_view key, std::string_vi
 inline verify::table_dtype dtype_of(const ojson& j, std::string_view where, bool integer_valued = false) {
   const std::string s = str(j, "dtype", where);
   if (integer_valued && s == "i32") return verify::table_dtype::f64;  // the laws of an integer table
-  for (const auto t :
-       {verify::table_dtype::f64, verify::table_dtype::f32, verify::table_dtype::bf16, verify::table_dtype::f16})
+  for (const auto t : {verify::table_dtype::f64, verify::table_dtype::f32, verify::table_dtype::bf16,
+                       verify::table_dtype::f16, verify::table_dtype::q15, verify::table_dtype::q31})
     if (verify::dtype_name(t) == s) return t;
-  throw bad_report(std::string(where) + "dtype " + quoted(s) + " is not one of f64, f32, bf16, f16");
+  throw bad_report(std::string(where) + "dtype " + quoted(s) + " is not one of f64, f32, bf16, f16, q15, q31");
 }
 inline verify::table_entry entry_of(const ojson& j, std::string_view where) {
   const std::string a = str(j, "array", where);
@@ -320,6 +321,7 @@ inline verify::verify_report report_of(const ojson& j) {
     d.beyond_tolerance = u64(o, "beyond_tolerance", w);
     d.max_ulp = real_of(o, "max_ulp", w);
     d.ulp_sum_q = u128_of(o, "ulp_sum_q", w);
+    if (verify::is_fixed_point(d.dtype)) d.saturated = u64(o, "saturated", w);
     if (const ojson& wst = field(o, "worst", w); !wst.is_null()) {
       d.has_worst = true;
       if (cos_sin)

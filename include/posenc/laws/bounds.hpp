@@ -12,12 +12,19 @@
 // |dc| <= u_t |cos a|, |ds| <= u_t |sin a|, so the 2x2 block is R~ = R + E with
 // ||E||_2 = sqrt(dc^2 + ds^2) <= u_t (plus 2^-25 for float16: a subnormal sin entry has that
 // absolute error; no other format has subnormal cos/sin at the angles of a table).
+//
+// A q15/q31 table (numeric/fixed_point.hpp, F = 15 or 31 fraction bits) errs absolutely: each entry
+// within 2^-(F+1) of the exact value, or 2^-F when it saturated (x <= 1 stored as 1 - 2^-F). A cos
+// and the sin of the same angle never both saturate (c^2 + s^2 = 1), so ||E||_2 = sqrt(dc^2 + ds^2)
+// <= sqrt(1 + 1/4) 2^-F = (sqrt(5)/2) 2^-F: table_block_error, from which the rotary bounds below
+// follow by the same algebra (docs/fixed-point.md derives them).
 #pragma once
 
 #include <cstddef>
 #include <type_traits>
 
 #include "posenc/math/round_dyadic.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/numeric/format.hpp"
 
@@ -29,19 +36,39 @@ constexpr double unit_roundoff() noexcept {
   return posenc::detail::pow2(-posenc::detail::float_format<T>::precision);
 }
 
-// ||E||_2 of one correctly rounded 2x2 block of T: u_t, plus 2^-25 for float16.
+// RN(sqrt(5)/2) rounded up by the factor 1 + 2^-50 (sqrt is not constexpr in C++20): above sqrt(5)/2.
+inline constexpr double half_sqrt5_up = 0x1.1e3779b97f4a8p+0 * (1 + 0x1p-50);
+
+// ||E||_2 of one correctly rounded 2x2 block of T: u_t, plus 2^-25 for float16; for q15/q31
+// (sqrt(5)/2) 2^-F (a saturated entry errs by up to 2^-F, its partner by 2^-(F+1)).
 template <class T>
 constexpr double table_block_error() noexcept {
-  return unit_roundoff<T>() + (std::is_same_v<T, posenc::float16> ? 0x1p-25 : 0.0);
+  if constexpr (posenc::fixed_point_type<T>)
+    return half_sqrt5_up * posenc::detail::pow2(-posenc::fixed_format<T>::fraction_bits);
+  else
+    return unit_roundoff<T>() + (std::is_same_v<T, posenc::float16> ? 0x1p-25 : 0.0);
 }
+
+// What the laws' own evaluation in double can add for a q15/q31 table: a q31 product has 62
+// significant bits and rounds (q15's 30 are exact). unit_norm: two squares and a sum, each rounding
+// below 2^-53: below 2^-51. relative_dot, composition: each entry of a 2x2 product is two products
+// and a sum (3 roundings) minus the reference entry's (3 more) and a subtraction, below 7 x 2^-53 <
+// 2^-50, and the 2-norm of two such differences below sqrt(2) times that: below 2^-49. Rounded up
+// to one slack, 2^-48.
+inline constexpr double fixed_point_evaluation_slack = 0x1p-48;
 
 // |c~^2 + s~^2 - 1| of a correctly rounded entry of T: 2 u_t + u_t^2, times 1 + 2^-40 (room for an
 // evaluation in double-double), plus 2^-26 for float16 (2 |sin| |ds| + ds^2 < 2^-38 for a subnormal
 // sin, rounded up to a bound that also covers the u_t^2 cross terms). proofs/rope_table.cpp law 3.
 template <class T>
 constexpr double orthogonality_bound() noexcept {
-  const double u = unit_roundoff<T>();
-  return (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, posenc::float16> ? 0x1p-26 : 0.0);
+  if constexpr (posenc::fixed_point_type<T>) {  // 2 ||E|| + ||E||^2 (Cauchy-Schwarz), absolute errors
+    const double b = table_block_error<T>();
+    return (2 * b + b * b) * (1 + 0x1p-40);
+  } else {
+    const double u = unit_roundoff<T>();
+    return (2 * u + u * u) * (1 + 0x1p-40) + (std::is_same_v<T, posenc::float16> ? 0x1p-26 : 0.0);
+  }
 }
 
 // ||R~_m^T R~_n - R_{n-m}||_2 <= 2 u_t + u_t^2: R~_m^T R~_n - R_m^T R_n = E_m^T R_n + R_m^T E_n +
@@ -111,7 +138,10 @@ constexpr apply_bounds apply_kernel_bounds() noexcept {
 // in double and their sum errs by at most 2^-52, added.
 template <class T>
 constexpr double unit_norm_bound() noexcept {
-  return orthogonality_bound<T>() + (std::is_same_v<T, double> ? 0.0 : 0x1p-52);
+  if constexpr (posenc::fixed_point_type<T>)
+    return orthogonality_bound<T>() + fixed_point_evaluation_slack;
+  else
+    return orthogonality_bound<T>() + (std::is_same_v<T, double> ? 0.0 : 0x1p-52);
 }
 
 // relative_dot: two blocks R~_m^T R~_n and R~_m'^T R~_n' with n - m = n' - m' are each within
@@ -122,7 +152,10 @@ constexpr double unit_norm_bound() noexcept {
 // double-double products (error ~2^-104), covered by the 1 + 2^-40 factor.
 template <class T>
 constexpr double relative_dot_bound() noexcept {
-  return 2 * table_dot_bound<T>() * (1 + 0x1p-40) + (std::is_same_v<T, double> ? 0.0 : 0x1p-51);
+  if constexpr (posenc::fixed_point_type<T>)
+    return 2 * table_dot_bound<T>() * (1 + 0x1p-40) + fixed_point_evaluation_slack;
+  else
+    return 2 * table_dot_bound<T>() * (1 + 0x1p-40) + (std::is_same_v<T, double> ? 0.0 : 0x1p-51);
 }
 
 // composition: ||R~_m R~_n - R~_{m+n}|| <= table_law_bound. Narrower types: the two entries of
@@ -130,7 +163,10 @@ constexpr double relative_dot_bound() noexcept {
 // added. Double: double-double, covered by 1 + 2^-40.
 template <class T>
 constexpr double composition_bound() noexcept {
-  return table_law_bound<T>() * (1 + 0x1p-40) + (std::is_same_v<T, double> ? 0.0 : 0x1p-52);
+  if constexpr (posenc::fixed_point_type<T>)
+    return table_law_bound<T>() * (1 + 0x1p-40) + fixed_point_evaluation_slack;
+  else
+    return table_law_bound<T>() * (1 + 0x1p-40) + (std::is_same_v<T, double> ? 0.0 : 0x1p-52);
 }
 
 // norm_preservation of a vector of d elements of storage S rotated by the kernel with a table of TT:

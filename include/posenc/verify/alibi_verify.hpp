@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "posenc/alibi.hpp"
+#include "posenc/alibi/fixed_point_slopes.hpp"
 #include "posenc/verify/alibi_oracle.hpp"
 #include "posenc/verify/registry/alibi.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
@@ -84,27 +85,36 @@ inline std::string alibi_where(const alibi_verify_request& q, std::uint64_t inde
   return "head " + std::to_string(h) + ", query " + std::to_string(i) + ", key " + std::to_string(j);
 }
 
+// Whether a fill succeeded: a floating fill's status, or a q15/q31 fill's (its saturations are
+// counted against the oracle).
+inline bool sv_fill_ok(posenc::status st) noexcept { return st == posenc::status::ok; }
+inline bool sv_fill_ok(const posenc::fixed_fill_status& st) noexcept { return st.ok(); }
+
 // posenc's own table in T, laid out as the request says.
 template <class T>
 std::vector<T> alibi_own(const alibi_verify_request& q, const alibi::checked_config& cc) {
   const auto heads = static_cast<std::size_t>(q.config.heads);
   std::vector<T> out(heads * alibi_entries_per_head(q));
   if (!q.bias) {
-    if (alibi::fill_slopes<T>(cc, std::span<T>(out)) != posenc::status::ok)
+    if (!sv_fill_ok(alibi::fill_slopes<T>(cc, std::span<T>(out))))
       throw std::invalid_argument("posenc cannot build the ALiBi slopes of this config");
     return out;
   }
-  const std::size_t n = q.positions;
-  std::vector<T> by_distance(n);
-  for (std::size_t h = 0, r = 0; h < heads; ++h) {
-    const posenc::status st = alibi::fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(by_distance));
-    if (st != posenc::status::ok)
-      throw std::invalid_argument("posenc cannot build the " + std::string(dtype_name(dtype_of<T>())) +
-                                  " ALiBi bias table: " + posenc::to_string(st) + " at head " + std::to_string(h));
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < (q.symmetric ? n : i + 1); ++j) out[r++] = by_distance[i >= j ? i - j : j - i];
+  if constexpr (fixed_point_type<T>) {  // refused by verify_alibi before any table is built
+    throw std::invalid_argument("ALiBi's biases are not offered in q15/q31");
+  } else {
+    const std::size_t n = q.positions;
+    std::vector<T> by_distance(n);
+    for (std::size_t h = 0, r = 0; h < heads; ++h) {
+      const posenc::status st = alibi::fill_bias_by_distance<T>(cc, static_cast<int>(h), std::span<T>(by_distance));
+      if (st != posenc::status::ok)
+        throw std::invalid_argument("posenc cannot build the " + std::string(dtype_name(dtype_of<T>())) +
+                                    " ALiBi bias table: " + posenc::to_string(st) + " at head " + std::to_string(h));
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < (q.symmetric ? n : i + 1); ++j) out[r++] = by_distance[i >= j ? i - j : j - i];
+    }
+    return out;
   }
-  return out;
 }
 
 // The registry's view of the table verified: the slopes, or the dense heads x n x n biases (a causal
@@ -157,6 +167,10 @@ inline verify_report verify_alibi(const alibi_verify_request& q, std::span<const
   namespace sv = detail::sv;
   const auto t0 = std::chrono::steady_clock::now();
   sv::check_tables(tables);
+  for (const values_input& in : tables)
+    if (q.bias && is_fixed_point(in.dtype))
+      throw std::invalid_argument(
+          "ALiBi's biases -m_h |i - j| are not offered in q15/q31 (they leave [-1, 1)): verify the slopes");
   const alibi::checked_config cc{q.config};
   if (const posenc::validation v = cc.check(); !v.ok())
     throw std::invalid_argument(std::string("invalid ALiBi config: ") + v.message);
@@ -173,7 +187,7 @@ inline verify_report verify_alibi(const alibi_verify_request& q, std::span<const
   verify_report rep = sv::indexed_report("alibi", q.description, keys, shape, heads * per, q.max_ulp);
   // The exact values of a block: the slope (the negated bias at distance 1) of a head, or the bias
   // of a head at a distance, each evaluated once per block.
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     std::map<std::pair<std::uint64_t, std::uint64_t>, sv::exact_entry> seen;  // (head, distance)
     for (std::uint64_t index = first; index < first + count; ++index) {
@@ -190,11 +204,11 @@ inline verify_report verify_alibi(const alibi_verify_request& q, std::span<const
   const auto own = [&]<class T>(std::type_identity<T>) { return sv::alibi_own<T>(q, cc); };
   const auto laws = [&]<class T>(std::span<const T> v, table_dtype dt, std::string_view skip,
                                  std::vector<law_findings>& out) {
-    sv::run_laws<registry::alibi_scheme>(
+    sv::run_laws<registry::alibi_scheme, fixed_point_type<T>>(
         sv::alibi_law_tables<T>(q, skip.empty() ? v : std::span<const T>()), dt, skip,
         [&q](std::string_view law) { return sv::alibi_missing(q, law); }, out);
   };
-  sv::verify_real_tables(
+  sv::verify_real_tables</*FixedToo=*/true>(
       rep, tables, q.run,
       q.bias ? "a table of " + std::to_string(heads) + " heads x " + std::to_string(per) + " biases"
              : "a table of " + std::to_string(heads) + " slopes",

@@ -54,7 +54,7 @@ inline verify_report verify_attn_temperature(const attn_temperature_verify_reque
     throw std::invalid_argument("positions must be in [0, 2^52]");
   verify_report rep = sv::indexed_report("attn-temperature", q.description, {"position - start"}, {q.positions},
                                          q.positions, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     std::int64_t k_done = -1;
     sv::exact_entry e{};

@@ -16,9 +16,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/verify/mpfr.hpp"
 #include "posenc/verify/report.hpp"
@@ -32,6 +34,8 @@ constexpr table_dtype dtype_of() noexcept {
   if constexpr (std::is_same_v<T, double>) return table_dtype::f64;
   if constexpr (std::is_same_v<T, float>) return table_dtype::f32;
   if constexpr (std::is_same_v<T, posenc::bfloat16>) return table_dtype::bf16;
+  if constexpr (std::is_same_v<T, posenc::q15>) return table_dtype::q15;
+  if constexpr (std::is_same_v<T, posenc::q31>) return table_dtype::q31;
   return table_dtype::f16;
 }
 
@@ -43,14 +47,24 @@ constexpr int dtype_index() noexcept {
   return static_cast<int>(dtype_of<T>());
 }
 
-// Calls f(std::type_identity<T>{}) with T the dtype's type.
-template <class F>
+// Calls f(std::type_identity<T>{}) with T the dtype's type. The fixed-point dtypes are verified by
+// the engines that take them (FixedToo = true: RoPE, sinusoidal, XPOS, ALiBi's slopes); every other
+// engine refuses them with one line (std::invalid_argument), without instantiating f for them.
+template <bool FixedToo = false, class F>
 decltype(auto) with_dtype(table_dtype t, F&& f) {
   switch (t) {
     case table_dtype::f64: break;
     case table_dtype::f32: return f(std::type_identity<float>{});
     case table_dtype::bf16: return f(std::type_identity<posenc::bfloat16>{});
     case table_dtype::f16: return f(std::type_identity<posenc::float16>{});
+    case table_dtype::q15:
+    case table_dtype::q31:
+      if constexpr (FixedToo) {
+        if (t == table_dtype::q15) return f(std::type_identity<posenc::q15>{});
+        return f(std::type_identity<posenc::q31>{});
+      } else {
+        throw std::invalid_argument("q15/q31 tables are verified for rope, sinusoidal, xpos and alibi (slopes) only");
+      }
   }
   return f(std::type_identity<double>{});
 }
@@ -83,9 +97,14 @@ std::uint64_t negated_bits(std::uint64_t bits) noexcept {
 // NaNs beyond the infinities (at their payload).
 template <class T>
 std::int64_t ordered_key(std::uint64_t bits) noexcept {
-  constexpr std::uint64_t sign = std::uint64_t{1} << (storage_bits<T> - 1);
-  const std::int64_t mag = static_cast<std::int64_t>(bits & ~sign);
-  return (bits & sign) != 0 ? -mag : mag;
+  if constexpr (fixed_point_type<T>) {  // two's complement: the raw integer itself
+    using R = typename fixed_format<T>::storage;
+    return static_cast<std::int64_t>(static_cast<R>(static_cast<std::make_unsigned_t<R>>(bits)));
+  } else {
+    constexpr std::uint64_t sign = std::uint64_t{1} << (storage_bits<T> - 1);
+    const std::int64_t mag = static_cast<std::int64_t>(bits & ~sign);
+    return (bits & sign) != 0 ? -mag : mag;
+  }
 }
 
 // The distance between the ordered keys of two bit patterns of T, NaNs included as their keys
@@ -103,13 +122,28 @@ std::uint64_t key_distance(std::uint64_t a_bits, std::uint64_t b_bits) noexcept 
 // reported. NaN and infinite errors come back as +inf.
 template <class T>
 double ulp_error_from_double_double(double got, double hi, double lo, long binade) noexcept {
-  using F = fmt<T>;
-  const long e = binade == zero_binade ? static_cast<long>(F::min_exponent) : binade;
-  const long q = std::min(std::max(e, static_cast<long>(F::min_exponent)), static_cast<long>(F::max_exponent)) -
-                 (F::precision - 1);
-  const double err = std::fabs((got - hi) - lo);
-  const double ulp = std::ldexp(std::fabs(err), static_cast<int>(-q));
-  return ulp <= std::numeric_limits<double>::max() ? ulp : std::numeric_limits<double>::infinity();  // NaN, inf
+  if constexpr (fixed_point_type<T>) {  // q15/q31: in units of the grid step 2^-F, every binade alike
+    return std::ldexp(std::fabs((got - hi) - lo), fixed_format<T>::fraction_bits);
+  } else {
+    using F = fmt<T>;
+    const long e = binade == zero_binade ? static_cast<long>(F::min_exponent) : binade;
+    const long q = std::min(std::max(e, static_cast<long>(F::min_exponent)), static_cast<long>(F::max_exponent)) -
+                   (F::precision - 1);
+    const double err = std::fabs((got - hi) - lo);
+    const double ulp = std::ldexp(std::fabs(err), static_cast<int>(-q));
+    return ulp <= std::numeric_limits<double>::max() ? ulp : std::numeric_limits<double>::infinity();  // NaN, inf
+  }
+}
+
+// Whether the exact value hi + lo of a q15/q31 entry is clamped by CMSIS's saturation
+// (docs/fixed-point.md): RN_even(x 2^F) > 2^F - 1, i.e. x >= 1 - 2^-(F+1) (the tie rounds to the
+// even 2^F), or RN_even(x 2^F) < -2^F, i.e. x < -1 - 2^-(F+1) (the tie rounds to the even -2^F).
+// Both thresholds are doubles; hi + lo decides against them, hi being x rounded to nearest.
+template <class Q>
+bool saturates(double hi, double lo) noexcept {
+  constexpr double half_step = 1.0 / static_cast<double>(std::int64_t{1} << (fixed_format<Q>::fraction_bits + 1));
+  constexpr double top = 1.0 - half_step, bottom = -1.0 - half_step;
+  return hi > top || (hi == top && lo >= 0) || hi < bottom || (hi == bottom && lo < 0);
 }
 
 // One entry of a verified table into its dtype's findings: got against want (RN_T of the exact

@@ -56,7 +56,7 @@ inline verify_report verify_kerple(const kerple_verify_request& q, std::span<con
   }
   verify_report rep = sv::indexed_report(q.log ? "kerple-log" : "kerple-power", q.description, {"head", "distance"},
                                          {heads, n}, heads * n, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     for (std::uint64_t i = first; i < first + count; ++i) {
       const std::size_t h = i / n, k = i % n;

@@ -45,7 +45,7 @@ inline verify_report verify_logn(const logn_verify_request& q, std::span<const v
   if (q.start < 1 || q.start + static_cast<std::int64_t>(q.positions) - 1 >= (std::int64_t{1} << 53))
     throw std::invalid_argument("n must be in [1, 2^53)");
   verify_report rep = sv::indexed_report("logn", q.description, {"n - start"}, {q.positions}, q.positions, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     for (std::uint64_t i = first; i < first + count; ++i) {
       const std::int64_t n = q.start + static_cast<std::int64_t>(i);

@@ -95,7 +95,12 @@ template <class T>
 using fmt = posenc::detail::float_format<T>;
 
 template <class T>
-constexpr int storage_bits = static_cast<int>(sizeof(typename fmt<T>::storage) * 8);
+constexpr int storage_bits = [] {
+  if constexpr (fixed_point_type<T>)
+    return static_cast<int>(sizeof(typename fixed_format<T>::storage) * 8);
+  else
+    return static_cast<int>(sizeof(typename fmt<T>::storage) * 8);
+}();
 
 // Bits of +infinity: the biased exponent field all ones, fraction zero.
 template <class T>
@@ -141,19 +146,28 @@ std::uint64_t round_into_fixed_bits(mpfr_srcptr y) {
 
 template <class T>
 std::uint64_t to_bits64(T x) {
-  return static_cast<std::uint64_t>(fmt<T>::to_bits(x));
+  if constexpr (fixed_point_type<T>)  // the raw integer's two's complement bits, as round_into_fixed_bits
+    return static_cast<std::uint64_t>(static_cast<std::make_unsigned_t<decltype(x.bits)>>(x.bits));
+  else
+    return static_cast<std::uint64_t>(fmt<T>::to_bits(x));
 }
 
 template <class T>
 bool is_nan(T x) {
-  const std::uint64_t mag = to_bits64(x) & ~(std::uint64_t{1} << (storage_bits<T> - 1));
-  return mag > inf_bits<T>();
+  if constexpr (fixed_point_type<T>) {
+    return false;  // every bit pattern is a number
+  } else {
+    const std::uint64_t mag = to_bits64(x) & ~(std::uint64_t{1} << (storage_bits<T> - 1));
+    return mag > inf_bits<T>();
+  }
 }
 
 template <class T>
 double to_double(T x) {
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     return static_cast<double>(x);
+  } else if constexpr (fixed_point_type<T>) {
+    return x.to_double();
   } else {
     return static_cast<double>(x.to_float());
   }

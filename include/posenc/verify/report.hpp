@@ -37,8 +37,13 @@ namespace posenc::verify {
 // offer them on the hosts the verify layer runs on (__extension__ keeps -Wpedantic quiet).
 __extension__ typedef unsigned __int128 ulp_sum_type;
 
-// The storage types a table can have.
-enum class table_dtype : unsigned char { f64, f32, bf16, f16 };
+// The storage types a table can have: the four floating formats, and CMSIS-DSP's q15/q31
+// (numeric/fixed_point.hpp; RoPE's tables only: their unit in the last place is the grid step 2^-F,
+// and their findings count the saturated entries).
+enum class table_dtype : unsigned char { f64, f32, bf16, f16, q15, q31 };
+inline constexpr int dtype_count = 6;  // the size of the per-dtype arrays (wanted[], RN bits)
+
+constexpr bool is_fixed_point(table_dtype t) noexcept { return t == table_dtype::q15 || t == table_dtype::q31; }
 
 constexpr std::string_view dtype_name(table_dtype t) noexcept {
   switch (t) {
@@ -46,6 +51,8 @@ constexpr std::string_view dtype_name(table_dtype t) noexcept {
     case table_dtype::f32: return "f32";
     case table_dtype::bf16: return "bf16";
     case table_dtype::f16: return "f16";
+    case table_dtype::q15: return "q15";
+    case table_dtype::q31: return "q31";
   }
   return "?";
 }
@@ -73,6 +80,7 @@ struct dtype_findings {
   std::uint64_t entries = 0;                // cos and sin entries compared (every element of every row)
   std::uint64_t not_correctly_rounded = 0;  // entries other than RN_T(exact)
   std::uint64_t beyond_tolerance = 0;       // entries more than max_ulp representable steps from RN_T(exact)
+  std::uint64_t saturated = 0;              // q15/q31: entries whose exact value is past the format's range (clamped)
   double max_ulp = 0;                       // max |entry - exact| in ULPs of T (the exact value's binade)
   // Sum of the entries' errors in units of 2^-32 ULP (each error rounded down to that unit and
   // capped at 2^40 ULP): exact, so the mean does not depend on the order of summation.
@@ -112,6 +120,7 @@ struct dtype_findings {
     entries += o.entries;
     not_correctly_rounded += o.not_correctly_rounded;
     beyond_tolerance += o.beyond_tolerance;
+    saturated += o.saturated;
     ulp_sum_q += o.ulp_sum_q;
     if (o.has_worst && (!has_worst || o.max_ulp > max_ulp)) {
       has_worst = true;
@@ -295,7 +304,7 @@ namespace detail {
 // for each table's dtype; no table, or two of one dtype, is an error naming it. RoPE's engine and
 // every scheme's check what they are given with this one rule.
 template <class Input>
-void distinct_dtypes(std::span<const Input> tables, bool (&wanted)[4]) {
+void distinct_dtypes(std::span<const Input> tables, bool (&wanted)[dtype_count]) {
   if (tables.empty()) throw std::invalid_argument("no table to verify");
   for (const Input& in : tables) {
     if (wanted[static_cast<int>(in.dtype)])

@@ -69,7 +69,7 @@ inline verify_report verify_leaky_rerope(const leaky_rerope_verify_request& q, s
   verify_report rep = sv::indexed_report("leaky-rerope", q.description, {"part", "rel", "pair"}, {2, q.rows, pairs},
                                          entries, q.max_ulp);
   const leaky_rerope_oracle oracle(q.plain, q.leaky.window, q.leaky.scaling_factor);
-  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                          std::vector<sv::exact_entry>& out) {
     detail::remap::leaky_value v;
     for (std::uint64_t i = first; i < first + count; ++i) {

@@ -74,7 +74,7 @@ struct plan {
 template <class Position>
 void exact_block(const std::vector<std::unique_ptr<rope_table_oracle>>& oracles, const std::vector<plan>& plans,
                  std::size_t tokens, bool fold, Position position, std::uint64_t first, std::size_t count,
-                 const bool (&wanted)[4], std::vector<sv::exact_entry>& out) {
+                 const bool (&wanted)[dtype_count], std::vector<sv::exact_entry>& out) {
   const std::size_t pairs = plans.size(), half = tokens * pairs;
   rope_table_oracle::value v;
   for (std::uint64_t i = first; i < first + count; ++i) {
@@ -150,7 +150,7 @@ inline verify_report verify_mrope(const mrope_verify_request& q, std::span<const
                                      rope_table_oracle::value& v) {
     o.eval(q.positions[static_cast<std::size_t>(s) * tokens + token], k, fold, v);
   };
-  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                          std::vector<sv::exact_entry>& out) {
     st::exact_block(oracles, plans, tokens, q.fold_attention, position, first, count, wanted, out);
   };
@@ -208,7 +208,7 @@ inline verify_report verify_rope_nd(const rope_nd_verify_request& q, std::span<c
     else
       o.eval_at(p, k, v);
   };
-  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                          std::vector<sv::exact_entry>& out) {
     st::exact_block(oracles, plans, tokens, false, position, first, count, wanted, out);
   };

@@ -17,6 +17,9 @@
 //  - every law of registry::every_law, by its core (constexpr) definition, on each block of
 //    verify_block_rows rows (verify/law_measures/table_laws.hpp), with the table in the other layout for
 //    layout equivalence when the table is posenc's own.
+// A q15/q31 table (numeric/fixed_point.hpp) is held to RN_even(x 2^F) saturated, its ULP being the
+// grid step 2^-F; its findings count the saturated entries, and only the laws that hold of such
+// tables run, at their quantised bounds (registry fixed_point_too, laws/bounds.hpp).
 // The MPFR value of a (position, pair) is computed once and serves every dtype's table. Blocks are
 // the unit of work: threads take them in any order, and a shard (request.shard) takes a fixed
 // range of them, so the findings do not depend on either (blocks.hpp runs them; report.hpp). Cost: one
@@ -43,9 +46,11 @@
 
 #include "posenc/laws/rotary/table_view.hpp"
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/fill.hpp"
+#include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/seq_len.hpp"
@@ -96,19 +101,19 @@ namespace detail::rv {
 // exponent of the exact value (for the ULP), and RN_T of each value in each dtype asked for.
 struct exact_block {
   std::size_t pairs = 0;
-  std::vector<double> hi[2], lo[2];     // [0] cos, [1] sin; index r * pairs + j
-  std::vector<long> binade[2];          // floor(log2 |exact|), or zero_binade for 0
-  std::vector<std::uint64_t> rn[4][2];  // by dtype, RN_T bits
+  std::vector<double> hi[2], lo[2];               // [0] cos, [1] sin; index r * pairs + j
+  std::vector<long> binade[2];                    // floor(log2 |exact|), or zero_binade for 0
+  std::vector<std::uint64_t> rn[dtype_count][2];  // by dtype, RN_T bits
 };
 
 inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_position, std::size_t n, bool fold,
-                          const bool (&wanted)[4], exact_block& e) {
+                          const bool (&wanted)[dtype_count], exact_block& e) {
   const std::size_t cells = n * e.pairs;
   for (int w = 0; w < 2; ++w) {
     e.hi[w].resize(cells);
     e.lo[w].resize(cells);
     e.binade[w].resize(cells);
-    for (int t = 0; t < 4; ++t)
+    for (int t = 0; t < dtype_count; ++t)
       if (wanted[t]) e.rn[t][w].resize(cells);
   }
   rope_table_oracle::value v;
@@ -124,6 +129,8 @@ inline void compute_exact(const rope_table_oracle& oracle, std::uint64_t first_p
         if (wanted[1]) e.rn[1][w][i] = posenc::verify::detail::rn_bits<float>(y[w]);
         if (wanted[2]) e.rn[2][w][i] = posenc::verify::detail::rn_bits<posenc::bfloat16>(y[w]);
         if (wanted[3]) e.rn[3][w][i] = posenc::verify::detail::rn_bits<posenc::float16>(y[w]);
+        if (wanted[4]) e.rn[4][w][i] = posenc::verify::detail::rn_bits<posenc::q15>(y[w]);
+        if (wanted[5]) e.rn[5][w][i] = posenc::verify::detail::rn_bits<posenc::q31>(y[w]);
       }
     }
 }
@@ -145,6 +152,8 @@ void check_block(const rope_verify_request& q, const exact_block& e, std::uint64
         const table_entry at{first_position + r, static_cast<std::uint32_t>(k), w == 1};
         posenc::verify::detail::compare_entry<T>(f, got, e.rn[t][w][i], e.hi[w][i], e.lo[w][i], e.binade[w][i], at,
                                                  q.max_ulp);
+        if constexpr (fixed_point_type<T>)
+          f.saturated += posenc::verify::detail::saturates<T>(e.hi[w][i], e.lo[w][i]) ? 1u : 0u;
       }
     }
   const posenc::laws::span_table<T> view{std::span<const T>(cos, n * d), std::span<const T>(sin, n * d), d, q.layout,
@@ -170,8 +179,13 @@ void fill_block(const rope_verify_request& q, std::uint64_t first_position, std:
                 rope::layout lay, std::vector<T>& cos, std::vector<T>& sin) {
   cos.assign(n * d, T{});
   sin.assign(n * d, T{});
-  const posenc::status st = rope::fill_table<T>(q.config, std::span<T>(cos), std::span<T>(sin), lay,
-                                                {.start = first_position, .fold_attention = q.fold_attention});
+  const auto filled = rope::fill_table<T>(q.config, std::span<T>(cos), std::span<T>(sin), lay,
+                                          {.start = first_position, .fold_attention = q.fold_attention});
+  posenc::status st = posenc::status::ok;
+  if constexpr (fixed_point_type<T>)  // a saturation is counted against the oracle, not an error here
+    st = filled.error;
+  else
+    st = filled;
   if (st != posenc::status::ok)
     throw std::invalid_argument(std::string("posenc cannot build this table: ") + posenc::to_string(st) +
                                 (st == posenc::status::overflow ? " (a folded entry overflows the dtype)" : ""));
@@ -204,7 +218,7 @@ inline verify_report verify_rope(const rope_verify_request& given, std::span<con
   rope_verify_request q = given;
   if (q.rows > 0) q.config = rope::with_seq_len_of_positions(q.config, q.start + (q.rows - 1));
   const auto t0 = std::chrono::steady_clock::now();
-  bool wanted[4] = {false, false, false, false};
+  bool wanted[dtype_count] = {};
   detail::distinct_dtypes(tables, wanted);  // no table, or two of one dtype, is an error
   if (q.rows == 0) throw std::invalid_argument("the table has no rows");
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(q.config));
@@ -236,7 +250,7 @@ inline verify_report verify_rope(const rope_verify_request& given, std::span<con
     rv::compute_exact(oracle, q.start + row0, n, q.fold_attention, wanted, e);
     for (const table_input& in : tables) {
       out.dtypes.emplace_back();
-      detail::with_dtype(in.dtype, [&]<class T>(std::type_identity<T>) {
+      detail::with_dtype<true>(in.dtype, [&]<class T>(std::type_identity<T>) {
         rv::verify_block_of<T>(q, in, e, row0, n, d, out.dtypes.back(), out.laws);
       });
     }

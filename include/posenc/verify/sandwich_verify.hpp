@@ -45,7 +45,7 @@ inline verify_report verify_sandwich(const sandwich_verify_request& q, std::span
   const std::size_t n = q.distances;
   verify_report rep =
       sv::indexed_report("sandwich", q.description, {"head", "distance"}, {heads, n}, heads * n, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     for (std::uint64_t i = first; i < first + count; ++i) {
       const std::size_t h = i / n, k = i % n;

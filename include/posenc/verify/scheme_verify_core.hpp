@@ -27,11 +27,13 @@
 
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/bfloat16.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/status.hpp"
 #include "posenc/verify/blocks.hpp"
 #include "posenc/verify/compare.hpp"
 #include "posenc/verify/mpfr.hpp"
+#include "posenc/verify/registry/fixed_point_laws.hpp"
 #include "posenc/verify/registry/scheme.hpp"
 #include "posenc/verify/report.hpp"
 
@@ -59,13 +61,33 @@ namespace detail::sv {
 struct exact_entry {
   double hi = 0, lo = 0;
   long binade = zero_binade;
-  std::uint64_t rn[4] = {0, 0, 0, 0};
+  std::uint64_t rn[dtype_count] = {};
 };
+
+// RN_Q of output k of v, or of minus it (negate; e holds the exact value of the entry, negated):
+// round to nearest even is symmetric but the clamp is not (+1 saturates, -1 does not), so a
+// negated entry is -RN(y 2^F) unless the entry itself saturates, where it is clamped; RN(y 2^F) is
+// v's rounding unless y's saturated (y in [1 - 2^-(F+1), 1 + 2^-(F+1)): 2^F).
+template <class Q, class V>
+std::uint64_t fixed_bits(V& v, std::size_t k, bool negate, const exact_entry& e) {
+  using F = fixed_format<Q>;
+  const std::uint64_t b = to_bits64(v.template round<Q>(k));
+  if (!negate) return b;
+  std::int64_t raw = ordered_key<Q>(b);
+  if (saturates<Q>(e.hi, e.lo)) {
+    raw = e.hi > 0 ? F::max_raw : F::min_raw;
+  } else {
+    if (saturates<Q>(-e.hi, -e.lo)) raw = std::int64_t{1} << F::fraction_bits;  // y rounded to 2^F, clamped
+    raw = -raw;
+  }
+  using U = std::make_unsigned_t<typename F::storage>;
+  return static_cast<std::uint64_t>(static_cast<U>(static_cast<typename F::storage>(raw)));
+}
 
 // From output k of an oracle value (a ziv_value of mpfr.hpp); negate: the entry is minus that
 // value (RN_T(-x) = -RN_T(x): round to nearest even is symmetric).
 template <class V>
-exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::size_t k = 0) {
+exact_entry exact_of(V& v, const bool (&wanted)[dtype_count], bool negate = false, std::size_t k = 0) {
   exact_entry e;
   mp y(mpfr_get_prec(v.approx(k))), tmp(mpfr_get_prec(v.approx(k)));
   mpfr_set(y.get(), v.approx(k), MPFR_RNDN);  // exact: same precision
@@ -80,6 +102,8 @@ exact_entry exact_of(V& v, const bool (&wanted)[4], bool negate = false, std::si
   if (wanted[1]) e.rn[1] = bits(float{});
   if (wanted[2]) e.rn[2] = bits(posenc::bfloat16{});
   if (wanted[3]) e.rn[3] = bits(posenc::float16{});
+  if (wanted[4]) e.rn[4] = fixed_bits<posenc::q15>(v, k, negate, e);
+  if (wanted[5]) e.rn[5] = fixed_bits<posenc::q31>(v, k, negate, e);
   return e;
 }
 
@@ -95,6 +119,7 @@ dtype_findings check_values(std::span<const T> got, std::uint64_t first, std::sp
   for (std::size_t i = 0; i < got.size(); ++i) {
     const exact_entry& e = exact[i];
     compare_entry<T>(f, got[i], e.rn[t], e.hi, e.lo, e.binade, table_entry{first + i, 0, false}, max_ulp);
+    if constexpr (fixed_point_type<T>) f.saturated += saturates<T>(e.hi, e.lo) ? 1u : 0u;
   }
   if (f.has_worst) f.worst_at = locate(f.worst.position);
   if (f.has_first_failure) f.first_failure_at = locate(f.first_failure.position);
@@ -136,19 +161,25 @@ inline constexpr const char* laws_run_with_block_0 = "reads the whole table: run
 // tables, registry/<scheme>.hpp); skip, when not empty, is why none runs here
 // (laws_run_with_block_0); missing(law) says why the law cannot run on what is verified (a table it
 // reads is not there), or returns "" when it can.
-template <class D, class Tables>
+// Fixed: the table is q15/q31; only the laws that say they hold of such tables (fixed_point_too,
+// registry/laws.hpp) run, the others are reported as not holding of them.
+template <class D, bool Fixed = false, class Tables>
 void run_laws(const Tables& t, table_dtype dtype, std::string_view skip,
               const std::function<std::string(std::string_view)>& missing, std::vector<law_findings>& out) {
   boost::hana::for_each(D::laws(), [&](auto l) {
     using L = typename decltype(l)::type;
     if (!L::applies_to(t.config)) return;
-    const std::string why = skip.empty() ? missing(L::name) : std::string(skip);
+    std::string why = skip.empty() ? missing(L::name) : std::string(skip);
+    if constexpr (Fixed && !registry::fixed_point_too<L>)
+      if (why.empty()) why = "not checked on q15/q31 tables (docs/fixed-point.md)";
     if (!why.empty()) {
       out.push_back(law_findings::from(dtype, L::name, nullptr, why.c_str()));
       return;
     }
-    const posenc::laws::law_result r = L::core(t);
-    out.push_back(law_findings::from(dtype, L::name, &r, ""));
+    if constexpr (!Fixed || registry::fixed_point_too<L>) {
+      const posenc::laws::law_result r = L::core(t);
+      out.push_back(law_findings::from(dtype, L::name, &r, ""));
+    }
   });
 }
 
@@ -160,7 +191,7 @@ inline std::function<std::string(std::uint64_t)> head_and_distance(std::size_t d
 }
 
 inline void check_tables(std::span<const values_input> tables) {
-  bool wanted[4] = {false, false, false, false};
+  bool wanted[dtype_count] = {};
   posenc::verify::detail::distinct_dtypes(tables, wanted);
 }
 
@@ -170,7 +201,7 @@ inline void check_size(const values_input& in, std::size_t want, const std::stri
                                 " entries; " + what + " has " + std::to_string(want));
 }
 
-inline void wanted_of(std::span<const values_input> tables, bool (&wanted)[4]) {
+inline void wanted_of(std::span<const values_input> tables, bool (&wanted)[dtype_count]) {
   for (const values_input& in : tables) wanted[static_cast<int>(in.dtype)] = true;
 }
 
@@ -211,6 +242,8 @@ struct own_tables {
   std::vector<float> f32;
   std::vector<posenc::bfloat16> bf16;
   std::vector<posenc::float16> f16;
+  std::vector<posenc::q15> q15;
+  std::vector<posenc::q31> q31;
 
   template <class T>
   std::vector<T>& of() noexcept {
@@ -218,6 +251,8 @@ struct own_tables {
     if constexpr (std::is_same_v<T, float>) return f32;
     if constexpr (std::is_same_v<T, posenc::bfloat16>) return bf16;
     if constexpr (std::is_same_v<T, posenc::float16>) return f16;
+    if constexpr (std::is_same_v<T, posenc::q15>) return q15;
+    if constexpr (std::is_same_v<T, posenc::q31>) return q31;
   }
 };
 
@@ -227,17 +262,20 @@ struct own_tables {
 // first .. first + n - 1 to out. Then the laws, on the whole table of each input:
 // laws(std::span<const T>, table_dtype, std::string_view skip, std::vector<law_findings>&) runs
 // those that apply (skip: laws_run_with_block_0 in a slice without block 0, the span then empty).
-template <class ExactBlock, class Own, class Laws>
+// FixedToo: the scheme verifies q15/q31 tables too (its own(), laws() and exact_block take them);
+// otherwise such a dtype is refused (with_dtype).
+template <bool FixedToo = false, class ExactBlock, class Own, class Laws>
 void verify_real_tables(verify_report& rep, std::span<const values_input> tables, const run_options& run,
                         const std::string& what, ExactBlock exact_block,
                         const std::function<std::string(std::uint64_t)>& locate, Own own, Laws laws) {
   const std::uint64_t entries = rep.rows;
   for (const values_input& in : tables) check_size(in, entries, what);
-  bool wanted[4] = {false, false, false, false};
+  bool wanted[dtype_count] = {};
   wanted_of(tables, wanted);
   own_tables mine;
   for (const values_input& in : tables)
-    if (in.data == nullptr) with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) { mine.of<T>() = own(tag); });
+    if (in.data == nullptr)
+      with_dtype<FixedToo>(in.dtype, [&]<class T>(std::type_identity<T> tag) { mine.of<T>() = own(tag); });
   const auto table_of = [&]<class T>(const values_input& in, std::type_identity<T>) {
     return in.data == nullptr ? std::span<const T>(mine.of<T>()) : given_span<T>(in);
   };
@@ -248,14 +286,14 @@ void verify_real_tables(verify_report& rep, std::span<const values_input> tables
     exact.reserve(n);
     exact_block(first, n, wanted, exact);
     for (const values_input& in : tables)
-      with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) {
+      with_dtype<FixedToo>(in.dtype, [&]<class T>(std::type_identity<T> tag) {
         const std::span<const T> v = table_of(in, tag).subspan(first, n);
         out.dtypes.push_back(check_values<T>(v, first, exact, rep.max_ulp_allowed, locate));
       });
   });
   const std::string_view skip = rep.first_block == 0 ? std::string_view() : laws_run_with_block_0;
   for (const values_input& in : tables)
-    with_dtype(in.dtype, [&]<class T>(std::type_identity<T> tag) {
+    with_dtype<FixedToo>(in.dtype, [&]<class T>(std::type_identity<T> tag) {
       laws(skip.empty() ? table_of(in, tag) : std::span<const T>(), in.dtype, skip, rep.laws);
     });
 }
@@ -293,6 +331,11 @@ std::vector<T> cos_then_sin(std::span<const math::sincos_result<T>> pairs) {
 }
 
 // posenc's generator's status as the reason its own table cannot be built (overflow in a narrow dtype).
+inline void check_own(posenc::status st, table_dtype t, const std::string& what);
+// A q15/q31 fill's: its saturations are counted against the oracle, not an error.
+inline void check_own(const posenc::fixed_fill_status& st, table_dtype t, const std::string& what) {
+  check_own(st.error, t, what);
+}
 inline void check_own(posenc::status st, table_dtype t, const std::string& what) {
   if (st != posenc::status::ok)
     throw std::invalid_argument("posenc cannot build the " + std::string(dtype_name(t)) + " " + what + ": " +

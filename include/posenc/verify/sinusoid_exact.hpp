@@ -24,7 +24,7 @@ namespace detail::sv {
 // positions[r], element j as the frameworks index it: sinusoid_element_of), appended to out; each
 // distinct angle of a row evaluated once, cos and sin together.
 inline void sinusoid_exact(const sinusoidal::config& c, const std::vector<std::int64_t>& positions, std::uint64_t first,
-                           std::size_t count, const bool (&wanted)[4], std::vector<exact_entry>& out) {
+                           std::size_t count, const bool (&wanted)[dtype_count], std::vector<exact_entry>& out) {
   const auto d = static_cast<std::size_t>(c.dim);
   std::map<std::pair<std::int64_t, std::int64_t>, std::pair<exact_entry, exact_entry>> angles;  // cos, sin
   std::size_t row = static_cast<std::size_t>(first / d);

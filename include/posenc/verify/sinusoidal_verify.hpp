@@ -7,6 +7,8 @@
 //   const posenc::verify::values_input own[] = {posenc::verify::own_values(table_dtype::f32)};
 //   const auto report = posenc::verify::verify_sinusoidal(q, own);
 //
+// Also q15/q31 tables (CMSIS-DSP's, docs/fixed-point.md): each entry against RN_even(x 2^F)
+// saturated, the saturations counted, the sinusoid laws at the quantised bounds.
 // Each table is laid out as `posenc emit <scheme> --format bin` writes it; a request that cannot be
 // carried out throws std::invalid_argument with one line naming it. Not constexpr; links MPFR.
 #pragma once
@@ -23,6 +25,7 @@
 #include <vector>
 
 #include "posenc/sinusoidal.hpp"
+#include "posenc/sinusoidal/fixed_point_table.hpp"
 #include "posenc/verify/registry/sinusoidal.hpp"
 #include "posenc/verify/scheme_verify_core.hpp"
 #include "posenc/verify/sinusoid_exact.hpp"
@@ -54,7 +57,7 @@ inline verify_report verify_sinusoidal(const sinusoidal_verify_request& q, std::
   for (std::size_t r = 0; r < q.positions; ++r) positions[r] = q.start + static_cast<std::int64_t>(r);
   verify_report rep = sv::indexed_report("sinusoidal", q.description, {"position - start", "element"}, {q.positions, d},
                                          q.positions * d, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     sv::sinusoid_exact(q.config, positions, first, count, wanted, out);
   };
@@ -69,10 +72,10 @@ inline verify_report verify_sinusoidal(const sinusoidal_verify_request& q, std::
     t.config = q.config;
     t.first = q.start;
     t.values.assign(v.begin(), v.end());
-    sv::run_laws<registry::sinusoidal_scheme>(
+    sv::run_laws<registry::sinusoidal_scheme, fixed_point_type<T>>(
         t, dt, skip, [](std::string_view) { return std::string(); }, out);
   };
-  sv::verify_real_tables(
+  sv::verify_real_tables</*FixedToo=*/true>(
       rep, tables, q.run,
       "a table of " + std::to_string(q.positions) + " positions x " + std::to_string(d) + " elements", exact_block,
       [&positions, d](std::uint64_t i) { return sv::row_element(positions, d, i, "row"); }, own, laws);

@@ -50,7 +50,7 @@ inline verify_report verify_transformer_xl(const transformer_xl_verify_request& 
   const sinusoidal::config as_sinusoid{.dim = q.config.d_model, .layout = sinusoidal::layout::concat};
   verify_report rep = sv::indexed_report("transformer-xl", q.description, {"row", "element"}, {positions.size(), d},
                                          positions.size() * d, q.max_ulp);
-  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[4],
+  const auto exact_block = [&](std::uint64_t first, std::size_t count, const bool(&wanted)[dtype_count],
                                std::vector<sv::exact_entry>& out) {
     sv::sinusoid_exact(as_sinusoid, positions, first, count, wanted, out);
   };

@@ -218,7 +218,7 @@ inline pv::verify_report run_alibi(const parsed_args& a, const options& o) {
                      [&q](std::span<const pv::values_input> in) { return pv::verify_alibi(q, in); });
 }
 
-inline constexpr verify_scheme alibi_verify{"alibi", run_alibi, false};
+inline constexpr verify_scheme alibi_verify{"alibi", run_alibi, false, {}, /*fixed_point=*/true};
 inline constexpr verify_scheme alibi_verifiers[] = {alibi_verify};
 
 }  // namespace posenc::cli::verify_schemes

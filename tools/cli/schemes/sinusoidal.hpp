@@ -122,7 +122,7 @@ inline pv::verify_report run_sinusoidal(const parsed_args& a, const options& o) 
                      [&q](std::span<const pv::values_input> in) { return pv::verify_sinusoidal(q, in); });
 }
 
-inline constexpr verify_scheme sinusoidal_verify{"sinusoidal", run_sinusoidal, false};
+inline constexpr verify_scheme sinusoidal_verify{"sinusoidal", run_sinusoidal, false, {}, /*fixed_point=*/true};
 inline constexpr verify_scheme sinusoidal_verifiers[] = {sinusoidal_verify};
 
 }  // namespace posenc::cli::verify_schemes

@@ -128,7 +128,7 @@ inline pv::verify_report run_xpos(const parsed_args& a, const options& o) {
                      [&q](std::span<const pv::values_input> in) { return pv::verify_xpos(q, in); });
 }
 
-inline constexpr verify_scheme xpos_verify{"xpos", run_xpos, false};
+inline constexpr verify_scheme xpos_verify{"xpos", run_xpos, false, {}, /*fixed_point=*/true};
 inline constexpr verify_scheme xpos_verifiers[] = {xpos_verify};
 
 }  // namespace posenc::cli::verify_schemes

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "posenc/laws/detail/values.hpp"
 #include "posenc/laws/law_result.hpp"
@@ -35,6 +36,7 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/fill.hpp"
+#include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/table.hpp"
 
 namespace posenc::laws::failed {
@@ -153,16 +155,29 @@ constexpr bool compare_rows_scalar(law_result& r, const V& v, const rope::config
   for (std::size_t row = first; row < last; ++row) {
     const auto p = static_cast<std::int64_t>(v.position(row));
     const auto m = static_cast<std::uint64_t>(p);
-    for (std::size_t k = 0; k < d; ++k) {
-      const std::size_t j = pair_of_element(v.layout(), k, d);
-      const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j))
-                                      : rope::sincos<T>(c, m, static_cast<int>(j));
-      if (!e.ok()) {
+    if constexpr (posenc::fixed_point_type<T>) {  // no scalar q15/q31 entry: the row's pairs at its position
+      std::vector<math::sincos_result<T>> e(d / 2);
+      const std::uint64_t at[1] = {m};
+      if (!rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(at), std::span<math::sincos_result<T>>(e),
+                                    o.fold_attention)
+               .ok()) {
         r.require(false, {p, -1, -1});
         return false;
       }
-      compare_entry(r, v.cos_row(row)[k], v.sin_row(row)[k], e.value.cos, e.value.sin, max_ulp,
-                    {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+      pass_row(r, compare_row_elements(r, v.cos_row(row), v.sin_row(row), e.data(), v.layout(), d, p, max_ulp), p,
+               max_ulp);
+    } else {
+      for (std::size_t k = 0; k < d; ++k) {
+        const std::size_t j = pair_of_element(v.layout(), k, d);
+        const auto e = o.fold_attention ? rope::attention_sincos<T>(c, m, static_cast<int>(j))
+                                        : rope::sincos<T>(c, m, static_cast<int>(j));
+        if (!e.ok()) {
+          r.require(false, {p, -1, -1});
+          return false;
+        }
+        compare_entry(r, v.cos_row(row)[k], v.sin_row(row)[k], e.value.cos, e.value.sin, max_ulp,
+                      {p, static_cast<std::int64_t>(j), static_cast<std::int64_t>(k)});
+      }
     }
   }
   return true;
@@ -211,18 +226,27 @@ struct compare_sink {
 template <rotary_table V>
 constexpr bool compare_in_engine(law_result& r, const V& v, const rope::config& c, exactness_options o) noexcept {
   using T = typename V::value_type;
-  const std::int64_t p0 = position_of(v, 0);
-  const std::size_t n = v.rows(), half = v.rotary_dim() / 2;
-  if (p0 < 0 || static_cast<std::uint64_t>(p0) > rope::max_table_position ||
-      n - 1 > rope::max_table_position - static_cast<std::uint64_t>(p0))
+  if constexpr (posenc::fixed_point_type<T>) {  // not called: the engine's sink holds float rows
     return false;
-  compare_sink<V> sink{&r, &v, &c, o, half, v.layout() == rope::layout::interleaved};
-  const posenc::rope::detail::attention_value af =
-      o.fold_attention ? posenc::rope::detail::attention_dd(c) : posenc::rope::detail::attention_value{};
-  const posenc::rope::detail::rope_source src{&c};
-  return posenc::detail::sincos_table::fill_rows<T>(src, static_cast<std::uint64_t>(p0), n, half, nullptr,
-                                                    o.fold_attention ? &af : nullptr, sink) == posenc::status::ok;
+  } else {
+    const std::int64_t p0 = position_of(v, 0);
+    const std::size_t n = v.rows(), half = v.rotary_dim() / 2;
+    if (p0 < 0 || static_cast<std::uint64_t>(p0) > rope::max_table_position ||
+        n - 1 > rope::max_table_position - static_cast<std::uint64_t>(p0))
+      return false;
+    compare_sink<V> sink{&r, &v, &c, o, half, v.layout() == rope::layout::interleaved};
+    const posenc::rope::detail::attention_value af =
+        o.fold_attention ? posenc::rope::detail::attention_dd(c) : posenc::rope::detail::attention_value{};
+    const posenc::rope::detail::rope_source src{&c};
+    return posenc::detail::sincos_table::fill_rows<T>(src, static_cast<std::uint64_t>(p0), n, half, nullptr,
+                                                      o.fold_attention ? &af : nullptr, sink) == posenc::status::ok;
+  }
 }
+
+// Whether a fill succeeded: a floating fill returns its status, a q15/q31 fill a fixed_fill_status
+// (whose saturation count is no failure).
+constexpr bool filled(posenc::status st) noexcept { return st == posenc::status::ok; }
+constexpr bool filled(const posenc::fixed_fill_status& st) noexcept { return st.ok(); }
 
 // Pairs of the run-time reference block (compact rows, rope::fill_pair_table): 2048 x 16 bytes =
 // 32 KiB of stack for double.
@@ -248,9 +272,8 @@ bool compare_filled(law_result& r, const V& v, const rope::config& c, exactness_
     const std::size_t rows = n - base < block ? n - base : block;
     const std::uint64_t start = static_cast<std::uint64_t>(p0) + base;
     const bool in_range = start <= rope::max_table_position && rows - 1 <= rope::max_table_position - start;
-    if (!in_range ||
-        rope::fill_pair_table<T>(c, std::span<math::sincos_result<T>>(ref.data(), rows * half),
-                                 {.start = start, .fold_attention = o.fold_attention}) != posenc::status::ok) {
+    if (!in_range || !filled(rope::fill_pair_table<T>(c, std::span<math::sincos_result<T>>(ref.data(), rows * half),
+                                                      {.start = start, .fold_attention = o.fold_attention}))) {
       if (!compare_rows_scalar(r, v, c, o, base, base + rows)) return false;
       continue;
     }
@@ -293,7 +316,9 @@ constexpr law_result exactness(const V& v, const rope::config& c, exactness_opti
     if (detail::consecutive(v)) {
       const bool il = v.layout() == rope::layout::interleaved;
       bool built = false;
-      if (std::is_constant_evaluated() && D / 2 <= posenc::detail::sincos_table::chunk_columns)
+      // (q15/q31 tables take the reference blocks: the comparing sink holds the engine's float rows.)
+      if (std::is_constant_evaluated() && D / 2 <= posenc::detail::sincos_table::chunk_columns &&
+          !posenc::fixed_point_type<typename V::value_type>)
         built = detail::compare_in_engine(r, v, c, o);
       else if (std::is_constant_evaluated())
         built = il ? detail::compare_blocks<rope::layout::interleaved, Kc, D>(r, v, c, o)

@@ -24,6 +24,7 @@
 #include "posenc/laws/law_result.hpp"
 #include "posenc/laws/sinusoid/table.hpp"
 #include "posenc/math/double_double.hpp"
+#include "posenc/numeric/fixed_point.hpp"
 
 namespace posenc::laws::failed {
 
@@ -46,7 +47,8 @@ namespace posenc::laws {
 template <class T>
 constexpr double sinusoid_dot_bound(std::size_t n) noexcept {
   const double nn = static_cast<double>(n);
-  const double terms = std::is_same_v<T, double> ? 0.0 : nn * 0x1.0290p-53;  // 1.01 x 2^-53 per term
+  // 1.01 x 2^-53 per term; a q15/q31 term's two products round too (q31's have 62 bits): 2^-51.
+  const double terms = std::is_same_v<T, double> ? 0.0 : nn * (posenc::fixed_point_type<T> ? 0x1p-51 : 0x1.0290p-53);
   return 2 * (nn * table_dot_bound<T>() + terms + (nn * nn + nn) * 0x1p-100);
 }
 

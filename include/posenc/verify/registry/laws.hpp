@@ -43,6 +43,7 @@
 #include "posenc/laws/rotary/unit_norm.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/frequencies.hpp"
+#include "posenc/verify/registry/fixed_point_laws.hpp"
 
 namespace posenc::verify::registry {
 
@@ -70,6 +71,7 @@ struct exactness {
   static constexpr const char* name = "exactness";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "oracle tests: every entry against MPFR (verify/rope_table_oracle.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -80,6 +82,7 @@ struct unit_norm {
   static constexpr const char* name = "unit norm";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_orthogonality (verify/law_measures/orthogonality.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -90,6 +93,7 @@ struct pair_copies {
   static constexpr const char* name = "pair copies";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = nullptr;  // a bit law: nothing to measure
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -110,6 +114,7 @@ struct layout_equivalence {
   static constexpr const char* name = "layout equivalence";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured =
       "check_table_layouts, check_rotate_then_permute (verify/law_measures/layout.hpp)";
   template <class V>
@@ -122,6 +127,7 @@ struct relative_dot {
   static constexpr const char* name = "relative dot";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_relative_dot (verify/law_measures/relative_dot.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -132,6 +138,7 @@ struct composition {
   static constexpr const char* name = "composition";
   static constexpr bool applies_to(const rope::config& c) noexcept { return every_config(c); }
   static constexpr bool folded_too = false;
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_composition (verify/law_measures/composition.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -168,6 +175,7 @@ struct monotone_frequencies {
     return c.rope_type != rope::scaling::longrope && !c.proportional;
   }
   static constexpr bool folded_too = true;  // a law of the config's frequencies
+  static constexpr bool fixed_point_too = true;
   static constexpr const char* measured = "check_inv_freq_decreasing (verify/law_measures/decreasing.hpp)";
   template <class V>
   static constexpr pl::law_result core(const table_case<V>& t) noexcept {
@@ -190,12 +198,14 @@ struct yarn_ramp {
   static constexpr const char* name = "YaRN ramp";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::yarn; }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_yarn_ramp (verify/law_measures/yarn_ramp.hpp)";
 };
 struct llama3_bands {
   static constexpr const char* name = "Llama-3 bands";
   static constexpr bool applies_to(const rope::config& c) noexcept { return c.rope_type == rope::scaling::llama3; }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_llama3_bands (verify/law_measures/llama3_bands.hpp)";
 };
 struct long_range_decay {
@@ -205,6 +215,7 @@ struct long_range_decay {
            c.rope_theta == 10000.0;
   }
   static constexpr bool folded_too = true;
+  static constexpr bool fixed_point_too = true;  // a law of the frequencies
   static constexpr const char* measured = "check_long_range_decay (verify/law_measures/long_range_decay.hpp)";
 };
 

@@ -12,6 +12,7 @@ namespace posenc::verify::registry::law {
 
 struct sinusoid_shift {
   static constexpr const char* name = "sinusoid shift";
+  static constexpr bool fixed_point_too = true;  // at the q15/q31 bounds (laws/bounds.hpp)
   template <class C>
   static constexpr bool applies_to(const C&) noexcept {
     return true;
@@ -24,6 +25,7 @@ struct sinusoid_shift {
 
 struct sinusoid_relative_dot {
   static constexpr const char* name = "sinusoid relative dot";
+  static constexpr bool fixed_point_too = true;  // at the q15/q31 bounds (laws/bounds.hpp)
   template <class C>
   static constexpr bool applies_to(const C&) noexcept {
     return true;

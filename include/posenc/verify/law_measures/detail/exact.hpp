@@ -9,10 +9,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/fixed_point_table.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/verify/exact_real.hpp"
 #include "posenc/verify/mpfr.hpp"
@@ -48,16 +50,29 @@ class exact_rows {
   int pairs_;
 };
 
-// The correctly rounded entries rope::sincos<T>(c, m, j) (those of rope::table), exactly.
-// ok = false when the library reports an error.
+// The correctly rounded entries rope::sincos<T>(c, m, j) (those of rope::table), exactly; for
+// q15/q31 the row of rope::fill_pair_table<Q> at position m (fixed_point_table.hpp). ok = false
+// when the library reports an error.
 template <class T>
 cs_row rounded_row(const rope::config& c, std::uint64_t m, bool& ok) {
   cs_row r;
-  for (int j = 0; j < rope::rotary_dim(c) / 2; ++j) {
-    const auto e = rope::sincos<T>(c, m, j);
-    ok = ok && e.ok();
-    r.c.emplace_back(verify::detail::to_double(e.value.cos));
-    r.s.emplace_back(verify::detail::to_double(e.value.sin));
+  if constexpr (fixed_point_type<T>) {
+    std::vector<math::sincos_result<T>> e(static_cast<std::size_t>(rope::rotary_dim(c) / 2));
+    const std::uint64_t at[1] = {m};
+    ok = ok &&
+         rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(at), std::span<math::sincos_result<T>>(e), false)
+             .ok();
+    for (const auto& x : e) {
+      r.c.emplace_back(verify::detail::to_double(x.cos));
+      r.s.emplace_back(verify::detail::to_double(x.sin));
+    }
+  } else {
+    for (int j = 0; j < rope::rotary_dim(c) / 2; ++j) {
+      const auto e = rope::sincos<T>(c, m, j);
+      ok = ok && e.ok();
+      r.c.emplace_back(verify::detail::to_double(e.value.cos));
+      r.s.emplace_back(verify::detail::to_double(e.value.sin));
+    }
   }
   return r;
 }
