@@ -2,7 +2,9 @@
 // float, usable in constant evaluation.
 //
 // Structure (CORE-MATH sin.c, CRlibm trigo_fast.c): C Annex F special values (F.10.1.5/F.10.1.6:
-// sin(+-0) = +-0, cos(+-0) = 1, sin/cos(+-inf) = NaN, NaN -> NaN); then a fast path returning
+// sin(+-0) = +-0, cos(+-0) = 1, sin/cos(+-inf) = NaN, NaN -> NaN); for 2^-27 <= |x| < 2^20 a first
+// fast path written for constant evaluation (detail/trig_scalar_fast.hpp: one function, the
+// cheap rounding test); then a fast path returning
 // (hi, lo, err) with a proven bound (reduce.hpp + detail/trig_kernel.hpp); Ziv's rounding test
 // (detail::ziv_round, round.hpp); and when it fails, or |x| >= 0x1.8p30, the accurate path
 // posenc::detail::mp (Payne-Hanek reduction, multiprecision Ziv loop).
@@ -13,6 +15,7 @@
 
 #include "posenc/math/detail/mp/trig.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
+#include "posenc/math/detail/trig_scalar_fast.hpp"
 #include "posenc/math/reduce.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
@@ -89,6 +92,13 @@ template <class T>
 constexpr T trig_sin(T x) noexcept {
   if (trig_special(x)) return std::numeric_limits<T>::quiet_NaN();
   if (x == 0) return x;  // keeps the sign of zero
+  if constexpr (std::is_same_v<T, float>) {
+    float out = 0.0f;
+    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 0, out)) return out;
+  } else if constexpr (std::is_same_v<T, double>) {
+    double out = 0.0;
+    if (trig_double_covers(x) && trig_double_fast(x, 0, out)) return out;
+  }
   math::sincos_result<T> r{};
   if (trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_sin, r) != 0) return r.sin;
   return mp::sin<T>(static_cast<double>(x));
@@ -98,6 +108,13 @@ template <class T>
 constexpr T trig_cos(T x) noexcept {
   if (trig_special(x)) return std::numeric_limits<T>::quiet_NaN();
   if (x == 0) return T(1);
+  if constexpr (std::is_same_v<T, float>) {
+    float out = 0.0f;
+    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 1, out)) return out;
+  } else if constexpr (std::is_same_v<T, double>) {
+    double out = 0.0;
+    if (trig_double_covers(x) && trig_double_fast(x, 1, out)) return out;
+  }
   math::sincos_result<T> r{};
   if (trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_cos, r) != 0) return r.cos;
   return mp::cos<T>(static_cast<double>(x));
@@ -108,6 +125,15 @@ template <class T>
 constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
   if (trig_special(x)) return {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN()};
   if (x == 0) return {x, T(1)};
+  if constexpr (std::is_same_v<T, float>) {
+    math::sincos_result<float> f{};
+    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 0, f.sin) &&
+        trig_float_fast(static_cast<double>(x), 1, f.cos))
+      return f;
+  } else if constexpr (std::is_same_v<T, double>) {
+    math::sincos_result<double> f{};
+    if (trig_double_covers(x) && trig_double_fast(x, 0, f.sin) && trig_double_fast(x, 1, f.cos)) return f;
+  }
   math::sincos_result<T> r{};
   const int done = trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_sin | want_cos, r);
   if ((done & want_sin) == 0) r.sin = mp::sin<T>(static_cast<double>(x));
