@@ -67,16 +67,8 @@ constexpr double exp(double x) noexcept {
 
 constexpr float exp(float x) noexcept {
   if (x != x) return x;
-  if (x >= -87.0f && x <= 88.5f) {
-    // The cheap test (detail/round_test_cheap.hpp) on y = hi 2^k, which is exact (a normal double
-    // times a power of two in range): |y - e^x| <= (|lo| + 2^-58 (hi + lo)) 2^k <= 2^-52 y, with
-    // |lo| <= 2^-53 hi (exp_small_eval normalises). e^x <= e^88.5 < FLT_MAX / 1.2, so the test's
-    // conversions cannot overflow, and e^-87 > 2^-126: a normal float.
-    const detail::exp_parts e = detail::exp_small_eval(x, 0.0);
-    const double y = e.hi * detail::exp2i(e.k);
-    float out = 0.0f;
-    if (detail::round_test_float(y, y * 0x1p-52, out)) return out;
-  }
+  float out = 0.0f;  // the path written for constant evaluation (detail/exp_scalar_fast.hpp)
+  if (detail::exp_float_fast(static_cast<double>(x), out)) return out;
   return detail::exp_narrow<float>(x);
 }
 

@@ -92,13 +92,6 @@ template <class T>
 constexpr T trig_sin(T x) noexcept {
   if (trig_special(x)) return std::numeric_limits<T>::quiet_NaN();
   if (x == 0) return x;  // keeps the sign of zero
-  if constexpr (std::is_same_v<T, float>) {
-    float out = 0.0f;
-    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 0, out)) return out;
-  } else if constexpr (std::is_same_v<T, double>) {
-    double out = 0.0;
-    if (trig_double_covers(x) && trig_double_fast(x, 0, out)) return out;
-  }
   math::sincos_result<T> r{};
   if (trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_sin, r) != 0) return r.sin;
   return mp::sin<T>(static_cast<double>(x));
@@ -108,13 +101,6 @@ template <class T>
 constexpr T trig_cos(T x) noexcept {
   if (trig_special(x)) return std::numeric_limits<T>::quiet_NaN();
   if (x == 0) return T(1);
-  if constexpr (std::is_same_v<T, float>) {
-    float out = 0.0f;
-    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 1, out)) return out;
-  } else if constexpr (std::is_same_v<T, double>) {
-    double out = 0.0;
-    if (trig_double_covers(x) && trig_double_fast(x, 1, out)) return out;
-  }
   math::sincos_result<T> r{};
   if (trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_cos, r) != 0) return r.cos;
   return mp::cos<T>(static_cast<double>(x));
@@ -127,12 +113,11 @@ constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
   if (x == 0) return {x, T(1)};
   if constexpr (std::is_same_v<T, float>) {
     math::sincos_result<float> f{};
-    if (trig_float_covers(x) && trig_float_fast(static_cast<double>(x), 0, f.sin) &&
-        trig_float_fast(static_cast<double>(x), 1, f.cos))
+    if (trig_float_fast(static_cast<double>(x), 0, f.sin) && trig_float_fast(static_cast<double>(x), 1, f.cos))
       return f;
   } else if constexpr (std::is_same_v<T, double>) {
     math::sincos_result<double> f{};
-    if (trig_double_covers(x) && trig_double_fast(x, 0, f.sin) && trig_double_fast(x, 1, f.cos)) return f;
+    if (trig_double_fast(x, 0, f.sin) && trig_double_fast(x, 1, f.cos)) return f;
   }
   math::sincos_result<T> r{};
   const int done = trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_sin | want_cos, r);
@@ -146,10 +131,29 @@ constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
 namespace posenc::math {
 
 // RN(sin x), RN(cos x): correctly rounded for every finite x; Annex F specials.
-constexpr double sin(double x) noexcept { return detail::trig_sin<double>(x); }
-constexpr float sin(float x) noexcept { return detail::trig_sin<float>(x); }
-constexpr double cos(double x) noexcept { return detail::trig_cos<double>(x); }
-constexpr float cos(float x) noexcept { return detail::trig_cos<float>(x); }
+// The first path (detail/trig_scalar_fast.hpp) decides most arguments 2^-27 <= |x| < 2^20 in one
+// call; the rest, specials included, take the general one. Calls are kept few on purpose: in GCC's
+// constant evaluator each one costs time and memory (docs/performance.md 1.1).
+constexpr double sin(double x) noexcept {
+  double out = 0.0;
+  if (detail::trig_double_fast(x, 0, out)) return out;
+  return detail::trig_sin<double>(x);
+}
+constexpr float sin(float x) noexcept {
+  float out = 0.0f;
+  if (detail::trig_float_fast(static_cast<double>(x), 0, out)) return out;
+  return detail::trig_sin<float>(x);
+}
+constexpr double cos(double x) noexcept {
+  double out = 0.0;
+  if (detail::trig_double_fast(x, 1, out)) return out;
+  return detail::trig_cos<double>(x);
+}
+constexpr float cos(float x) noexcept {
+  float out = 0.0f;
+  if (detail::trig_float_fast(static_cast<double>(x), 1, out)) return out;
+  return detail::trig_cos<float>(x);
+}
 
 // {RN(sin x), RN(cos x)}, bitwise equal to {sin(x), cos(x)}, from one argument reduction.
 constexpr sincos_result<double> sincos(double x) noexcept { return detail::trig_sincos<double>(x); }

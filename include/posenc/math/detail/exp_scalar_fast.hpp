@@ -10,6 +10,9 @@
 // path (exp_log.hpp), which returns the same correctly rounded double.
 #pragma once
 
+#include <bit>
+#include <cstdint>
+
 #include "posenc/math/detail/exp_kernel.hpp"
 #include "posenc/math/detail/exp_table.hpp"
 #include "posenc/math/detail/round_test_cheap.hpp"
@@ -80,6 +83,27 @@ constexpr bool exp_double_fast(double x, double& out) noexcept {
   if (!round_test_double(vh, l, vh * 0x1p-67, v)) return false;
   out = v * exp2i(k >> 12);
   return true;
+}
+
+// RN_float(e^x) when this path decides it; it takes -87 <= x <= 88.5 (a normal float result, and
+// the test's conversions cannot overflow: e^88.5 < FLT_MAX / 1.2). The operations of
+// exp_small_eval (exp_kernel.hpp, relative error below 2^-58 of (hi + lo), |lo| <= 2^-53 hi)
+// written out, then y = hi 2^k, exact (-126 <= k <= 128): |y - e^x| <= (|lo| + 2^-58 (hi + lo))
+// 2^k <= 2^-52 y, the bound handed to round_test_float (round_test_cheap.hpp).
+constexpr bool exp_float_fast(double x, float& out) noexcept {
+  if (!(x >= -87.0 && x <= 88.5)) return false;  // also NaN
+  constexpr double shifter = 0x1.8p52;
+  const double kd = (x * 0x1.71547652b82fep+6 + shifter) - shifter;  // RN(64/ln2)
+  const int k = static_cast<int>(kd);
+  const double r = (x - kd * 0x1.62e42fefap-7) - kd * 0x1.cf79abc9e3b3ap-46;
+  const double q = r * r *
+                   (0.5 + r * (0x1.5555555555555p-3 +
+                               r * (0x1.5555555555555p-5 + r * (0x1.1111111111111p-7 + r * 0x1.6c16c16c16c17p-10))));
+  const unsigned i = static_cast<unsigned>(k) & 63u;
+  const double th = exp2_hi[2 * i];
+  const double hi = th + (exp2_hi[2 * i + 1] + th * (r + q));  // FastTwoSum's sum: lo is not needed
+  const double y = hi * std::bit_cast<double>(static_cast<std::uint64_t>((k >> 6) + 1023) << 52);
+  return round_test_float(y, y * 0x1p-52, out);
 }
 
 }  // namespace posenc::detail

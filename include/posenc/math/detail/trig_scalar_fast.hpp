@@ -26,14 +26,8 @@ namespace posenc::detail {
 inline constexpr double trig_float_p1 = 0x1.921fb544p+0;
 inline constexpr double trig_float_p2 = 0x1.0b4611a626331p-34;
 
-// The arguments trig_float_fast takes: 2^-27 <= |x| < 2^20 (NaN is not among them).
-constexpr bool trig_float_covers(float x) noexcept {
-  const float ax = x < 0 ? -x : x;
-  return ax >= 0x1p-27f && ax < 0x1p20f;
-}
-
 // RN_float(sin(x + shift pi/2)) for shift 0 (sin) or 1 (cos) when the fast path decides it; x a
-// float's value, 2^-27 <= |x| < 2^20. Returns false (out unspecified) to send x elsewhere.
+// float's value; it takes 2^-27 <= |x| < 2^20. Returns false (out unspecified) to send x elsewhere.
 //
 // Reduction. |x 2/pi| < 2^19.4 and RN(x RN(2/pi)) errs by < 2^-32, so |k| < 2^20, |x - k pi/2|
 // <= pi/4 + 2^-32, and k P1 is exact. t = x - k P1 is exact: x (a float's value >= 2^-27) and
@@ -52,6 +46,8 @@ constexpr bool trig_float_covers(float x) noexcept {
 //   In all <= 2^-53 |y| + 2^-51.8 <= 2^-50.5 |y| (y >= 0.7).
 // Both within the e = 2^-50 |y| + 2^-65 handed to the test (more than 2x in hand).
 constexpr bool trig_float_fast(double x, int shift, float& out) noexcept {
+  const double ax = x < 0 ? -x : x;
+  if (!(ax >= 0x1p-27 && ax < 0x1p20)) return false;                  // also NaN and infinities
   const double k = (x * 0x1.45f306dc9c883p-1 + 0x1.8p52) - 0x1.8p52;  // RN(2/pi); |x| < 2^20
   const double w = (x - k * trig_float_p1) - k * trig_float_p2;
   const int quadrant = static_cast<int>((static_cast<std::int64_t>(k) + shift) & 3);
@@ -86,14 +82,8 @@ constexpr bool trig_float_fast(double x, int shift, float& out) noexcept {
 inline constexpr double trig_double_q2 = 0x1.0b4611a6p-34;
 inline constexpr double trig_double_q3 = 0x1.3198a2e037073p-69;
 
-// The arguments trig_double_fast takes: 2^-27 <= |x| < 2^20 (NaN is not among them).
-constexpr bool trig_double_covers(double x) noexcept {
-  const double ax = x < 0 ? -x : x;
-  return ax >= 0x1p-27 && ax < 0x1p20;
-}
-
-// RN(sin(x + shift pi/2)) for shift 0 (sin) or 1 (cos) when this path decides it, 2^-27 <= |x| <
-// 2^20. Returns false (out unspecified) to send x to the general path (trig.hpp), which returns
+// RN(sin(x + shift pi/2)) for shift 0 (sin) or 1 (cos) when this path decides it; it takes
+// 2^-27 <= |x| < 2^20. Returns false (out unspecified) to send x to the general path (trig.hpp), which returns
 // the same correctly rounded double.
 //
 // Reduction: k as in trig_float_fast (|k| < 2^20, |x - k pi/2| <= pi/4 + 2^-32). t = x - k Q1 is
@@ -109,6 +99,8 @@ constexpr bool trig_double_covers(double x) noexcept {
 constexpr bool trig_double_fast(double x, int shift, double& out) noexcept {
   constexpr double shifter = 0x1.8p52;
   constexpr double veltkamp = 134217729.0;  // 2^27 + 1: Dekker's TwoProduct without FMA
+  const double ax = x < 0 ? -x : x;
+  if (!(ax >= 0x1p-27 && ax < 0x1p20)) return false;  // also NaN and infinities
   const double k = (x * 0x1.45f306dc9c883p-1 + shifter) - shifter;
   const double t = x - k * trig_float_p1;
   const double p2 = k * trig_double_q2;
