@@ -151,6 +151,43 @@ TEST_CASE("exp plain-double kernel: error below 2^-58, float results correctly r
   CHECK(bad == 0);
 }
 
+// exp's paths written for constant evaluation (detail/exp_scalar_fast.hpp): every result they
+// accept equals MPFR's, and they decline rarely.
+TEST_CASE("exp constant-evaluation fast paths: accepted results correctly rounded", "[explog]") {
+  std::mt19937_64 rng(posenc_test::stream_seed(7));
+  std::uniform_real_distribution<double> wide(-707.0, 709.0), narrow(-87.0, 88.5), mag(-60.0, 3.0);
+  long n = 0, declined = 0, wrong = 0;
+  for (long i = 0; i < kArgs / 4; ++i) {
+    const double xs[] = {wide(rng), (i % 2 ? 1.0 : -1.0) * std::exp2(mag(rng))};
+    for (double x : xs) {
+      double od = 0.0;
+      ++n;
+      if (d::exp_double_fast(x, od)) {
+        big ref;
+        mpfr_set_d(ref.v, x, MPFR_RNDN);
+        mpfr_exp(ref.v, ref.v, MPFR_RNDN);
+        if (!same_bits(od, cr_ref<double>(ref))) ++wrong;
+      } else {
+        ++declined;
+      }
+    }
+    const float xf = static_cast<float>(narrow(rng));
+    float of = 0.0f;
+    ++n;
+    if (d::exp_float_fast(static_cast<double>(xf), of)) {
+      big ref;
+      mpfr_set_d(ref.v, static_cast<double>(xf), MPFR_RNDN);
+      mpfr_exp(ref.v, ref.v, MPFR_RNDN);
+      if (!same_bits(of, cr_ref<float>(ref))) ++wrong;
+    } else {
+      ++declined;
+    }
+  }
+  std::printf("exp constant-evaluation paths: %ld results, %ld declined, %ld wrong\n", n, declined, wrong);
+  CHECK(wrong == 0);
+  CHECK(declined * 1000 < n);
+}
+
 TEST_CASE("log double-double kernels: dd_log below 2^-101, log_dd_mant below 2^-103.5", "[explog]") {
   std::mt19937_64 g(posenc_test::stream_seed(3));
   std::uniform_real_distribution<double> u(0.0, 1.0);

@@ -167,6 +167,56 @@ TEST_CASE("results accepted by the fast path are correctly rounded", "[trig][fas
   check_fast_path_rounding<float>(1.0);
 }
 
+// The paths written for constant evaluation (detail/trig_scalar_fast.hpp) and their cheap rounding
+// tests (detail/round_test_cheap.hpp): every result they accept equals MPFR's; the tests refuse an
+// interval that holds a rounding boundary (twins that must fail) and accept one that does not.
+TEST_CASE("constant-evaluation fast paths: accepted results equal MPFR; the cheap tests can refuse",
+          "[trig][fastpath]") {
+  float f = 0.0f;
+  CHECK(pd::round_test_float(1.0 + 0x1p-25, 0x1p-60, f));  // inside 1.0f's cell
+  CHECK(f == 1.0f);
+  CHECK_FALSE(pd::round_test_float(1.0 + 0x1p-24, 0x1p-60, f));            // on the midpoint
+  CHECK_FALSE(pd::round_test_float(1.0 + 0x1p-24 - 0x1p-52, 0x1p-40, f));  // interval across it
+  double d = 0.0;
+  CHECK(pd::round_test_double(1.0, 0x1p-54, 0x1p-80, d));
+  CHECK(d == 1.0);
+  CHECK_FALSE(pd::round_test_double(1.0, 0x1p-53, 0x1p-80, d));              // the midpoint
+  CHECK_FALSE(pd::round_test_double(1.0, 0x1p-53 - 0x1p-105, 0x1p-100, d));  // across it
+  std::mt19937_64 rng(seed + 7);
+  const double limits[] = {0x1p-20, 1.0, 8.0, 1e3, 1e5, 0x1.fp19};
+  long n = 0, declined = 0, wrong = 0;
+  for (double lim : limits) {
+    for (long i = 0; i < 5000; ++i) {
+      const double xd = draw(rng, lim, i);
+      const float xf = static_cast<float>(xd);
+      const pm::sincos_result<double> rd = v::cr_sincos<double>(xd);
+      const pm::sincos_result<float> rf = v::cr_sincos<float>(static_cast<double>(xf));
+      for (int shift = 0; shift < 2; ++shift) {
+        n += 2;
+        double od = 0.0;
+        float of = 0.0f;
+        if (pd::trig_double_fast(xd, shift, od)) {
+          if (bits(od) != bits(shift == 0 ? rd.sin : rd.cos)) ++wrong;
+        } else {
+          ++declined;
+        }
+        if (pd::trig_float_fast(static_cast<double>(xf), shift, of)) {
+          if (bits(of) != bits(shift == 0 ? rf.sin : rf.cos)) ++wrong;
+        } else {
+          ++declined;
+        }
+      }
+      if (wrong != 0) {
+        std::printf("mismatch at x = %a\n", xd);
+        REQUIRE(wrong == 0);
+      }
+    }
+  }
+  std::printf("constant-evaluation paths: %ld results, %ld declined, %ld wrong\n", n, declined, wrong);
+  CHECK(wrong == 0);
+  CHECK(declined * 4 < n);  // the quarter of arguments near k pi/2 decline often; the rest rarely
+}
+
 TEST_CASE("Annex F special values", "[trig]") {
   constexpr double inf = std::numeric_limits<double>::infinity();
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();

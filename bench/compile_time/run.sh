@@ -16,6 +16,9 @@
 # measuring wall time and peak RSS with /usr/bin/time -f '%e %M', and prints absolute figures and
 # ratios against the baselines measured in the same run, so that machine speed cancels out.
 #
+# The scalar functions called once per entry (posenc::math::cos/sin/exp against GCC's folded std::
+# calls, per call) are measured by run_scalar.sh (scalar_math.cpp; docs/performance.md 1.1).
+#
 # Constexpr limits: each compile starts at the compiler's defaults (or at the limit that the previous,
 # smaller size of the same variant needed: a bigger table never needs less) and, when it stops on a
 # limit, doubles that limit and compiles again; the flags printed are therefore the smallest

@@ -13,8 +13,10 @@
 #include <limits>
 
 #include "posenc/math/detail/exp_kernel.hpp"
+#include "posenc/math/detail/exp_scalar_fast.hpp"
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/detail/mp/exp_log.hpp"
+#include "posenc/math/detail/round_test_cheap.hpp"
 #include "posenc/math/round.hpp"
 
 namespace posenc::detail {
@@ -54,6 +56,8 @@ constexpr double exp(double x) noexcept {
   if (x < -745.2) return 0.0;                                      // e^x < 2^-1075
   // Outside [-707, 709] the result is subnormal or near overflow: the accurate path rounds it.
   if (x < -707.0 || x > 709.0) return detail::mp::exp<double>(x);
+  double fast = 0.0;  // the path written for constant evaluation (detail/exp_scalar_fast.hpp)
+  if ((x >= 0x1p-60 || x <= -0x1p-60) && detail::exp_double_fast(x, fast)) return fast;
   const detail::exp_parts e = detail::exp_dd_eval(x, 0.0);
   double out = 0.0;
   // RN(v 2^k) = RN(v) 2^k here: -1021 <= k <= 1022 and v in [0.9999, 2.0002], all normal.
@@ -63,6 +67,8 @@ constexpr double exp(double x) noexcept {
 
 constexpr float exp(float x) noexcept {
   if (x != x) return x;
+  float out = 0.0f;  // the path written for constant evaluation (detail/exp_scalar_fast.hpp)
+  if (detail::exp_float_fast(static_cast<double>(x), out)) return out;
   return detail::exp_narrow<float>(x);
 }
 

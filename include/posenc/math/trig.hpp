@@ -2,7 +2,9 @@
 // float, usable in constant evaluation.
 //
 // Structure (CORE-MATH sin.c, CRlibm trigo_fast.c): C Annex F special values (F.10.1.5/F.10.1.6:
-// sin(+-0) = +-0, cos(+-0) = 1, sin/cos(+-inf) = NaN, NaN -> NaN); then a fast path returning
+// sin(+-0) = +-0, cos(+-0) = 1, sin/cos(+-inf) = NaN, NaN -> NaN); for 2^-27 <= |x| < 2^20 a first
+// fast path written for constant evaluation (detail/trig_scalar_fast.hpp: one function, the
+// cheap rounding test); then a fast path returning
 // (hi, lo, err) with a proven bound (reduce.hpp + detail/trig_kernel.hpp); Ziv's rounding test
 // (detail::ziv_round, round.hpp); and when it fails, or |x| >= 0x1.8p30, the accurate path
 // posenc::detail::mp (Payne-Hanek reduction, multiprecision Ziv loop).
@@ -13,6 +15,7 @@
 
 #include "posenc/math/detail/mp/trig.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
+#include "posenc/math/detail/trig_scalar_fast.hpp"
 #include "posenc/math/reduce.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
@@ -108,6 +111,14 @@ template <class T>
 constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
   if (trig_special(x)) return {std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN()};
   if (x == 0) return {x, T(1)};
+  if constexpr (std::is_same_v<T, float>) {
+    math::sincos_result<float> f{};
+    if (trig_float_fast(static_cast<double>(x), 0, f.sin) && trig_float_fast(static_cast<double>(x), 1, f.cos))
+      return f;
+  } else if constexpr (std::is_same_v<T, double>) {
+    math::sincos_result<double> f{};
+    if (trig_double_fast(x, 0, f.sin) && trig_double_fast(x, 1, f.cos)) return f;
+  }
   math::sincos_result<T> r{};
   const int done = trig_fast<T>(static_cast<double>(x), 0.0, 0.0, want_sin | want_cos, r);
   if ((done & want_sin) == 0) r.sin = mp::sin<T>(static_cast<double>(x));
@@ -120,10 +131,29 @@ constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
 namespace posenc::math {
 
 // RN(sin x), RN(cos x): correctly rounded for every finite x; Annex F specials.
-constexpr double sin(double x) noexcept { return detail::trig_sin<double>(x); }
-constexpr float sin(float x) noexcept { return detail::trig_sin<float>(x); }
-constexpr double cos(double x) noexcept { return detail::trig_cos<double>(x); }
-constexpr float cos(float x) noexcept { return detail::trig_cos<float>(x); }
+// The first path (detail/trig_scalar_fast.hpp) decides most arguments 2^-27 <= |x| < 2^20 in one
+// call; the rest, specials included, take the general one. Calls are kept few on purpose: in GCC's
+// constant evaluator each one costs time and memory (docs/performance.md 1.1).
+constexpr double sin(double x) noexcept {
+  double out = 0.0;
+  if (detail::trig_double_fast(x, 0, out)) return out;
+  return detail::trig_sin<double>(x);
+}
+constexpr float sin(float x) noexcept {
+  float out = 0.0f;
+  if (detail::trig_float_fast(static_cast<double>(x), 0, out)) return out;
+  return detail::trig_sin<float>(x);
+}
+constexpr double cos(double x) noexcept {
+  double out = 0.0;
+  if (detail::trig_double_fast(x, 1, out)) return out;
+  return detail::trig_cos<double>(x);
+}
+constexpr float cos(float x) noexcept {
+  float out = 0.0f;
+  if (detail::trig_float_fast(static_cast<double>(x), 1, out)) return out;
+  return detail::trig_cos<float>(x);
+}
 
 // {RN(sin x), RN(cos x)}, bitwise equal to {sin(x), cos(x)}, from one argument reduction.
 constexpr sincos_result<double> sincos(double x) noexcept { return detail::trig_sincos<double>(x); }
