@@ -38,15 +38,20 @@ const T& from_flash(const T& object) {
   return *p;
 }
 
+// "  m = M, n = N: ", the start of a score's line.
+void print_positions(std::size_t i) {
+  const auto p = firmware::score_positions[i];
+  con::text("  m = ");
+  con::unsigned_decimal(p.m);
+  con::text(", n = ");
+  con::unsigned_decimal(p.n);
+  con::text(": ");
+}
+
 void print_scores(const firmware::demo_results& r) {
   con::text("RoPE (Llama-3.2-1B, 64 x 64 float): score <R_m q, R_n k>\n");
   for (std::size_t i = 0; i < firmware::score_positions.size(); ++i) {
-    const auto p = firmware::score_positions[i];
-    con::text("  m = ");
-    con::unsigned_decimal(p.m);
-    con::text(", n = ");
-    con::unsigned_decimal(p.n);
-    con::text(": ");
+    print_positions(i);
     con::fixed6(r.scores[i].score);
     con::text("\n");
   }
@@ -69,12 +74,7 @@ void print_logits(const firmware::demo_results& r) {
 void print_q15_scores(const firmware::demo_results& r) {
   con::text("RoPE in q15 (rope::rotate_fixed, integer arithmetic): score <R_m q, R_n k> x 2^30\n");
   for (std::size_t i = 0; i < firmware::score_positions.size(); ++i) {
-    const auto p = firmware::score_positions[i];
-    con::text("  m = ");
-    con::unsigned_decimal(p.m);
-    con::text(", n = ");
-    con::unsigned_decimal(p.n);
-    con::text(": ");
+    print_positions(i);
     const std::int64_t s = r.q15_scores[i].score;
     if (s < 0) con::text("-");
     con::unsigned_decimal(static_cast<std::uint64_t>(s < 0 ? -s : s));
