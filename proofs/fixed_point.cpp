@@ -5,11 +5,15 @@
 //  2. RoPE tables: cos 0 = 1 saturates in every pair, sin 0 = 0; the two layouts hold the same
 //     values; the saturations are counted; every entry lies within half a step of the real
 //     (checked against the double table, whose error 2^-53 cannot move a q15 value's check);
-//  3. ALiBi slopes that are powers of two are exact on the grid; none saturates.
+//  3. ALiBi slopes that are powers of two are exact on the grid; none saturates; the slope laws hold
+//     at their quantised bounds (docs/fixed-point.md). XPOS's relative scale does not hold of q
+//     scales (a saturated inverse scale): no assertion.
 #include <cstddef>
 #include <cstdint>
 
 #include <posenc/alibi.hpp>
+#include <posenc/laws/alibi/geometric_slopes.hpp>
+#include <posenc/laws/alibi/power_of_two_slopes.hpp>
 #include <posenc/laws/bounds.hpp>
 #include <posenc/laws/rope/exactness.hpp>
 #include <posenc/laws/rope/table_view.hpp>
@@ -124,5 +128,25 @@ constexpr auto slopes =
     posenc::alibi::make_slopes<q15, 8>(posenc::alibi::checked_config{posenc::alibi::config{.heads = 8}});
 static_assert(slopes.ok() && slopes.value[0].bits == 16384 && slopes.value[7].bits == 128,
               "2^-1 and 2^-8 are 16384 and 128 steps exactly");
+static_assert(pl::alibi_power_of_two_slopes(slopes.value, posenc::alibi::config{.heads = 8}).holds,
+              "q15: 2^-1 .. 2^-8 are whole steps below 1, exact bit for bit");
+static_assert(pl::alibi_geometric_slopes(slopes.value, posenc::alibi::config{.heads = 8}).holds &&
+                  pl::alibi_geometric_slopes(slopes.value, posenc::alibi::config{.heads = 8}).deviation == 0,
+              "q15: exact powers of two, every ratio exactly 1");
+// 12 heads (8 + 4 interleaved, irrational slopes) in q15 and q31: each ratio within its bound
+// (1 + eps_h) / ((1 - eps_0)(1 - eps_{h-1})) - 1, eps = 2^-(F+1) / (m~ - 2^-(F+1)).
+constexpr posenc::alibi::config twelve{.heads = 12};
+constexpr auto slopes12 = posenc::alibi::make_slopes<q15, 12>(posenc::alibi::checked_config{twelve});
+constexpr auto slopes12_31 = posenc::alibi::make_slopes<q31, 12>(posenc::alibi::checked_config{twelve});
+static_assert(slopes12.ok() && slopes12_31.ok(), "the slopes build");
+static_assert(pl::alibi_geometric_slopes(slopes12.value, twelve).holds &&
+                  pl::alibi_geometric_slopes(slopes12.value, twelve).checked == 11,
+              "q15: all 11 ratios read, each within its bound");
+static_assert(pl::alibi_geometric_slopes(slopes12_31.value, twelve).holds &&
+                  pl::alibi_power_of_two_slopes(slopes12_31.value, twelve).holds,
+              "q31: the ratios within their bounds, 2^-1 .. 2^-8 (heads 0 .. 7: e = h + 1) exact");
+static_assert(pl::alibi_slope_ratio_bound<q15>(0.5, 0.5, 0.25, false) > 0x1p-13 &&
+                  pl::alibi_slope_ratio_bound<q15>(0.5, 0.5, 0.25, false) < 1.001 * 0x1p-13,
+              "head 1 of 8: eps_1 + 2 eps_0 = 2^-14 + 2 x 2^-15 = 2^-13, to first order");
 
 }  // namespace

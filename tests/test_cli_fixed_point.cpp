@@ -373,6 +373,8 @@ TEST_CASE("verify sinusoidal|xpos|alibi --dtype q15|q31: emitted tables pass, sa
         std::string::npos);
   CHECK(x.out.find("       40 entries saturated (exact value past the range; ulp: the grid step 2^-31)") !=
         std::string::npos);
+  // The relative scale cannot hold of q scales (a saturated inverse scale, docs/fixed-point.md).
+  CHECK(x.out.find("q15  xpos relative scale        skipped: not checked on q15/q31 tables") != std::string::npos);
 
   // ALiBi's 12 slopes in q31 as .npy ('<i4': the file says q31): in (0, 1), none saturated.
   const std::string slopes = dir.file("a.npy");
@@ -382,4 +384,8 @@ TEST_CASE("verify sinusoidal|xpos|alibi --dtype q15|q31: emitted tables pass, sa
   CHECK(a.status == 0);
   CHECK(a.out.find("q31    12           0            0") != std::string::npos);
   CHECK(a.out.find("       0 entries saturated") != std::string::npos);
+  // The slope laws at their quantised bounds (docs/fixed-point.md): 11 ratios, 2^-1 .. 2^-8 exact.
+  CHECK(a.out.find("q31  alibi geometric slopes     holds") != std::string::npos);
+  CHECK(a.out.find("q31  alibi power-of-two slopes  holds  worst 0          bound 0          (8 cases)") !=
+        std::string::npos);
 }

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "posenc/alibi/fixed_point_slopes.hpp"
+#include "posenc/laws/alibi/geometric_slopes.hpp"
+#include "posenc/laws/alibi/power_of_two_slopes.hpp"
 #include "posenc/laws/bounds.hpp"
 #include "posenc/laws/print.hpp"
 #include "posenc/laws/rope/exactness.hpp"
@@ -420,6 +422,54 @@ TEST_CASE("q15/q31 ALiBi slopes: 0 error against MPFR, exact powers of two and t
   CHECK(al::make_slopes<q31, 2>(tie31).value[1].bits == 32768);
   static constexpr auto ct = al::make_slopes<q15, 8>(al::checked_config{al::config{.heads = 8}});
   static_assert(ct.ok() && ct.value[0].bits == 16384 && ct.value[7].bits == 128);  // 2^-1 .. 2^-8, exact
+}
+
+// The slope laws at the bounds docs/fixed-point.md derives (absolute error 2^-(F+1) taken relative
+// to each stored slope): they hold on the emitted tables and fail on one slope moved a few steps.
+TEST_CASE("q15/q31 ALiBi slope laws: hold on the emitted slopes, fail on one moved by a few steps") {
+  namespace al = posenc::alibi;
+  namespace pl = posenc::laws;
+  const auto holds = [](auto tag, const al::config& c) {
+    using Q = decltype(tag);
+    std::vector<Q> s(static_cast<std::size_t>(c.heads));
+    REQUIRE(al::fill_slopes<Q>(al::checked_config{c}, std::span(s)).ok());
+    const pl::law_result g = pl::alibi_geometric_slopes(std::span<const Q>(s), c);
+    const pl::law_result p = pl::alibi_power_of_two_slopes(std::span<const Q>(s), c);
+    INFO(c.heads << " heads, max_bias " << c.max_bias << ": geometric " << g.deviation << " (" << g.checked
+                 << " heads read)");
+    CHECK(g.holds);
+    CHECK(p.holds);
+    return g.checked;
+  };
+  // registry/alibi.hpp's examples (BLOOM 16, 12, MPT 32, 5 with max_bias 1) and a long one.
+  for (const al::config& c : {al::config{.heads = 16}, al::config{.heads = 12}, al::config{.heads = 32},
+                              al::config{.heads = 5, .max_bias = 1.0}, al::config{.heads = 96}}) {
+    CHECK(holds(q15{}, c) > 0);
+    CHECK(holds(q31{}, c) > 0);
+  }
+  // 8 heads, max_bias 8: 2^-1 .. 2^-8, exact, so q_1 = 1. Moving m_1 = 1/4 by k steps moves q_1 by
+  // k 2^-15 / (m_0 m_0) = k 2^-13 while the bound at head 1 is about eps_1 + 2 eps_0 = 2^-13
+  // (eps = 2^-16 / m): k = 3 exceeds it threefold. One step off a power of two fails that law.
+  const al::config c8{.heads = 8};
+  auto s = al::make_slopes<q15, 8>(al::checked_config{c8}).value;
+  REQUIRE(pl::alibi_geometric_slopes(s, c8).holds);
+  REQUIRE(pl::alibi_power_of_two_slopes(s, c8).holds);
+  const double bound1 = pl::alibi_slope_ratio_bound<q15>(0.5, 0.5, 0.25 + 3 * 0x1p-15, false);
+  CHECK(bound1 < 1.01 * 0x1p-13);
+  s[1].bits += 3;
+  const pl::law_result g = pl::alibi_geometric_slopes(s, c8);
+  CHECK(!g.holds);
+  CHECK(g.deviation >= 2.9 * bound1);
+  CHECK(!pl::alibi_power_of_two_slopes(s, c8).holds);
+  // q31, 16 heads: a slope that is no power of two (head 2, m_2 = 2^-1.5) moved by k steps moves
+  // q_2 by k 2^-31 / m_2 = k 2^-29.5 relative; the bound is about 2^-32 (1/m_2 + 1/m_0 + 1/m_1) =
+  // 6.3 x 2^-32 and the unmoved q_2 is within it: k = 8 gives 45 x 2^-32 - 6.3 x 2^-32, six times
+  // the bound, a certain failure.
+  const al::config c16{.heads = 16};
+  auto s31 = al::make_slopes<q31, 16>(al::checked_config{c16}).value;
+  REQUIRE(pl::alibi_geometric_slopes(s31, c16).holds);
+  s31[2].bits += 8;
+  CHECK(!pl::alibi_geometric_slopes(s31, c16).holds);
 }
 
 TEST_CASE("q15/q31 XPOS scales: 0 error against MPFR, saturation past 1 and a true tie included") {

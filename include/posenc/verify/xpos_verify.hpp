@@ -48,7 +48,8 @@ void xpos_laws(const xpos_verify_request& q, std::span<const T> v, table_dtype d
                std::vector<law_findings>& out) {
   registry::xpos_scheme::tables<T> t;
   t.config = q.config;
-  if constexpr (fixed_point_type<T>) {  // the XPOS law's bound is not derived for q15/q31: reported as such
+  if constexpr (fixed_point_type<
+                    T>) {  // the law cannot hold of q15/q31 (laws/xpos/relative_scale.hpp): reported as such
     (void)v, (void)own;
     sv::run_laws<registry::xpos_scheme, true>(
         t, dt, skip, [](std::string_view) { return std::string(); }, out);

@@ -5,6 +5,9 @@
 // pow(2, -8/16 * ...) evaluated in floating point may leave it an ulp off (docs/laws.md section 7).
 // A bit law (0 or 1 against 0). A power below T's smallest normal (float16 past 2^-14) is not
 // checked: RN_T of it is still exact down to the subnormal step, but this law reads normal slopes.
+// q15/q31 (alibi/fixed_point_slopes.hpp): 2^-e with 1 <= e <= F is a whole number of steps and
+// below 1 (never saturated), so RN_even leaves it exact and the law holds bit for bit; 2^-F (one
+// step) and below are not checked (2^-F is exact too, but the slope laws read 2 steps and more).
 //   static_assert(laws::alibi_power_of_two_slopes(slopes, cfg).holds);
 // Index: the head (the pair field). Invalid config or a span of another length: head -1.
 #pragma once

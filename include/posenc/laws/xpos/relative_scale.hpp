@@ -10,6 +10,10 @@
 // u_s = unit_roundoff<S>() (docs/laws.md section 9 derives it; 2^-49 is the law's evaluation in
 // double). The bound reads normal scales: a subnormal scale (float16 past about 4000 positions at
 // scale_base 512) may fail it.
+// Not a law of q15/q31 scales (xpos/fixed_point_scale.hpp): it reads the scales and the inverse
+// scales of the same rows, and one of the two exceeds 1 at every position but 0 (the scales for
+// n < 0, the inverse scales for n > 0), so it saturates to 1 - 2^-F and G~ loses its zeta^(n - m)
+// factor: no bound from the rounding holds (docs/fixed-point.md). Not opted in (fixed_point_too).
 //   constexpr auto rot = posenc::rope::make_table<float, 32, 16, posenc::rope::layout::interleaved>(rcfg).value;
 //   constexpr auto sc = posenc::xpos::make_scale_table<float, 32, 8>(xcfg).value;
 //   constexpr auto inv = posenc::xpos::make_scale_table<float, 32, 8>(xcfg, 0, true).value;

@@ -38,6 +38,7 @@ constexpr bool has_power_of_two_slope(const alibi::config& c) noexcept {
 
 struct alibi_geometric_slopes {
   static constexpr const char* name = "alibi geometric slopes";
+  static constexpr bool fixed_point_too = true;  // per head, from the values (docs/fixed-point.md)
   static constexpr bool applies_to(const alibi::config&) noexcept { return true; }
   template <class Tables>
   static posenc::laws::law_result core(const Tables& t) {
@@ -46,6 +47,7 @@ struct alibi_geometric_slopes {
 };
 struct alibi_power_of_two_slopes {
   static constexpr const char* name = "alibi power-of-two slopes";
+  static constexpr bool fixed_point_too = true;  // 2^-e, e <= F, is on the grid and below 1
   static constexpr bool applies_to(const alibi::config& c) noexcept { return has_power_of_two_slope(c); }
   template <class Tables>
   static posenc::laws::law_result core(const Tables& t) {

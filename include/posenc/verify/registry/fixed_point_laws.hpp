@@ -11,7 +11,8 @@ namespace posenc::verify::registry {
 // (laws/bounds.hpp, docs/fixed-point.md): a law that says so (fixed_point_too). The others do
 // not: identity at 0 (cos 0 = 1 saturates to 1 - 2^-F), parity (-1 is exact, +1 saturates), and
 // the float apply kernel's laws (norm preservation, pass-through; rope::rotate_fixed has its own
-// bound).
+// bound), XPOS's relative scale (an inverse scale above 1 saturates) and ALiBi's bias laws (no q
+// biases).
 template <class Law>
 constexpr bool holds_in_fixed_point() noexcept {
   if constexpr (requires { Law::fixed_point_too; })
