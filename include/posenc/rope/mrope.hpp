@@ -285,7 +285,7 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
     // The gather: each pair's slot and column once per chunk, each token's four rows once per token
     // (slot 3, ggml's fourth stream, always reads position 0). The chunk's pairs are grouped in runs
     // of one slot and consecutive columns (a section is one run; an interleaved map, runs of one), so
-    // a compact row is copied run by run through two pointers: in constant evaluation every read of a
+    // a compact row is copied run by run, one index a run: in constant evaluation every read of a
     // per-pair index costs about what the copy itself does.
     constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
     std::size_t seen[4] = {};  // per stream: pairs of the slot before the chunk
