@@ -30,8 +30,7 @@
 #error "POSENC_CLI_PATH must name the posenc executable (tests/CMakeLists.txt defines it)"
 #endif
 
-extern char** environ;
-
+// environ: <unistd.h> declares it (g++ and clang++ define _GNU_SOURCE for C++).
 namespace {
 
 struct run_result {

@@ -3,7 +3,7 @@
 // float32 code written here with the C library (std::exp, std::sin, std::pow ...), on every entry
 // of representative tables; and, in the hidden "[.drift]" test, their drift from posenc's exact
 // tables (verified against MPFR in test_sinusoidal.cpp and test_alibi.cpp) in ulps of float32.
-//   ./test_scheme_policies "[.drift]"     prints the tables of docs/sinusoidal.md and docs/alibi.md
+//   ./posenc_tests_schemes "[.drift]"     prints the tables of docs/sinusoidal.md and docs/alibi.md
 #include <algorithm>
 #include <bit>
 #include <cmath>
