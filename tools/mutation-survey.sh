@@ -20,7 +20,7 @@
 # configured once with GCC (Release, no benchmarks), built, and the whole ctest run once as the
 # baseline, which must pass. Then, per mutant: git apply (a mutant that does not apply cleanly is
 # reported stale, not killed); if the patch names `# try-first:` tests, their targets are built
-# and those tests run first, and a failure there kills it; otherwise (or if they all pass)
+# (everything, when one of them is a script test without a target of its own) and those tests run first, and a failure there kills it; otherwise (or if they all pass)
 # everything is built with ninja -k 0 and every other test run with ctest --stop-on-failure; then
 # git apply -R. A build or a test run that exceeds its time limit (a few times the baseline's)
 # kills the mutant by timeout.
@@ -94,7 +94,7 @@ for p in "${patches[@]}"; do
   mutants+=("$(cd "$(dirname "$p")" && pwd -P)/$(basename "$p")")
 done
 
-for tool in git cmake ctest ninja g++ timeout tar cmp comm realpath; do
+for tool in git cmake ctest ninja g++ timeout tar cmp comm realpath python3; do
   command -v "$tool" >/dev/null 2>&1 || { echo "$prog: '$tool' is not installed (bash tools/bootstrap-deps.sh)" >&2; exit 1; }
 done
 
@@ -268,6 +268,17 @@ ctest_s=$((SECONDS - start))
 test_limit=$((4 * ctest_s + 300))
 # Every ctest name, to check the try-first lines against.
 ctest_names=$(ctest --test-dir build -N | sed -nE 's/^ *Test +#[0-9]+: ([^ ]+).*/\1/p')
+# Each test's program, as a path in the build tree ninja can build ("NAME PATH"), or "NAME -" when the
+# program is not built here (cmake -P, python3): the test's executable, since a group executable
+# holds many tests (posenc_tests_cli runs test_cli, test_cli_verify, ...).
+ctest_programs=$(ctest --test-dir build --show-only=json-v1 | python3 -c '
+import json, os, sys
+build = os.path.realpath("build")
+for t in json.load(sys.stdin)["tests"]:
+    cmd = t.get("command") or [""]
+    exe = os.path.realpath(cmd[0]) if cmd[0] else ""
+    print(t["name"], os.path.relpath(exe, build) if exe.startswith(build + os.sep) else "-")
+') || fatal "cannot read the tests' commands (ctest --show-only=json-v1)"
 echo "$prog: baseline passed: build ${build_s} s, tests ${ctest_s} s ($(grep -c . <<<"$ctest_names") tests); limits: build ${build_limit} s, tests ${test_limit} s"
 
 # ---- the mutants --------------------------------------------------------------------------------
@@ -297,10 +308,21 @@ survey_one() {
     fi
   done
   if [ ${#try[@]} -gt 0 ]; then
+    # A test with a target of its own needs that target built. A script test (python_tests,
+    # tensor_files_numpy, a cmake -P check) has none: it runs what other targets build (the module,
+    # the CLI), so the whole tree is built first; otherwise it ran against the unmutated module or
+    # tool, passed, and was then left out of the full run: a false survivor.
+    local whole=0 exe
     for n in "${try[@]}"; do
-      if ninja -C build -t query "$n" >/dev/null 2>&1; then targets+=("$n"); fi  # script tests have none
+      exe=$(awk -v n="$n" '$1 == n { print $2 }' <<<"$ctest_programs")
+      if [ -n "$exe" ] && [ "$exe" != - ] && ninja -C build -t query "$exe" >/dev/null 2>&1; then
+        targets+=("$exe")
+      else
+        whole=1
+      fi
     done
-    if [ ${#targets[@]} -gt 0 ]; then
+    if [ "$whole" = 1 ]; then targets=(); fi  # ninja with no target: everything
+    if [ ${#targets[@]} -gt 0 ] || [ "$whole" = 1 ]; then
       log="$logs/$name.try-build.log"
       run_limited "$build_limit" "$log" ninja -C build -j "$jobs" -k 0 "${targets[@]}"
       rc=$?
