@@ -224,6 +224,15 @@ TEST_CASE("io: read_npy names each problem of a malformed file", "[io][npy]") {
   CHECK(io::read_npy(u2, io::tensor_dtype::bf16).value().dtype == io::tensor_dtype::bf16);
   check_npy_error(u2, "dtype '<u2' (u16), expected f16 ('<f2')", io::tensor_dtype::f16);
   check_npy_error(npy_file(ok_dict, bytes(8)), "dtype '<f4' (f32), expected bf16 ('<u2')", io::tensor_dtype::bf16);
+  // A key the file quotes back holding control characters: the message stays one line, each
+  // character escaped (found by fuzzing: tests/fuzz/corpus/npy/finding-header-key-with-newline.npy).
+  {
+    const std::string key = std::string("des\n\x07") + '\0' + "cr";
+    const auto r = io::read_npy(npy_file("{'" + key + "': '<f4', 'fortran_order': False, 'shape': (2,)}", bytes(8)));
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().find_first_of(std::string("\n\r\x07\0", 4)) == std::string::npos);
+    CHECK(r.error().find("unknown key 'des\\n\\x07\\x00cr'") != std::string::npos);
+  }
   // The typed copy checks the type too.
   const auto v = io::tensor_values<double>(io::read_npy(npy_file(ok_dict, bytes(8))).value());
   REQUIRE_FALSE(v.ok());
@@ -269,6 +278,13 @@ TEST_CASE("io: read_safetensors names each problem of a malformed file", "[io][s
   const auto w = io::find_tensor(f.value(), "x", io::tensor_dtype::bf16);
   REQUIRE_FALSE(w.ok());
   CHECK(w.error() == "safetensors: tensor 'x' is F32, expected BF16");
+}
+
+TEST_CASE("io: a reader's message is one line whatever it quotes", "[io][tensor]") {
+  CHECK(io::one_line("plain, kept: caf\xc3\xa9") == "plain, kept: caf\xc3\xa9");  // UTF-8 untouched
+  CHECK(io::one_line("a\nb\rc\td") == "a\\nb\\rc\\td");
+  CHECK(io::one_line(std::string("nul \0 bel \x07 del \x7f", 17)) == "nul \\x00 bel \\x07 del \\x7f");
+  CHECK(io::parse_result<int>::failure("two\nlines").error() == "two\\nlines");
 }
 
 TEST_CASE("io: the file readers name the path", "[io][tensor]") {

@@ -8,7 +8,10 @@ foreach(_var CXX SOURCE INCLUDE_DIR)
   endif()
 endforeach()
 file(STRINGS "${SOURCE}" _first LIMIT_COUNT 1)
-execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE_DIR} ${SOURCE}
+# PCH_FLAGS ("|"-separated, optional): the flags that force-include the cases' precompiled header
+# (compile_fail/pch.hpp).
+string(REPLACE "|" ";" _pch_flags "${PCH_FLAGS}")
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only ${_pch_flags} -I${INCLUDE_DIR} ${SOURCE}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(_first MATCHES "^// expect-error: (.*)$")
   set(_expected "${CMAKE_MATCH_1}")

@@ -7,7 +7,10 @@ foreach(_var CXX SOURCE INCLUDE_DIR CASE EXPECT STOP)
     message(FATAL_ERROR "run_case.cmake: ${_var} is not set")
   endif()
 endforeach()
-execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -I${INCLUDE_DIR} -DPOSENC_CASE=${CASE} ${SOURCE}
+# PCH_FLAGS ("|"-separated, optional): the flags that force-include the cases' precompiled header
+# (compile_fail/pch.hpp).
+string(REPLACE "|" ";" _pch_flags "${PCH_FLAGS}")
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only ${_pch_flags} -I${INCLUDE_DIR} -DPOSENC_CASE=${CASE} ${SOURCE}
                 RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
 if(CASE EQUAL 0)
   if(NOT _rc EQUAL 0)

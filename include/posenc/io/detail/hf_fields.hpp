@@ -133,15 +133,14 @@ inline std::optional<object> sub_object(const object& o, std::string_view key) {
   return object{v, o.at(key)};
 }
 
-// The text without nlohmann's "[json.exception.parse_error.101] " tag, on one line.
-inline std::string one_line(std::string_view what) {
+// The text without nlohmann's "[json.exception.parse_error.101] " tag (parse_result::failure makes
+// it one line).
+inline std::string without_tag(std::string_view what) {
   if (!what.empty() && what.front() == '[') {
     const std::size_t close = what.find("] ");
     if (close != std::string_view::npos) what.remove_prefix(close + 2);
   }
-  std::string s;
-  for (const char c : what) s += (c == '\n' || c == '\r') ? ' ' : c;
-  return s;
+  return std::string(what);
 }
 
 // Parses a whole config.json; throws field_error with the position of malformed or incomplete JSON.
@@ -152,7 +151,7 @@ inline json parse(std::string_view text) {
       throw field_error(std::string("config.json: expected an object at the top level, got ") + kind(j));
     return j;
   } catch (const json::parse_error& e) {
-    throw field_error("malformed JSON: " + one_line(e.what()));
+    throw field_error("malformed JSON: " + without_tag(e.what()));
   }
 }
 
@@ -165,7 +164,7 @@ posenc::io::parse_result<T> guarded(std::string_view text, Read read) noexcept {
   } catch (const field_error& e) {
     return posenc::io::parse_result<T>::failure(e.what());
   } catch (const json::exception& e) {
-    return posenc::io::parse_result<T>::failure("config.json: " + one_line(e.what()));
+    return posenc::io::parse_result<T>::failure("config.json: " + without_tag(e.what()));
   } catch (const std::bad_alloc&) {
     return posenc::io::parse_result<T>::failure("config.json: out of memory");
   } catch (const std::exception& e) {

@@ -1,0 +1,30 @@
+# Included by tests/CMakeLists.txt when posenc::io (nlohmann-json) is available. The readers'
+# fuzzing harnesses (tests/fuzz/fuzz_*.cpp) run by tools/fuzz.sh under libFuzzer; here the suite
+# replays their corpora through the same harnesses without libFuzzer (replay_all.cpp), under every
+# preset, the sanitizer build included: the kept corpus of each reader (tests/fuzz/corpus/<reader>/,
+# every finding among it), and for the config readers every shipped config.
+add_executable(posenc_fuzz_replay "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
+target_link_libraries(posenc_fuzz_replay PRIVATE posenc::io posenc_warnings)
+# Run-time speed does not matter here: a few hundred small inputs.
+target_compile_options(posenc_fuzz_replay PRIVATE -O1)
+set(_posenc_fuzz_corpus "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus")
+set(_posenc_fuzz_inputs_hf_config "${_posenc_fuzz_corpus}/hf_config" "${PROJECT_SOURCE_DIR}/examples/configs")
+set(_posenc_fuzz_inputs_npy "${_posenc_fuzz_corpus}/npy")
+set(_posenc_fuzz_inputs_safetensors "${_posenc_fuzz_corpus}/safetensors")
+set(_posenc_fuzz_inputs_verify_report "${_posenc_fuzz_corpus}/verify_report")
+foreach(_reader IN ITEMS hf_config npy safetensors verify_report)
+  add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
+  set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
+endforeach()
+# The property checks can fail: the twins hand them a two-line error and a NaN; each run must fail
+# naming the property (expect_broken.cmake).
+foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no NaN or infinity")
+  string(REPLACE "|" ";" _pair "${_twin_property}")
+  list(GET _pair 0 _twin)
+  list(GET _pair 1 _property)
+  add_test(NAME fuzz_replay_${_twin}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:posenc_fuzz_replay> -DTWIN=${_twin}
+            "-DINPUT=${PROJECT_SOURCE_DIR}/tests/fuzz/posenc.dict" "-DPROPERTY=${_property}"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/expect_broken.cmake)
+  set_tests_properties(fuzz_replay_${_twin} PROPERTIES LABELS "fuzz" TIMEOUT 60)
+endforeach()

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of one of posenc's readers with libFuzzer (clang-16, Debian's
+# libclang-rt-16-dev), under AddressSanitizer and UndefinedBehaviorSanitizer.
+#
+# Usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...]
+#   READER   hf_config | npy | safetensors | verify_report  (tests/fuzz/fuzz_READER.cpp)
+#   SECONDS  how long to fuzz (wall time, one process); e.g. 3600 for the CPU-hour issue 24 asks
+#   flags    passed to the fuzzer, e.g. -jobs=2 -workers=2 (then SECONDS is each job's)
+#
+# Builds build/fuzz/fuzz_READER, fuzzes from the kept corpus (tests/fuzz/corpus/READER/; for
+# hf_config also examples/configs/) into a working corpus (build/fuzz/corpus/READER/) with the
+# readers' dictionary (tests/fuzz/posenc.dict), and prints the executions, the coverage and the
+# findings. A finding (a crash, a sanitizer report, or a broken property: tests/fuzz/fuzz_check.hpp)
+# is saved under build/fuzz/findings/READER/; once fixed, copy it into tests/fuzz/corpus/READER/,
+# where the suite replays it (fuzz_replay_READER). To keep the working corpus's new coverage, merge
+# it into the kept one: bash tools/fuzz.sh --merge READER.
+# Exit status: 0 when the run found nothing, 1 when it found something, 2 on bad usage or a
+# missing tool.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+readers="hf_config npy safetensors verify_report"
+usage="usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...] | --merge READER  (READER: ${readers// / | })"
+die() { echo "fuzz: $*" >&2; exit 2; }
+
+merge=0
+if [ "${1:-}" = "--merge" ]; then merge=1; shift; fi
+[ $# -ge 1 ] || die "$usage"
+reader=$1; shift
+[[ " $readers " == *" $reader "* ]] || die "unknown reader '$reader' ($usage)"
+if [ "$merge" = 0 ]; then
+  [ $# -ge 1 ] || die "SECONDS is required ($usage)"
+  seconds=$1; shift
+  [[ $seconds =~ ^[1-9][0-9]{0,6}$ ]] || die "SECONDS must be a positive integer, got '$seconds'"
+fi
+
+cxx=clang++-16
+command -v "$cxx" >/dev/null || die "$cxx not found (bash tools/bootstrap-deps.sh installs it)"
+out=build/fuzz
+mkdir -p "$out" "$out/corpus/$reader" "$out/findings/$reader"
+exe="$out/fuzz_$reader"
+src="tests/fuzz/fuzz_$reader.cpp"
+# Rebuilt when the harness or any posenc header is newer than the binary.
+if [ ! -x "$exe" ] || [ -n "$(find "$src" tests/fuzz/fuzz_check.hpp include -newer "$exe" -print -quit)" ]; then
+  echo "fuzz: building $exe"
+  "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
+    -fno-sanitize-recover=undefined -Iinclude -Itests/fuzz "$src" -o "$exe" ||
+    die "cannot build $exe (libFuzzer is in Debian's libclang-rt-16-dev)"
+fi
+
+kept="tests/fuzz/corpus/$reader"
+seeds=("$kept")
+[ "$reader" = hf_config ] && seeds+=(examples/configs)
+
+if [ "$merge" = 1 ]; then
+  # Into the kept corpus, the inputs of the working corpus that add coverage (libFuzzer's -merge=1).
+  before=$(find "$kept" -type f | wc -l)
+  "$exe" -merge=1 "$kept" "$out/corpus/$reader" 2>"$out/merge-$reader.log" ||
+    { tail -n 5 "$out/merge-$reader.log" >&2; die "merge failed"; }
+  echo "fuzz: $reader: kept corpus $before -> $(find "$kept" -type f | wc -l) inputs"
+  exit 0
+fi
+
+log="$out/fuzz-$reader.log"
+echo "fuzz: $reader for $seconds s (log: $log)"
+stamp="$out/.run-$reader"
+touch "$stamp"  # the findings of this run are the files newer than it
+status=0
+"$exe" -max_total_time="$seconds" -print_final_stats=1 -dict=tests/fuzz/posenc.dict -max_len=65536 \
+  -artifact_prefix="$out/findings/$reader/" "$@" "$out/corpus/$reader" "${seeds[@]}" >"$log" 2>&1 || status=$?
+execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{s += $1} END {print s + 0}')
+cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -n 1 || true)
+findings=$(find "$out/findings/$reader" -type f -newer "$stamp" | wc -l)
+echo "fuzz: $reader: $execs executions, ${cov:-no coverage line}, corpus $(find "$out/corpus/$reader" -type f | wc -l) inputs, findings $findings"
+if [ "$status" != 0 ] || [ "$findings" != 0 ]; then
+  grep -m 3 -E 'ERROR|property broken|SUMMARY' "$log" >&2 || true
+  echo "fuzz: $reader: findings in $out/findings/$reader/ (replay: build/gcc/tests/posenc_fuzz_replay $reader FILE)" >&2
+  exit 1
+fi
