@@ -3,7 +3,7 @@
 # libclang-rt-16-dev), under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 # Usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...]
-#   READER   hf_config | npy | safetensors | verify_report  (tests/fuzz/fuzz_READER.cpp)
+#   READER   hf_config | npy | safetensors | verify_report | cli_args  (tests/fuzz/fuzz_READER.cpp)
 #   SECONDS  how long to fuzz (wall time, one process); e.g. 3600 for the CPU-hour issue 24 asks
 #   flags    passed to the fuzzer, e.g. -jobs=2 -workers=2 (then SECONDS is each job's)
 #
@@ -18,7 +18,7 @@
 # missing tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-readers="hf_config npy safetensors verify_report"
+readers="hf_config npy safetensors verify_report cli_args"
 usage="usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...] | --merge READER  (READER: ${readers// / | })"
 die() { echo "fuzz: $*" >&2; exit 2; }
 
@@ -40,10 +40,10 @@ mkdir -p "$out" "$out/corpus/$reader" "$out/findings/$reader"
 exe="$out/fuzz_$reader"
 src="tests/fuzz/fuzz_$reader.cpp"
 # Rebuilt when the harness or any posenc header is newer than the binary.
-if [ ! -x "$exe" ] || [ -n "$(find "$src" tests/fuzz/fuzz_check.hpp include -newer "$exe" -print -quit)" ]; then
+if [ ! -x "$exe" ] || [ -n "$(find "$src" tests/fuzz/fuzz_check.hpp include -newer "$exe" -print -quit; find tools/cli -newer "$exe" -print -quit)" ]; then
   echo "fuzz: building $exe"
   "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -Iinclude -Itests/fuzz "$src" -o "$exe" ||
+    -fno-sanitize-recover=undefined -Iinclude -Itools -Itests/fuzz "$src" -o "$exe" ||
     die "cannot build $exe (libFuzzer is in Debian's libclang-rt-16-dev)"
 fi
 

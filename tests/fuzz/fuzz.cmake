@@ -2,17 +2,21 @@
 # fuzzing harnesses (tests/fuzz/fuzz_*.cpp) run by tools/fuzz.sh under libFuzzer; here the suite
 # replays their corpora through the same harnesses without libFuzzer (replay_all.cpp), under every
 # preset, the sanitizer build included: the kept corpus of each reader (tests/fuzz/corpus/<reader>/,
-# every finding among it), and for the config readers every shipped config.
+# every finding among it), and for the config readers every shipped config; the CLI's argument
+# readers too (fuzz_cli_args.cpp).
 add_executable(posenc_fuzz_replay "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
 target_link_libraries(posenc_fuzz_replay PRIVATE posenc::io posenc_warnings)
-# Run-time speed does not matter here: a few hundred small inputs.
-target_compile_options(posenc_fuzz_replay PRIVATE -O1)
+# The CLI's own argument readers (tools/cli/args.hpp, hexfloat.hpp) for fuzz_cli_args.cpp.
+target_include_directories(posenc_fuzz_replay PRIVATE "${PROJECT_SOURCE_DIR}/tools")
+# Run-time speed does not matter here (a few dozen small inputs): -O0, the cheapest to compile.
+target_compile_options(posenc_fuzz_replay PRIVATE -O0)
 set(_posenc_fuzz_corpus "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus")
 set(_posenc_fuzz_inputs_hf_config "${_posenc_fuzz_corpus}/hf_config" "${PROJECT_SOURCE_DIR}/examples/configs")
 set(_posenc_fuzz_inputs_npy "${_posenc_fuzz_corpus}/npy")
 set(_posenc_fuzz_inputs_safetensors "${_posenc_fuzz_corpus}/safetensors")
 set(_posenc_fuzz_inputs_verify_report "${_posenc_fuzz_corpus}/verify_report")
-foreach(_reader IN ITEMS hf_config npy safetensors verify_report)
+set(_posenc_fuzz_inputs_cli_args "${_posenc_fuzz_corpus}/cli_args")
+foreach(_reader IN ITEMS hf_config npy safetensors verify_report cli_args)
   add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
   set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
 endforeach()

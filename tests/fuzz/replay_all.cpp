@@ -30,6 +30,9 @@
 #define LLVMFuzzerTestOneInput posenc_fuzz_safetensors
 #include "fuzz_safetensors.cpp"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput posenc_fuzz_cli_args
+#include "fuzz_cli_args.cpp"
+#undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput posenc_fuzz_verify_report
 #include "fuzz_verify_report.cpp"
 #undef LLVMFuzzerTestOneInput
@@ -53,9 +56,13 @@ struct harness {
   const char* name;
   harness_fn run;
 };
-constexpr harness harnesses[] = {{"hf_config", posenc_fuzz_hf_config},     {"npy", posenc_fuzz_npy},
-                                 {"safetensors", posenc_fuzz_safetensors}, {"verify_report", posenc_fuzz_verify_report},
-                                 {"twin_error_lines", twin_error_lines},   {"twin_nan", twin_nan}};
+constexpr harness harnesses[] = {{"hf_config", posenc_fuzz_hf_config},
+                                 {"npy", posenc_fuzz_npy},
+                                 {"safetensors", posenc_fuzz_safetensors},
+                                 {"cli_args", posenc_fuzz_cli_args},
+                                 {"verify_report", posenc_fuzz_verify_report},
+                                 {"twin_error_lines", twin_error_lines},
+                                 {"twin_nan", twin_nan}};
 
 bool replay(harness_fn run, const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
