@@ -401,6 +401,7 @@ TEST_CASE("cli: every bad input exits 2 with one error line naming the culprit",
       {{"math", "sin", " 1"}, {"' 1'"}},
       {{"math", "sin", "1.2.3"}, {"'1.2.3'"}},
       {{"math", "sin", "+-1"}, {"'+-1'"}},
+      {{"emit", "rope", "--head-dim", "8", "--positions", "+-4"}, {"--positions", "'+-4'"}},  // two signs
       {{"math", "sin", "0x"}, {"'0x'"}},
       {{"math", "sin", "0x-1"}, {"'0x-1'"}},
       {{"math", "sin", "0x1p"}, {"'0x1p'"}},

@@ -223,7 +223,12 @@ inline long long parse_integer(std::string_view text, long long lo, long long hi
   long long v = 0;
   const char* first = text.data();
   const char* last = first + text.size();
-  if (first != last && *first == '+') ++first;  // from_chars takes '-' only
+  // from_chars takes '-' only; after a '+' it must not find one ("+-44" was read as -44: found by
+  // fuzzing, tests/fuzz/corpus/cli_args/finding-integer-two-signs).
+  if (first != last && *first == '+') {
+    ++first;
+    if (first != last && *first == '-') first = last;  // no digits: refused below, the token quoted
+  }
   const auto [ptr, ec] = std::from_chars(first, last, v);
   const auto range = " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
   if (ec == std::errc::result_out_of_range || (ec == std::errc{} && ptr == last && (v < lo || v > hi)))
