@@ -23,6 +23,12 @@ namespace {
 
 using posenc_fuzz::broken;
 
+// The bits of a double or a float, so that -0 and +0 differ where == would not tell them apart.
+template <class T>
+auto bits(T v) {
+  return std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(v);
+}
+
 template <class T>
 void check_real(std::string_view text) {
   T v{};
@@ -40,8 +46,7 @@ void check_real(std::string_view text) {
     else
       return std::strtof(s.c_str(), nullptr);
   }();
-  if (std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(v) !=
-      std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(reference))
+  if (bits(v) != bits(reference))
     broken("an accepted real equals strtod/strtof's",
            s + " read as " + posenc::cli::format_hex(v) + ", strto* " + posenc::cli::format_hex(reference));
   for (const bool decimal : {false, true}) {
@@ -52,8 +57,7 @@ void check_real(std::string_view text) {
     } catch (const posenc::cli::usage_error& e) {
       broken("what the CLI prints it reads back", printed + ": " + e.what());
     }
-    if (std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(back) !=
-        std::bit_cast<std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>>(v))
+    if (bits(back) != bits(v))
       broken("what the CLI prints it reads back", printed + " is not " + posenc::cli::format_hex(v));
   }
 }

@@ -38,8 +38,8 @@ void check_rope(const posenc::io::rope_settings& s) {
   finite(c.rope_theta, "rope_theta");
   finite(c.factor, "factor");
   const int dim = posenc::rope::rotary_dim(c);
-  if (dim <= 0 || dim > 4096) return;            // valid, but more than the harness should allocate per input
-  const auto d = static_cast<std::size_t>(dim);  // a valid config, but more than the harness should allocate per input
+  if (dim <= 0 || dim > 4096) return;  // valid, but more than the harness should allocate per input
+  const auto d = static_cast<std::size_t>(dim);
   // Rows 0, 1 and the last position a table may hold: the ends of the scaled frequencies.
   const std::vector<std::uint64_t> positions = {0, 1, posenc::rope::max_table_position};
   std::vector<double> cos(positions.size() * d), sin(positions.size() * d);
