@@ -3,7 +3,8 @@
 # libclang-rt-16-dev), under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 # Usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...]
-#   READER   hf_config | npy | safetensors | verify_report | cli_args  (tests/fuzz/fuzz_READER.cpp)
+#   READER   hf_config | npy | safetensors | verify_report | verify_merge | cli_args | table_bin |
+#            position_ids  (tests/fuzz/fuzz_READER.cpp)
 #   SECONDS  how long to fuzz (wall time, one process); e.g. 3600 for the CPU-hour issue 24 asks
 #   flags    passed to the fuzzer, e.g. -jobs=2 -workers=2 (then SECONDS is each job's)
 #
@@ -18,7 +19,7 @@
 # missing tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-readers="hf_config npy safetensors verify_report cli_args"
+readers="hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids"
 usage="usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...] | --merge READER  (READER: ${readers// / | })"
 die() { echo "fuzz: $*" >&2; exit 2; }
 

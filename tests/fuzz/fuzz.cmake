@@ -16,13 +16,17 @@ set(_posenc_fuzz_inputs_npy "${_posenc_fuzz_corpus}/npy")
 set(_posenc_fuzz_inputs_safetensors "${_posenc_fuzz_corpus}/safetensors")
 set(_posenc_fuzz_inputs_verify_report "${_posenc_fuzz_corpus}/verify_report")
 set(_posenc_fuzz_inputs_cli_args "${_posenc_fuzz_corpus}/cli_args")
-foreach(_reader IN ITEMS hf_config npy safetensors verify_report cli_args)
+set(_posenc_fuzz_inputs_verify_merge "${_posenc_fuzz_corpus}/verify_merge")
+set(_posenc_fuzz_inputs_table_bin "${_posenc_fuzz_corpus}/table_bin")
+set(_posenc_fuzz_inputs_position_ids "${_posenc_fuzz_corpus}/position_ids")
+foreach(_reader IN ITEMS hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids)
   add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
   set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
 endforeach()
-# The property checks can fail: the twins hand them a two-line error and a NaN; each run must fail
-# naming the property (expect_broken.cmake).
-foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no NaN or infinity")
+# The property checks can fail: the twins hand them a two-line error, a NaN and a shard's report
+# altered on its way back (twin_merge); each run must fail naming the property (expect_broken.cmake).
+foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no NaN or infinity"
+                               "twin_merge|verify merge of the shards equals the whole report")
   string(REPLACE "|" ";" _pair "${_twin_property}")
   list(GET _pair 0 _twin)
   list(GET _pair 1 _property)

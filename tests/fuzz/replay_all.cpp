@@ -36,6 +36,15 @@
 #define LLVMFuzzerTestOneInput posenc_fuzz_verify_report
 #include "fuzz_verify_report.cpp"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput posenc_fuzz_verify_merge
+#include "fuzz_verify_merge.cpp"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput posenc_fuzz_table_bin
+#include "fuzz_table_bin.cpp"
+#undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput posenc_fuzz_position_ids
+#include "fuzz_position_ids.cpp"
+#undef LLVMFuzzerTestOneInput
 
 namespace {
 
@@ -51,6 +60,10 @@ int twin_nan(const std::uint8_t*, std::size_t) {
   posenc_fuzz::finite(std::numeric_limits<double>::quiet_NaN(), "twin");
   return 0;
 }
+int twin_merge(const std::uint8_t* data, std::size_t size) {  // a shard's report read back altered
+  merge_harness::check(data, size, true);
+  return 0;
+}
 
 struct harness {
   const char* name;
@@ -61,8 +74,12 @@ constexpr harness harnesses[] = {{"hf_config", posenc_fuzz_hf_config},
                                  {"safetensors", posenc_fuzz_safetensors},
                                  {"cli_args", posenc_fuzz_cli_args},
                                  {"verify_report", posenc_fuzz_verify_report},
+                                 {"verify_merge", posenc_fuzz_verify_merge},
+                                 {"table_bin", posenc_fuzz_table_bin},
+                                 {"position_ids", posenc_fuzz_position_ids},
                                  {"twin_error_lines", twin_error_lines},
-                                 {"twin_nan", twin_nan}};
+                                 {"twin_nan", twin_nan},
+                                 {"twin_merge", twin_merge}};
 
 bool replay(harness_fn run, const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);

@@ -50,6 +50,7 @@
 #include "emit_config.hpp"
 #include "emit_output.hpp"
 #include "hf_config_flag.hpp"
+#include "table_bin.hpp"
 #include "verify_report_format.hpp"
 #include "warning.hpp"
 
@@ -171,64 +172,6 @@ inline std::vector<pv::table_dtype> parse_dtypes(std::string_view text, const st
     if (comma == std::string_view::npos) return v;
     pos = comma + 1;
   }
-}
-
-inline std::string read_file_bytes(const std::string& path, const std::string& ctx) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw usage_error(ctx + ": cannot open " + quote(path) + " for reading");
-  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw usage_error(ctx + ": cannot read " + quote(path));
-  return data;
-}
-
-// A table in the layout `posenc emit rope --format bin` writes: per row, per element k: cos then
-// sin, little-endian values of T. Split into the cos and sin arrays the verifier reads.
-template <class T>
-struct loaded_table {
-  std::vector<T> cos, sin;
-};
-
-template <class T>
-T get_le_float(const unsigned char* p) {
-  using S = decltype(posenc::to_bits(T{}));
-  S bits = 0;
-  for (std::size_t b = 0; b < sizeof(S); ++b) bits = static_cast<S>(bits | (static_cast<S>(p[b]) << (8 * b)));
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>)
-    return std::bit_cast<T>(bits);
-  else
-    return T::from_bits(bits);
-}
-
-template <class T>
-T get_le(const unsigned char* p) {
-  if constexpr (posenc::fixed_point_type<T>) {  // the raw two's complement integer, little-endian
-    using R = typename posenc::fixed_format<T>::storage;
-    using U = std::make_unsigned_t<R>;
-    U bits = 0;
-    for (std::size_t b = 0; b < sizeof(U); ++b) bits = static_cast<U>(bits | (static_cast<U>(p[b]) << (8 * b)));
-    return T::from_bits(static_cast<R>(bits));
-  } else {
-    return get_le_float<T>(p);
-  }
-}
-
-template <class T>
-loaded_table<T> load_bin_table(const std::string& data, std::uint64_t rows, std::size_t d, const std::string& path,
-                               const std::string& ctx) {
-  const std::uint64_t want = rows * d * 2 * sizeof(T);
-  if (data.size() != want)
-    throw usage_error(ctx + ": " + quote(path) + " has " + std::to_string(data.size()) + " bytes; a " +
-                      std::string(emit::dtype_name<T>()) + " table of " + std::to_string(rows) + " rows x " +
-                      std::to_string(d) + " elements (cos and sin) has " + std::to_string(want));
-  loaded_table<T> t;
-  t.cos.resize(rows * d);
-  t.sin.resize(rows * d);
-  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
-  for (std::size_t i = 0; i < rows * d; ++i) {
-    t.cos[i] = get_le<T>(p + (2 * i) * sizeof(T));
-    t.sin[i] = get_le<T>(p + (2 * i + 1) * sizeof(T));
-  }
-  return t;
 }
 
 inline std::string layout_name(rope::layout l) { return l == rope::layout::half_split ? "half-split" : "interleaved"; }

@@ -25,6 +25,7 @@
 #include "args.hpp"
 #include "commands_verify.hpp"
 #include "emit_values.hpp"
+#include "table_bin.hpp"
 
 namespace posenc::cli::verify_schemes {
 
@@ -93,15 +94,7 @@ std::vector<T> read_values(const options& o, const std::vector<std::uint64_t>& s
   if (tensor != nullptr) return verify_cmd::tensor_values_as<T>(*tensor, *o.table, o.ctx);
   std::uint64_t n = 1;
   for (const std::uint64_t d : shape) n *= d;
-  const std::string data = verify_cmd::read_file_bytes(*o.table, o.ctx);
-  if (data.size() != n * sizeof(T))
-    throw usage_error(o.ctx + ": " + quote(*o.table) + " has " + std::to_string(data.size()) + " bytes; a " +
-                      std::string(emit::dtype_name<T>()) + " table of " + std::to_string(n) + " entries has " +
-                      std::to_string(n * sizeof(T)));
-  std::vector<T> v(n);
-  const auto* p = reinterpret_cast<const unsigned char*>(data.data());
-  for (std::size_t i = 0; i < n; ++i) v[i] = verify_cmd::get_le<T>(p + i * sizeof(T));
-  return v;
+  return verify_cmd::load_bin_values<T>(verify_cmd::read_file_bytes(*o.table, o.ctx), n, *o.table, o.ctx);
 }
 
 template <class F>
@@ -153,18 +146,7 @@ inline std::vector<std::int32_t> read_integers(const options& o, const std::vect
   if (o.kind == table_file::bin) {
     std::uint64_t n = 1;
     for (const std::uint64_t d : shape) n *= d;
-    const std::string data = verify_cmd::read_file_bytes(*o.table, o.ctx);
-    if (data.size() != n * 4)
-      throw usage_error(o.ctx + ": " + quote(*o.table) + " has " + std::to_string(data.size()) +
-                        " bytes; an int32 table of " + std::to_string(n) + " entries has " + std::to_string(n * 4));
-    std::vector<std::int32_t> v(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      std::uint32_t b = 0;
-      for (std::size_t k = 0; k < 4; ++k)
-        b |= static_cast<std::uint32_t>(static_cast<unsigned char>(data[4 * i + k])) << (8 * k);
-      v[i] = static_cast<std::int32_t>(b);
-    }
-    return v;
+    return verify_cmd::load_bin_integers(verify_cmd::read_file_bytes(*o.table, o.ctx), n, *o.table, o.ctx);
   }
   const io::tensor t = read_tensor(o, io::tensor_dtype::i32, shape, column);
   return file_value(io::tensor_values<std::int32_t>(t), *o.table, o.ctx);

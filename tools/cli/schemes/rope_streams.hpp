@@ -37,6 +37,7 @@
 #include "emit_values.hpp"
 #include "hexfloat.hpp"
 #include "hf_config_flag.hpp"
+#include "position_ids.hpp"
 #include "scheme_command.hpp"
 
 #if defined(POSENC_CLI_HAVE_IO)
@@ -91,36 +92,18 @@ inline std::vector<int> integer_list(const parsed_args& a, std::string_view flag
   return out;
 }
 
-// The rows of a position-id file: its header must be `header`; each row has header.size() cells.
-inline std::vector<std::vector<std::string>> position_rows(const parsed_args& a, const std::vector<std::string>& header,
-                                                           const std::string& ctx) {
-  const auto path = a.value("position-ids");
-  if (!path || path->empty()) throw usage_error(ctx + ": --position-ids FILE is required");
-  std::ifstream in{std::string(*path)};
-  if (!in) throw usage_error(ctx + ": --position-ids " + quote(*path) + ": cannot open the file");
-  std::string line;
-  std::string want;
-  for (const auto& h : header) want += (want.empty() ? "" : ",") + h;
-  if (!std::getline(in, line) || (line.empty() ? line : line.substr(0, line.find_last_not_of("\r") + 1)) != want)
-    throw usage_error(ctx + ": --position-ids " + quote(*path) + ": the first line must be the header " + quote(want));
-  std::vector<std::vector<std::string>> rows;
-  std::size_t number = 1;
-  while (std::getline(in, line)) {
-    ++number;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-    if (cells.size() != header.size())
-      throw usage_error(ctx + ": --position-ids line " + std::to_string(number) + ": expected " +
-                        std::to_string(header.size()) + " values, found " + std::to_string(cells.size()));
-    rows.push_back(std::move(cells));
-    if (rows.size() > max_table_rows) throw usage_error(ctx + ": --position-ids has more than 2^24 tokens");
-  }
-  if (rows.empty()) throw usage_error(ctx + ": --position-ids " + quote(*path) + " has no token");
-  return rows;
+// The text of the --position-ids file (position_ids.hpp reads it).
+inline std::string position_ids_text(const parsed_args& a, const std::string& ctx, std::string& path) {
+  const auto given = a.value("position-ids");
+  if (!given || given->empty()) throw usage_error(ctx + ": --position-ids FILE is required");
+  path = std::string(*given);
+  std::ifstream in{path, std::ios::binary};
+  if (!in) throw usage_error(ctx + ": --position-ids " + quote(path) + ": cannot open the file");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw usage_error(ctx + ": --position-ids " + quote(path) + ": cannot read the file");
+  return text;
 }
+static_assert(max_position_tokens == max_table_rows, "a position-id file holds at most as many tokens as emit writes");
 
 // --hf-config FILE of emit/verify mrope: the text config and the sections of a Qwen-VL config.json,
 // the layout HF's model class applies (Qwen3-VL's class interleaves whatever mrope_interleaved says,
@@ -169,14 +152,9 @@ inline rope::mrope_config read_mrope_config(const parsed_args& a, const std::str
 
 // Stream-major positions (t row, h row, w row) from the file.
 inline std::vector<std::uint64_t> read_mrope_positions(const parsed_args& a, const std::string& ctx) {
-  const auto rows = position_rows(a, {"t", "h", "w"}, ctx);
-  const std::size_t n = rows.size();
-  std::vector<std::uint64_t> pos(3 * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t s = 0; s < 3; ++s)
-      pos[s * n + i] = static_cast<std::uint64_t>(
-          parse_integer(rows[i][s], 0, 2097152, "--position-ids token " + std::to_string(i) + " position", ctx));
-  return pos;
+  std::string path;
+  const std::string text = position_ids_text(a, ctx, path);
+  return mrope_positions(text, path, ctx);
 }
 
 struct nd_settings {
@@ -228,21 +206,9 @@ inline std::vector<double> grid_positions(const parsed_args& a, const nd_setting
 inline std::vector<double> read_nd_positions(const parsed_args& a, const nd_settings& st, const std::string& ctx) {
   if (a.has("grid") && a.has("position-ids")) throw usage_error(ctx + ": --grid and --position-ids exclude each other");
   if (a.has("grid") || (!a.has("position-ids") && st.grid_h > 0)) return grid_positions(a, st, ctx);
-  const std::size_t axes = st.axes_dim.size();
-  std::vector<std::string> header;
-  for (std::size_t k = 0; k < axes; ++k) header.push_back("p" + std::to_string(k));
-  const auto rows = position_rows(a, header, ctx);
-  const std::size_t n = rows.size();
-  std::vector<double> pos(axes * n);
-  for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t s = 0; s < axes; ++s) {
-      const double p = parse_real<double>(rows[i][s], "--position-ids token " + std::to_string(i) + " position", ctx);
-      if (!(p <= rope::max_real_position && p >= -rope::max_real_position))
-        throw usage_error(ctx + ": --position-ids token " + std::to_string(i) + ": position " + rows[i][s] +
-                          " is past 2^21 in magnitude");
-      pos[s * n + i] = p;
-    }
-  return pos;
+  std::string path;
+  const std::string text = position_ids_text(a, ctx, path);
+  return nd_positions(text, st.axes_dim.size(), path, ctx);
 }
 
 inline std::string emit_mrope(const parsed_args& a, const table_options& o) {
