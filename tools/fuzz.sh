@@ -15,20 +15,25 @@
 # is saved under build/fuzz/findings/READER/; once fixed, copy it into tests/fuzz/corpus/READER/,
 # where the suite replays it (fuzz_replay_READER). To keep the working corpus's new coverage, merge
 # it into the kept one: bash tools/fuzz.sh --merge READER.
+# Coverage: bash tools/fuzz.sh --coverage READER builds the harness with clang's source-based
+# coverage (no sanitizers), runs every input of both corpora once and prints llvm-cov's line, region
+# and branch coverage of the reader's own sources (llvm-16's llvm-cov and llvm-profdata: Debian
+# llvm-16; the report in build/fuzz/coverage-READER.txt).
 # Exit status: 0 when the run found nothing, 1 when it found something, 2 on bad usage or a
 # missing tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 readers="hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids"
-usage="usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...] | --merge READER  (READER: ${readers// / | })"
+usage="usage: bash tools/fuzz.sh READER SECONDS [libFuzzer flags...] | --merge READER | --coverage READER  (READER: ${readers// / | })"
 die() { echo "fuzz: $*" >&2; exit 2; }
 
-merge=0
+merge=0 coverage=0
 if [ "${1:-}" = "--merge" ]; then merge=1; shift; fi
+if [ "${1:-}" = "--coverage" ]; then coverage=1; shift; fi
 [ $# -ge 1 ] || die "$usage"
 reader=$1; shift
 [[ " $readers " == *" $reader "* ]] || die "unknown reader '$reader' ($usage)"
-if [ "$merge" = 0 ]; then
+if [ "$merge" = 0 ] && [ "$coverage" = 0 ]; then
   [ $# -ge 1 ] || die "SECONDS is required ($usage)"
   seconds=$1; shift
   [[ $seconds =~ ^[1-9][0-9]{0,6}$ ]] || die "SECONDS must be a positive integer, got '$seconds'"
@@ -51,6 +56,36 @@ fi
 kept="tests/fuzz/corpus/$reader"
 seeds=("$kept")
 [ "$reader" = hf_config ] && seeds+=(examples/configs)
+
+if [ "$coverage" = 1 ]; then
+  # The reader's own sources: what the coverage figures are of (the harness and the standard
+  # library, nlohmann-json and the value types are left out).
+  case $reader in
+    hf_config) sources=(include/posenc/io/*hf_config.hpp include/posenc/io/detail/*.hpp) ;;
+    npy) sources=(include/posenc/io/npy.hpp include/posenc/io/tensor.hpp) ;;
+    safetensors) sources=(include/posenc/io/safetensors.hpp include/posenc/io/tensor.hpp) ;;
+    verify_report) sources=(include/posenc/io/verify_report_json.hpp) ;;
+    verify_merge) sources=(include/posenc/io/verify_report_json.hpp include/posenc/verify/report.hpp) ;;
+    cli_args) sources=(tools/cli/args.hpp tools/cli/hexfloat.hpp) ;;
+    table_bin) sources=(tools/cli/table_bin.hpp) ;;
+    position_ids) sources=(tools/cli/position_ids.hpp) ;;
+  esac
+  llvm=/usr/lib/llvm-16/bin
+  [ -x "$llvm/llvm-cov" ] || die "$llvm/llvm-cov not found (Debian package llvm-16)"
+  cov_exe="$out/coverage_$reader"
+  "$cxx" -std=c++20 -O0 -g -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+    -Iinclude -Itools -Itests/fuzz "$src" -o "$cov_exe" || die "cannot build $cov_exe"
+  rm -f "$out/coverage-$reader.profraw"
+  LLVM_PROFILE_FILE="$out/coverage-$reader.profraw" "$cov_exe" -runs=0 "$out/corpus/$reader" "${seeds[@]}" \
+    >"$out/coverage-$reader.log" 2>&1 || { tail -n 5 "$out/coverage-$reader.log" >&2; die "the corpus run failed"; }
+  "$llvm/llvm-profdata" merge -sparse "$out/coverage-$reader.profraw" -o "$out/coverage-$reader.profdata"
+  "$llvm/llvm-cov" report "$cov_exe" -instr-profile="$out/coverage-$reader.profdata" "${sources[@]}" \
+    >"$out/coverage-$reader.txt"
+  inputs=$(find "$out/corpus/$reader" "${seeds[@]}" -type f | wc -l)
+  total=$(grep '^TOTAL' "$out/coverage-$reader.txt" | awk '{print "regions " $4 ", lines " $10 ", branches " $13}')
+  echo "fuzz: $reader: coverage over $inputs inputs of ${sources[*]}: $total (build/fuzz/coverage-$reader.txt)"
+  exit 0
+fi
 
 if [ "$merge" = 1 ]; then
   # Into the kept corpus, the inputs of the working corpus that add coverage (libFuzzer's -merge=1).

@@ -19,7 +19,8 @@ set(_posenc_fuzz_inputs_cli_args "${_posenc_fuzz_corpus}/cli_args")
 set(_posenc_fuzz_inputs_verify_merge "${_posenc_fuzz_corpus}/verify_merge")
 set(_posenc_fuzz_inputs_table_bin "${_posenc_fuzz_corpus}/table_bin")
 set(_posenc_fuzz_inputs_position_ids "${_posenc_fuzz_corpus}/position_ids")
-foreach(_reader IN ITEMS hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids)
+set(_posenc_fuzz_harnesses hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids)
+foreach(_reader IN LISTS _posenc_fuzz_harnesses)
   add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
   set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
 endforeach()
@@ -36,3 +37,42 @@ foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no N
             -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/expect_broken.cmake)
   set_tests_properties(fuzz_replay_${_twin} PROPERTIES LABELS "fuzz" TIMEOUT 60)
 endforeach()
+
+# Under Clang, every harness also fuzzes for a few seconds (posenc_fuzz_smoke: the same unit linked
+# with libFuzzer, tests fuzz_smoke_<harness>), from its kept corpus with the dictionary, into a working
+# corpus in the build tree: a harness that stopped building, or an input libFuzzer's first mutations
+# break, fails the suite; the long runs are tools/fuzz.sh's. Compiled at -O0 (19 s of CPU; -O1 adds
+# about as much again for a 3-second run).
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  include(CheckCXXSourceCompiles)
+  set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
+  set(CMAKE_REQUIRED_LINK_OPTIONS "-fsanitize=fuzzer")
+  check_cxx_source_compiles(
+    "#include <cstddef>\n#include <cstdint>\nextern \"C\" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }"
+    POSENC_HAVE_LIBFUZZER)
+  unset(CMAKE_REQUIRED_FLAGS)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  if(POSENC_HAVE_LIBFUZZER)
+    add_executable(posenc_fuzz_smoke "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
+    target_link_libraries(posenc_fuzz_smoke PRIVATE posenc::io posenc_warnings)
+    target_include_directories(posenc_fuzz_smoke PRIVATE "${PROJECT_SOURCE_DIR}/tools")
+    target_compile_definitions(posenc_fuzz_smoke PRIVATE POSENC_FUZZ_SMOKE)
+    set(_posenc_fuzz_flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+    target_compile_options(posenc_fuzz_smoke PRIVATE -O0 ${_posenc_fuzz_flags})
+    target_link_options(posenc_fuzz_smoke PRIVATE ${_posenc_fuzz_flags})
+    foreach(_harness IN LISTS _posenc_fuzz_harnesses)
+      set(_work "${CMAKE_CURRENT_BINARY_DIR}/fuzz_smoke/${_harness}")
+      file(MAKE_DIRECTORY "${_work}")
+      add_test(NAME fuzz_smoke_${_harness}
+        COMMAND posenc_fuzz_smoke -max_total_time=3 -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/posenc.dict
+                -max_len=65536 -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz_smoke/finding-${_harness}-
+                "${_work}" ${_posenc_fuzz_inputs_${_harness}})
+      set_tests_properties(fuzz_smoke_${_harness} PROPERTIES LABELS "fuzz" TIMEOUT 120
+                           ENVIRONMENT "POSENC_FUZZ_HARNESS=${_harness}")
+    endforeach()
+  else()
+    add_test(NAME fuzz_smoke_libfuzzer_missing
+      COMMAND ${CMAKE_COMMAND} -E echo "libFuzzer not found: install Debian's libclang-rt-16-dev (bash tools/bootstrap-deps.sh)")
+    set_tests_properties(fuzz_smoke_libfuzzer_missing PROPERTIES LABELS "fuzz" WILL_FAIL TRUE)
+  endif()
+endif()

@@ -7,11 +7,16 @@
 // under both compilers and the sanitizers, so that a fixed finding stays fixed. A broken property
 // aborts (fuzz_check.hpp), naming it. The harnesses share one unit: each one's entry point is renamed
 // here, where libFuzzer (tools/fuzz.sh) links each alone under its own name.
+//
+// Built with POSENC_FUZZ_SMOKE and -fsanitize=fuzzer instead, the same unit is posenc_fuzz_smoke:
+// libFuzzer's main fuzzes the harness POSENC_FUZZ_HARNESS names, which the suite runs for a few
+// seconds each under Clang (fuzz.cmake), so that every harness is shown to fuzz, not only to replay.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -81,6 +86,7 @@ constexpr harness harnesses[] = {{"hf_config", posenc_fuzz_hf_config},
                                  {"twin_nan", twin_nan},
                                  {"twin_merge", twin_merge}};
 
+#if !defined(POSENC_FUZZ_SMOKE)
 bool replay(harness_fn run, const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
@@ -92,9 +98,11 @@ bool replay(harness_fn run, const std::filesystem::path& file) {
   run(bytes.empty() ? nullptr : reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   return true;
 }
+#endif
 
 }  // namespace
 
+#if !defined(POSENC_FUZZ_SMOKE)
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: posenc_fuzz_replay HARNESS PATH...\n");
@@ -132,3 +140,24 @@ int main(int argc, char** argv) {
   std::printf("posenc_fuzz_replay: %s: %d inputs, every property held\n", h->name, inputs);
   return readable ? 0 : 1;
 }
+#else
+namespace {
+harness_fn smoke_harness = nullptr;
+}
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const char* name = std::getenv("POSENC_FUZZ_HARNESS");
+  const harness* h = name == nullptr ? std::end(harnesses)
+                                     : std::find_if(std::begin(harnesses), std::end(harnesses),
+                                                    [&](const harness& x) { return std::strcmp(x.name, name) == 0; });
+  if (h == std::end(harnesses)) {
+    std::fprintf(stderr, "posenc_fuzz_smoke: set POSENC_FUZZ_HARNESS to a harness's name (got '%s')\n",
+                 name == nullptr ? "" : name);
+    std::exit(2);
+  }
+  smoke_harness = h->run;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) { return smoke_harness(data, size); }
+#endif
