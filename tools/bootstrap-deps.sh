@@ -26,6 +26,7 @@ packages=(
 if [ "$demo_only" -eq 0 ]; then
   packages+=(
     clang-16       # the second compiler every proof and test must pass with
+    libclang-rt-16-dev  # libFuzzer and clang's sanitizers: tests/fuzz (tools/fuzz.sh and the fuzzing smoke test)
     clang-format-16  # tools/check-format.sh: the declared format, checked by the test suite
     pybind11-dev python3-dev python3-numpy  # the Python module (python/): import posenc
     python3-pytest  # its tests, run by ctest
@@ -33,6 +34,8 @@ if [ "$demo_only" -eq 0 ]; then
     python3-pip python3-setuptools python3-wheel  # `pip install .` of the module, tested offline
     librapidcheck-dev   # posenc/testing: the same in C++ (RapidCheck generators, shrinking, in Catch2)
     libsleef-dev   # SLEEF, whose float32 pow torch's CPU build uses: the hf_float32 policy is tested against it
+    gappa sollya   # proofs/gappa, proofs/sollya: the fast paths' error bounds, machine-checked
+    parallel slurm-wlm  # tests/batch: docs/verify.md's sharded-verification recipes, run on real engines
   )
 fi
 packages+=("$@")

@@ -38,11 +38,11 @@ foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no N
   set_tests_properties(fuzz_replay_${_twin} PROPERTIES LABELS "fuzz" TIMEOUT 60)
 endforeach()
 
-# Under Clang, every harness also fuzzes for a few seconds (posenc_fuzz_smoke: the same unit linked
+# Under Clang, every harness also fuzzes for two seconds (posenc_fuzz_smoke: the same unit linked
 # with libFuzzer, tests fuzz_smoke_<harness>), from its kept corpus with the dictionary, into a working
 # corpus in the build tree: a harness that stopped building, or an input libFuzzer's first mutations
 # break, fails the suite; the long runs are tools/fuzz.sh's. Compiled at -O0 (19 s of CPU; -O1 adds
-# about as much again for a 3-second run).
+# about as much again, for a 2-second run).
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   include(CheckCXXSourceCompiles)
   set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
@@ -64,7 +64,7 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
       set(_work "${CMAKE_CURRENT_BINARY_DIR}/fuzz_smoke/${_harness}")
       file(MAKE_DIRECTORY "${_work}")
       add_test(NAME fuzz_smoke_${_harness}
-        COMMAND posenc_fuzz_smoke -max_total_time=3 -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/posenc.dict
+        COMMAND posenc_fuzz_smoke -max_total_time=2 -dict=${CMAKE_CURRENT_SOURCE_DIR}/fuzz/posenc.dict
                 -max_len=65536 -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz_smoke/finding-${_harness}-
                 "${_work}" ${_posenc_fuzz_inputs_${_harness}})
       set_tests_properties(fuzz_smoke_${_harness} PROPERTIES LABELS "fuzz" TIMEOUT 120

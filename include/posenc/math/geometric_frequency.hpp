@@ -42,14 +42,16 @@ namespace posenc::math {
 
 // Relative error bound of geometric_frequency: |theta - base^(-num/den)| <= 2^-100 base^(-num/den).
 // Derivation (u = 2^-53; errors of the numerator n = f ln2 + num Lm, as multiples of den):
-//  Lm to 2^-103.5 |Lm| < 2^-105 absolute (log_dd_mant), times num <= den: 2^-105 den (Lm = 0
-//  exactly for a power-of-two base, whatever num);
+//  Lm to 2^-102.3 |Lm| < 2^-103.7 absolute (log_dd_mant, |Lm| < 0.36), times num <= den:
+//  2^-103.7 den (Lm = 0 exactly for a power-of-two base, whatever num);
 //  B = num Lm by dd_mul(dd, double): TwoProd exact, two roundings < 3u^2 |B|, |B| < 0.36 den:
 //  2^-105.9 den; A = f ln2: ln2 to 2^-108 absolute, 3u^2 of |A| < 0.7 den: 2^-104.9 den;
-//  n = A + B (AccurateDWPlusDW, 3u^2 of |n| < 1.06 den): 2^-104.3 den; sum 2^-102.9 den.
-//  Dividing by den (DWDivFP3, 3.5u^2 of |arg| < 1.06): argument error < 2^-102.5 absolute, so a
-//  relative error < 2^-102.4 of the exponential; exp_dd_eval adds 2^-102; the scaling by 2^(k-q)
-//  is exact. Total below 2^-101.2; the constant states 2^-100 (measured maximum about 2^-104.5).
+//  n = A + B (AccurateDWPlusDW, 3u^2 of |n| < 1.06 den): 2^-104.3 den; sum 2^-102.5 den.
+//  Dividing by den (DWDivFP3, 3.5u^2 of |arg| < 1.06): argument error < 2^-102.1 absolute, so a
+//  relative error < 2^-102.1 of the exponential; exp_dd_eval adds 2^-102; the scaling by 2^(k-q)
+//  is exact. Total below 2^-101.0; the constant states 2^-100 (measured maximum about 2^-104.5).
+//  (Until the Sollya certificate of log_dd_mant's polynomial, proofs/sollya/, this said Lm to
+//  2^-103.5 and a total of 2^-101.2.)
 inline constexpr double geometric_frequency_max_rel_error = 0x1p-100;
 
 // The largest denominator: num and den are then exact doubles and num E fits in 64 bits.

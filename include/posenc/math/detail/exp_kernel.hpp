@@ -5,7 +5,7 @@
 //  - exp_dd_eval: t = 12, two 64-entry double-double tables (2^(i/64), 2^(j/4096) - 1),
 //    |r| <= 2^-13.5, degree-6 Taylor polynomial, double-double throughout: relative error
 //    below exp_dd_rel_error = 2^-102.
-//  - exp_small_eval: t = 6, one table (2^(i/64)), |r| <= 2^-7.5, degree-6 Taylor polynomial in
+//  - exp_small_eval: t = 6, one table (2^(i/64)), |r| < 2^-7.52, degree-6 Taylor polynomial in
 //    plain double: relative error below exp_small_rel_error = 2^-58; the cheap path for float and
 //    narrower results (about 30 operations).
 // The reduction constants are ln2/2^t split so that k * (first part) is exact (Cody and Waite,
@@ -39,9 +39,10 @@ inline constexpr double exp_small_rel_error = 0x1p-58;
 // e^(xh + xl) = (hi + lo) * 2^k, hi + lo in [0.9999, 2.0002] normalised. Preconditions:
 // |xh| <= 746, |xl| <= 2^-43 (a normalised double-double of such magnitude).
 // Error: |hi + lo - e^x 2^-k| <= 2^-102 (hi + lo). Derivation (u = 2^-53):
-//  r: kd*E1 exact (E1 has 29 bits, |k| < 2^23) and xh - kd*E1 exact (Sterbenz); kd*E2 exact
+//  r: k is the integer nearest RN(xh RN(4096/ln2)), within 1/2 + 2^-30.8 of xh 4096/ln2 (< 2^22.1);
+//     kd*E1 exact (E1 has 29 bits, |k| < 2^23) and xh - kd*E1 exact (Sterbenz); kd*E2 exact
 //     (two_prod); the roundings of c, of kd*E3 and of s2.lo + c are below 2^-118 each, and
-//     |E1+E2+E3 - ln2/4096| < 2^-155: |r - r*| < 2^-116, |r| <= ln2/8192 + 2^-43 < 2^-13.5.
+//     |E1+E2+E3 - ln2/4096| < 2^-155: |r - r*| < 2^-116, |r| <= ln2/8192 + 2^-43.3 + |xl| < 2^-13.5.
 //  P = e^r - 1: Taylor remainder r^7/7! < 2^-106.7; a in double (|a| < 0.05, error < 2^-57,
 //     times r^4 < 2^-54); b = 1/6 + r a to 2^-70 (times r^3 < 2^-40.5); the double-double
 //     products and sums (relative 2^-102 and 2^-103, CRlibm Mul22/Add22) on terms below 2^-13.5:
@@ -75,11 +76,14 @@ constexpr exp_parts exp_dd_eval(double xh, double xl) noexcept {
 }
 
 // e^(xh + xl) = (hi + lo) * 2^k with relative error below 2^-58, hi + lo normalised, in plain
-// double arithmetic. Preconditions: |xh| <= 105, |xl| <= 2^-46. Derivation (u = 2^-53): kd*F1
-// exact (F1 has 38 bits, |k| < 2^14) and xh - kd*F1 exact (Sterbenz); the rounding of the sum r
-// is below u|r| <= 2^-60.5, the rest (kd*F2, F3 omitted) below 2^-84; Taylor remainder r^7/7! <
-// 2^-64.9; the evaluation of q below 2^-67; the roundings of r + q, of T.hi*p and of T.lo + T.hi*p
-// and the omitted T.lo*p are each below 2^-60.47 relative to T e^r: in all < 2^-58.1.
+// double arithmetic. Preconditions: |xh| <= 105, |xl| <= 2^-46. Derivation (u = 2^-53): k is the
+// integer nearest RN(xh RN(64/ln2)), within 1/2 + 2^-39.7 of xh 64/ln2 (< 2^13.3); kd*F1 exact
+// (F1 has 38 bits, |k| < 2^14) and xh - kd*F1 exact (Sterbenz); the rounding of the sum r is below
+// u|r| <= 2^-60.5, the rest (kd*F2, F3 omitted) below 2^-84: |r| <= ln2/128 + 2^-45 (< 2^-7.52;
+// ln2/128 + 2^-46.3 + |xl| + 2^-84, times 1 + u). Approximation |r + q - (e^r - 1)| < 2^-64.9 (the
+// Taylor remainder r^7/7! < 2^-65.0, the coefficients' rounding < 2^-79); the evaluation of q below
+// 2^-67; the roundings of r + q, of T.hi*p and of T.lo + T.hi*p and the omitted T.lo*p are each
+// below 2^-60.47 relative to T e^r: in all < 2^-58.1.
 constexpr exp_parts exp_small_eval(double xh, double xl) noexcept {
   constexpr double inv = 0x1.71547652b82fep+6;  // 64/ln2
   constexpr double F1 = 0x1.62e42fefap-7, F2 = 0x1.cf79abc9e3b3ap-46;

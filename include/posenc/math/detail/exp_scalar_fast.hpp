@@ -29,12 +29,14 @@ inline constexpr double exp_fast_c3 = -0x1.b0e2633fe0685p-79;
 // double and no product underflows). Returns false (out unspecified) to send x elsewhere.
 // Derivation (u = 2^-53), x = k ln2/4096 + r*, e^x = 2^(k >> 12) 2^(i/64) (1 + D) e^(r*), i and j
 // the next six bits of k, D = 2^(j/4096) - 1:
-//  r: |x 4096/ln2| < 2^22, so |k| < 2^22 and |r*| <= 2^-13.5. t = x - k C1 is exact (x and k C1
+//  r: |x 4096/ln2| < 2^22 and k is the integer nearest RN(x RN(4096/ln2)), within 1/2 + 2^-30.8
+//     of it: |k| < 2^22 and |r*| <= ln2/8192 + 2^-43.3 < 2^-13.5. t = x - k C1 is exact (x and k C1
 //     are multiples of 2^-66 when k != 0, |t| < 2^-13); k C2 exact; (sh, sl) = TwoSum(t, -k C2);
 //     RN(k C3) (< 2^-56.2) and lo = RN(sl - RN(k C3)) err by 2^-109 each, e by |k| 2^-132.5:
-//     (rh, rl) = TwoSum(sh, lo), |rh + rl - r*| <= 2^-107, |rl| <= 2^-66.5.
-//  P = e^r - 1 = rh + pl, pl = RN(rl + q), q = rh^2 (1/2 + rh/6 + rh^2/24 + rh^3/120): Taylor
-//     remainder <= r^6/720 < 2^-90.5, q's roundings <= 4u |q| <= 2^-79.9 (|q| < 2^-27.9), the
+//     (rh, rl) = TwoSum(sh, lo), |rh + rl - r*| <= 2^-107, |rl| <= 2^-66.5, |rh| <= ln2/8192 + 2^-43.
+//  P = e^r - 1 = rh + pl, pl = RN(rl + q), q = rh^2 (1/2 + rh/6 + rh^2/24 + rh^3/120): approximation
+//     |rh + q - (e^rh - 1)| < 2^-90.5 (the Taylor remainder, below rh^6/720 (1 + rh) < 2^-90.6, and
+//     the coefficients' rounding, < 2^-97), q's roundings <= 4u |q| <= 2^-79.9 (|q| < 2^-27.9), the
 //     dropped rh rl < 2^-80, pl's rounding 2^-80.8, r's error 2^-107: |P - (e^r* - 1)| <= 2^-78.4.
 //  W = D + P + D P = a1 + g: (a1, a2) = TwoSum(Dh, rh) exact; cross = RN(Dh rh) (< 2^-20) errs by
 //     2^-73; dp = RN(Dh pl + Dl rh) by 2^-87; Dl pl (< 2^-88) dropped; g summed smallest first

@@ -47,7 +47,7 @@ constexpr log_reduced log_reduce(double x) noexcept {
 inline constexpr double log_dd_rel_error = 0x1p-101;
 
 // log x = E ln2 + Lm, Lm a normalised double-double with |Lm| < 0.36 and
-// |Lm - (log x - E ln2)| <= 2^-103.5 |Lm| (derivation at log_dd_mant). Precondition x > 0 finite.
+// |Lm - (log x - E ln2)| <= 2^-102.3 |Lm| (derivation at log_dd_mant). Precondition x > 0 finite.
 struct log_parts {
   int E;
   math::double_double Lm;
@@ -61,18 +61,25 @@ constexpr math::double_double log_horner_step(double ch, double cl, double z, ma
   return fast_two_sum(s.hi, s.lo + (cl + (p.lo + A.lo * z)));
 }
 
-// Derivation of the 2^-103.5 bound (u = 2^-53, |zh| <= 2^-8, |zl| <= u|zh|):
+// Derivation of the 2^-102.3 bound (u = 2^-53, |zh| <= 2^-8, |zl| <= u|zh|):
 //  log1p(zh + zl) = log1p(zh) + zl/(1+zh) + O(zl^2): the division and 1 + zh are rounded,
-//    error < 2.1 u |zl| < 2^-104.9 |zh|, the O() term < 2^-122.
-//  log1p(zh) = zh + zh^2 Q, Q = sum_{n>=2} (-1)^(n+1) zh^(n-2)/n truncated at n = 13:
-//    remainder < |zh|^14/14 < 2^-115.8 |zh|. H (n = 8..13) in double: error < 2^-54,
-//    times zh^6 < 2^-102 absolute in Q; n = 7 as a double-double fast_two_sum (error 2^-63,
-//    times zh^5); n = 6..2 by log_horner_step (each < 2^-104.5 |c_n| + |zh| err): |Q err| < 2^-103.
-//    zh^2 Q by two_prod and Mul22: error < zh^2 (2^-103 + 2^-102 |Q|) < 2^-118 |zh|.
-//  P = zh + M + corr: the sum of the small parts is rounded once, < u^2 |P|.
-//  So |P - log1p z| < 2^-104.4 |P| (|P| >= |z| (1 - 2^-9)). L is within 2^-106 |L|.
-//  Lm = L + P by Add22: no cancellation beyond a factor 2 (|P| <= 2^-8 and |L| >= 2^-7.4 when
-//    L != 0), so the Add22 rounding is below 2^-104.5 |Lm|. Total < 2^-103.5 |Lm|.
+//    error < 2.1 u |zl| < 2^-104.9 |zh|, the O() term < 2^-115 |zh|.
+//  log1p(zh) = zh + zh^2 Q, Q = sum_{n>=2} (-1)^(n+1) zh^(n-2)/n truncated at n = 13, its
+//    coefficients rounded (double-double for n <= 7): with M = zh^2 Q evaluated exactly, the
+//    approximation |zh + M - log1p(zh)| < 2^-107.7 |zh| (the remainder, about |zh|^13/14 times
+//    |zh|, largest at |zh| = 2^-8). H (n = 8..13) in double: error < 2^-54, times zh^6 < 2^-102 in
+//    Q; n = 7 as a double-double fast_two_sum (error 2^-63, times zh^5 < 2^-103); n = 6..2 by
+//    log_horner_step (each < 2^-104.5 |c_n| + |zh| err, < 2^-105.4 in all): |Q err| < 2^-101.3.
+//    zh^2 Q by two_prod and Mul22: error < zh^2 (2^-101.3 + 2^-102 |Q|) < 2^-100.9 zh^2
+//    <= 2^-108.9 |zh|.
+//  P = zh + M + corr: P0 is exact; M.lo + corr (< 1.01 u |zh|) and P0.lo plus that (< 2.01 u |zh|)
+//    are rounded: < 3.02 u^2 |zh| < 2^-104.4 |zh|.
+//  So |P - log1p z| < 2^-103.51 |zh| < 2^-103.5 |P| (|P| >= |z| (1 - 2^-9)). L is within 2^-106 |L|.
+//  Lm = L + P by Add22 (2^-103 |Lm|). L = 0 (cells 0 and 255): Lm = P exactly. Otherwise m is in
+//    a cell i, 1 <= i <= 254, of centre c, and Lm* = L + log1p z is log m (i < 106) or log(m/2):
+//    R is 1/c to 2^-14 (14 bits), so |z| <= 2^-9/c + 2^-13.99, while |Lm*| >= log(1 + i/256),
+//    resp. -log((1 + (i+1)/256)/2); so |P| <= 0.54 |Lm*| and |L| <= 1.54 |Lm*| (largest at i = 1
+//    and 254). Total < (1.54 * 2^-106 + 0.54 * 2^-103.5 + 2^-103) |Lm| < 2^-102.3 |Lm|.
 constexpr log_parts log_dd_mant(double x) noexcept {
   const log_reduced d = log_reduce(x);
   const double zh = d.zh;
@@ -95,9 +102,10 @@ constexpr log_parts log_dd_mant(double x) noexcept {
 
 // log x as a normalised double-double, relative error below 2^-101 (log_dd_rel_error).
 // Precondition: x > 0 finite. E ln2 = E G1 + E G2 exactly (G1, G2 have 42 bits, |E| < 2^11),
-// plus E G3 (relative 2^-106); the final Add22 has |E ln2 + Lm| >= |E ln2| / 2 for E != 0 (as
-// |Lm| < 0.36), so it loses at most 2^-103 of the result; with Lm's 2^-103.5 |Lm| and
-// |Lm| <= 2 |log x| when E = 0, or <= 1.1 |log x| otherwise: total < 2^-101.
+// plus E G3 (relative 2^-106). E = 0: el = 0, the final Add22 is exact and Lm = log x to
+// 2^-102.3. E != 0: |Lm| <= -log(0.70703125) < 0.34667 (cells from 1.4140625 up give m/2), so
+// |log x| >= ln2 - 0.34667 > 0.4998 |E ln2|: |E ln2| < 2.0007 |log x|, |Lm| < 1.0007 |log x|; the
+// final Add22 loses at most 2^-103 of the result; with Lm's 2^-102.3 |Lm|: total < 2^-101.4.
 constexpr math::double_double dd_log(double x) noexcept {
   constexpr double G1 = 0x1.62e42fefa38p-1, G2 = 0x1.ef35793c768p-45, G3 = -0x1.9ff0342542fc3p-90;
   const log_parts p = log_dd_mant(x);
@@ -113,13 +121,15 @@ struct log_small_result {
   double hi, lo, err;
 };
 
-// Derivation (u = 2^-53): p = zh^2 Q (Q to n = 8 in double) has relative error < 2^-51.3
-// (three roundings, Q's < 2^-53 relative, remainder 2z^7/9 < 2^-58.2 of p); zl(1 - zh) for
-// zl/(1+zh) errs by < zl zh^2 < 2^-60 |p|; the five roundings of the tail are each below
-// u(|p| + 2^-42 |log x|) (|E G2| < 2^-42.4 |log x|, e1 < 2^-52 |log x| as |s1| < 2|log x|); the
-// final l + tail one below u(|p| + 2^-52 |log x|); the table below 2^-105 |log x|; the omitted
-// third part of ln2, |E G3| < |E| 2^-89.3 < 2^-87.7 |log x| (|E| <= 2.94 |log x| when E != 0).
-// In all < 2^-49.5 |p| + 2^-87.6 |log x|; err = 0x1.8p-50 |p| + 2^-86 |hi| covers it.
+// Derivation (u = 2^-53): p = zh^2 Q (Q to n = 8 in double) has relative error < 2^-51.3 (the
+// roundings of zh^2, of Q (< 1.01 u relative) and of the product, and the approximation
+// |p - (log1p(zh) - zh)| < 2^-58 |p|: the remainder, about 2z^7/9 (2^-58.17), and RN(1/3)'s
+// error, 2^-62.6; in all < 2^-51.4); zl(1 - zh) for zl/(1+zh) errs by < zl zh^2 < 2^-60 |p|; the five
+// roundings of the tail are each below u(|p| + 2^-42 |log x|) (|E G2| < 2^-42.4 |log x|, e1 < 2^-52
+// |log x| as |s1| < 2|log x|); the final l + tail one below u(|p| + 2^-52 |log x|); the table below
+// 2^-105 |log x|; the omitted third part of ln2, |E G3| < |E| 2^-89.3 < 2^-87.7 |log x| (|E| <= 2.94
+// |log x| when E != 0). In all < 2^-49.5 |p| + 2^-87.6 |log x|; err = 0x1.8p-50 |p| + 2^-86 |hi|
+// covers it.
 constexpr log_small_result log_small_eval(double x) noexcept {
   constexpr double G1 = 0x1.62e42fefa38p-1, G2 = 0x1.ef35793c768p-45;
   const log_reduced d = log_reduce(x);

@@ -35,13 +35,16 @@ struct trig_kernel_out {
 
 // Fast grade. Inputs |rh| <= pi/4 + 2^-20, |rl| <= 2^-53 (a TwoSum output).
 // Error (absolute, before the reduction error): with u = zh^2 <= 2^-16,
-//  - ps ~ sin(zh)/zh - 1 and pc ~ cos(zh) - 1 by Horner: truncation < 2^-100, rounding <= 4 ulp:
-//    |dps| <= 2^-51 * 2^-18.6, |dpc| <= 2^-51 * 2^-17 = 2^-68;
-//  - ct = cos z - 1 (<= 2^-17): pc error plus rounding and the dropped zl^2/2: <= 2^-67.7;
-//  - st = sin z - zh (<= 2^-26.5): zh dps + roundings: <= 2^-76;
-//  - S ct errs by <= 2^-67.4 |S|, the dropped Sl ct <= 2^-70 |S|, C st by <= 2^-75.9, the sum of lo
+//  - ps ~ sin(zh)/zh - 1 and pc ~ cos(zh) - 1 by Horner, coefficients 1/n! rounded to double:
+//    approximation |ps - (sin(zh)/zh - 1)| < 2^-72.5 and |pc - (cos(zh) - 1)| < 2^-90.5 (the
+//    rounding of 1/6, resp. 1/24, times u, resp. u^2; the truncations are below 2^-101), rounding
+//    <= 4 ulp: |dps| <= 2^-51 * 2^-18.6 + 2^-72.5 < 2^-69.4, |dpc| <= 2^-51 * 2^-17 + 2^-90.5 < 2^-67.99;
+//  - ct = cos z - 1 (<= 2^-17): pc error, ct's rounding (2^-70), the dropped zl^2/2 and
+//    zl (sin zh - zh) (< 2^-79.5): <= 2^-67.6;
+//  - st = sin z - zh (<= 2^-26.5): zh dps (< 2^-77.4) + roundings (2^-80 each): <= 2^-76;
+//  - S ct errs by <= 2^-67.3 |S|, the dropped Sl ct <= 2^-70 |S|, C st by <= 2^-75.9, the sum of lo
 //    (big terms last) by <= 2^-69 |S| + 2^-78, the table by 2^-106 (|S| + |C|).
-// Total <= 2^-66.5 |S| + 2^-75.8 for sin r; since |sin r| >= |S|/2 >= 2^-8 when i != 0 this is
+// Total <= 2^-66.7 |S| + 2^-75.5 for sin r; since |sin r| >= |S|/2 > 2^-8.01 when i != 0 this is
 // <= 2^-65 |sin r|; when i = 0 (S = 0, C = 1) only st errs: <= 2^-68 |z|. cos r (>= 0.7) likewise.
 // The stated bound 2^-64 |hi| keeps a factor of 2 in hand.
 constexpr trig_kernel_out trig_kernel_fast(double rh, double rl, bool want_sin, bool want_cos) noexcept {
@@ -79,10 +82,13 @@ constexpr trig_kernel_out trig_kernel_fast(double rh, double rl, bool want_sin, 
 // Double-double grade. Same inputs. u = z^2, ct = cos z - 1 and P = sin(z)/z - 1 are carried as
 // double-doubles: their leading terms -u/2 (exact halving) and -u/6 (TwoProduct with the two-part
 // 1/6) exactly, the tails c4 = u^2(1/24 - ...) (<= 2^-36.6) and s5 = u^2(1/120 - ...) (<= 2^-38.9)
-// in double with <= 4 ulp error: |dct| <= 2^-87.3, |dP| <= 2^-89.5 (truncations < 2^-96).
-// Then S ct errs by <= 2^-87.3 |S|, C st = C z P by <= 2^-97, the TwoSum/FastTwoSum tails and
-// product tails gathered in lo (all <= 2^-52 |h|) by <= 2^-101 |h|, the table by 2^-106.
-// Total <= 2^-86 |sin r| for i != 0, <= 2^-89 |z| for i = 0; the stated 2^-84 |hi| keeps 4x.
+// in double with <= 4 ulp error (2^-87.3, 2^-89.5), coefficients 1/n! rounded to double: the
+// approximations |cth + ctl - (cos(z) - 1)| < 2^-90.5 and |pp - (sin(z)/z - 1)| < 2^-94.8 (the
+// rounding of 1/24, resp. 1/120, times u^2; the truncations are below 2^-96), so |dct| <= 2^-87.1,
+// |dP| <= 2^-89.4. Then S ct errs by <= 2^-87.1 |S|, C st = C z P by <= 2^-97, the TwoSum/
+// FastTwoSum tails and product tails gathered in lo (all <= 2^-52 |h|) by <= 2^-101 |h|, the table
+// by 2^-106. Total <= 2^-85.9 |sin r| for i != 0 (|S| <= 2 |sin r|, |sin r| > 2^-8.01), <= 2^-89 |z|
+// for i = 0; the stated 2^-84 |hi| keeps 3.7x.
 constexpr trig_kernel_out trig_kernel_dd(double rh, double rl, bool want_sin, bool want_cos) noexcept {
   const double fi = (rh * 128.0 + 0x1.8p52) - 0x1.8p52;
   const int i = static_cast<int>(fi);
