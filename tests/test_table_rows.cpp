@@ -359,6 +359,46 @@ TEST_CASE("run-time kernel: the rounding test decides at its bound", "[table_row
 
 namespace {
 
+// A source whose scalar path is marked: the lanes the vector test leaves undecided come back NaN.
+struct marked_scalar_source {
+  template <class T>
+  posenc::result<sincos_result<T>> entry(const posenc::math::frequency_value&, const posenc::math::amplitude*,
+                                         std::uint64_t, int) const {
+    const T nan = static_cast<T>(std::nan(""));
+    return {sincos_result<T>{nan, nan}, posenc::status::ok};
+  }
+};
+
+}  // namespace
+
+// Regression (issue 24, proofs/gappa/README.md): the folded float test compared the interval's two
+// ends as floats, and -0.0f == +0.0f. One entry at position 1 whose cos is that of RN(pi/2),
+// 6.1e-17 > 0, folded with af = 2^-120: the exact af cos, about 2^-173.8, is positive and its RN in
+// float is +0, but the interval [v - ef, v + ef] (ef about 2^-170) straddles 0 with both ends below
+// 2^-150, so the lane counted as decided and stored RN(v - ef) = -0.0f. A zero's sign is not
+// decided by such an interval: the lane must go to the scalar path (here marked NaN), or give +0.
+TEST_CASE("run-time float kernel: a folded entry rounding to zero keeps the exact value's sign", "[table_rows]") {
+  using namespace st::rows_vec;
+  d4 ac[vectors], as[vectors], ec[vectors], es[vectors];
+  for (std::size_t k = 0; k < vectors; ++k)
+    ac[k] = d4{0.5, 0.5, 0.5, 0.5}, as[k] = ac[k], ec[k] = d4{1, 1, 1, 1}, es[k] = d4{0, 0, 0, 0};
+  ac[0][0] = 6.123233995736766e-17;  // cos(RN(pi/2)) rounded to double, positive
+  as[0][0] = 1.0;
+  posenc::math::frequency_value f[st::slice_columns] = {};
+  bool slow[st::slice_columns] = {};
+  const posenc::math::amplitude af{{0x1p-120, 0.0}, 0.0, true};
+  float sn[st::slice_columns], cs[st::slice_columns];
+  posenc::status status = posenc::status::ok;
+  const double e0 = 0x1p-50, afa = 0x1p-120;  // the row's bound and |af|, as fill_slice forms ef
+  const double ef = ((e0 * afa) * (1 + 0x1p-50) + afa * 0x1.8p-52 * (1 + 0x1p-40)) * (1 + 0x1p-50);
+  st::row_values<float, true>(marked_scalar_source{}, f, ac, as, ec, es, ef, &af, slow, false, 1, 0, 1, sn, cs, status);
+  INFO("cos entry " << cs[0] << ", sign bit " << std::signbit(cs[0]));
+  CHECK((std::isnan(cs[0]) || (cs[0] == 0.0f && !std::signbit(cs[0]))));
+  CHECK((std::isnan(sn[0]) || sn[0] == 0x1p-120f));  // RN(2^-120 sin(RN(pi/2))), or the lane's scalar redo
+}
+
+namespace {
+
 namespace dd = st::rows_dd;
 
 // One lane of a cdd / cshort vector from a double-double complex value.

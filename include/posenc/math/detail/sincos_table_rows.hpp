@@ -132,7 +132,15 @@ template <class T, bool Folded, class Source>
     T* const cd = k < full ? cs + k * lanes : cb + k * lanes;
     T* const sd = k < full ? sn + k * lanes : sb + k * lanes;
     if constexpr (std::is_same_v<T, float>) {
-      lane_bad = (clo != chi) | (slo != shi);
+      // The ends' bits, not their values: -0.0f == +0.0f, and an interval straddling 0 whose ends are
+      // both below 2^-150 (a folded amplitude below about 2^-107) does not decide the zero's sign
+      // (found by the Gappa certificate's review, proofs/gappa/README.md).
+      u4 bcl, bch, bsl, bsh;
+      std::memcpy(&bcl, &clo, sizeof bcl);
+      std::memcpy(&bch, &chi, sizeof bch);
+      std::memcpy(&bsl, &slo, sizeof bsl);
+      std::memcpy(&bsh, &shi, sizeof bsh);
+      lane_bad = (bcl != bch) | (bsl != bsh);
       std::memcpy(cd, &clo, sizeof clo);
       std::memcpy(sd, &slo, sizeof slo);
     } else {
