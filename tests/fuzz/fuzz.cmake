@@ -1,15 +1,16 @@
 # Included by tests/CMakeLists.txt when posenc::io (nlohmann-json) is available. The readers'
 # fuzzing harnesses (tests/fuzz/fuzz_*.cpp) run by tools/fuzz.sh under libFuzzer; here the suite
-# replays their corpora through the same harnesses without libFuzzer (replay_all.cpp), under every
-# preset, the sanitizer build included: the kept corpus of each reader (tests/fuzz/corpus/<reader>/,
-# every finding among it), and for the config readers every shipped config; the CLI's argument
-# readers too (fuzz_cli_args.cpp).
-add_executable(posenc_fuzz_replay "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
-target_link_libraries(posenc_fuzz_replay PRIVATE posenc::io posenc_warnings)
-# The CLI's own argument readers (tools/cli/args.hpp, hexfloat.hpp) for fuzz_cli_args.cpp.
-target_include_directories(posenc_fuzz_replay PRIVATE "${PROJECT_SOURCE_DIR}/tools")
-# Run-time speed does not matter here (a few dozen small inputs): -O0, the cheapest to compile.
-target_compile_options(posenc_fuzz_replay PRIVATE -O0)
+# runs them on their corpora: the kept corpus of each reader (tests/fuzz/corpus/<reader>/, every
+# finding among it), and for the config readers every shipped config.
+#  * Under Clang with libFuzzer, each harness fuzzes for two seconds (posenc_fuzz_smoke: the harnesses'
+#    unit, replay_all.cpp, linked with libFuzzer; tests fuzz_smoke_<harness>), from its kept corpus
+#    with the dictionary, into a working corpus in the build tree. libFuzzer first runs every input of
+#    the corpus, so this is the replay too; a harness that stopped building, or an input its first
+#    mutations break, fails the suite. Compiled at -O0 (19 s of CPU; -O1 adds about as much again,
+#    for a 2-second run). The long runs are tools/fuzz.sh's.
+#  * Under GCC, the sanitizer build included, the same unit without libFuzzer replays the corpora
+#    (posenc_fuzz_replay, tests fuzz_replay_<harness>), and the twins show each property check can
+#    fail.
 set(_posenc_fuzz_corpus "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus")
 set(_posenc_fuzz_inputs_hf_config "${_posenc_fuzz_corpus}/hf_config" "${PROJECT_SOURCE_DIR}/examples/configs")
 set(_posenc_fuzz_inputs_npy "${_posenc_fuzz_corpus}/npy")
@@ -20,29 +21,7 @@ set(_posenc_fuzz_inputs_verify_merge "${_posenc_fuzz_corpus}/verify_merge")
 set(_posenc_fuzz_inputs_table_bin "${_posenc_fuzz_corpus}/table_bin")
 set(_posenc_fuzz_inputs_position_ids "${_posenc_fuzz_corpus}/position_ids")
 set(_posenc_fuzz_harnesses hf_config npy safetensors verify_report verify_merge cli_args table_bin position_ids)
-foreach(_reader IN LISTS _posenc_fuzz_harnesses)
-  add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
-  set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
-endforeach()
-# The property checks can fail: the twins hand them a two-line error, a NaN and a shard's report
-# altered on its way back (twin_merge); each run must fail naming the property (expect_broken.cmake).
-foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no NaN or infinity"
-                               "twin_merge|verify merge of the shards equals the whole report")
-  string(REPLACE "|" ";" _pair "${_twin_property}")
-  list(GET _pair 0 _twin)
-  list(GET _pair 1 _property)
-  add_test(NAME fuzz_replay_${_twin}
-    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:posenc_fuzz_replay> -DTWIN=${_twin}
-            "-DINPUT=${PROJECT_SOURCE_DIR}/tests/fuzz/posenc.dict" "-DPROPERTY=${_property}"
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/expect_broken.cmake)
-  set_tests_properties(fuzz_replay_${_twin} PROPERTIES LABELS "fuzz" TIMEOUT 60)
-endforeach()
-
-# Under Clang, every harness also fuzzes for two seconds (posenc_fuzz_smoke: the same unit linked
-# with libFuzzer, tests fuzz_smoke_<harness>), from its kept corpus with the dictionary, into a working
-# corpus in the build tree: a harness that stopped building, or an input libFuzzer's first mutations
-# break, fails the suite; the long runs are tools/fuzz.sh's. Compiled at -O0 (19 s of CPU; -O1 adds
-# about as much again, for a 2-second run).
+set(_posenc_fuzz_smoke OFF)
 if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   include(CheckCXXSourceCompiles)
   set(CMAKE_REQUIRED_FLAGS "-fsanitize=fuzzer")
@@ -53,6 +32,7 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
   unset(CMAKE_REQUIRED_FLAGS)
   unset(CMAKE_REQUIRED_LINK_OPTIONS)
   if(POSENC_HAVE_LIBFUZZER)
+    set(_posenc_fuzz_smoke ON)
     add_executable(posenc_fuzz_smoke "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
     target_link_libraries(posenc_fuzz_smoke PRIVATE posenc::io posenc_warnings)
     target_include_directories(posenc_fuzz_smoke PRIVATE "${PROJECT_SOURCE_DIR}/tools")
@@ -75,4 +55,30 @@ if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
       COMMAND ${CMAKE_COMMAND} -E echo "libFuzzer not found: install Debian's libclang-rt-16-dev (bash tools/bootstrap-deps.sh)")
     set_tests_properties(fuzz_smoke_libfuzzer_missing PROPERTIES LABELS "fuzz" WILL_FAIL TRUE)
   endif()
+endif()
+
+if(NOT _posenc_fuzz_smoke)
+  add_executable(posenc_fuzz_replay "${CMAKE_CURRENT_SOURCE_DIR}/fuzz/replay_all.cpp")
+  target_link_libraries(posenc_fuzz_replay PRIVATE posenc::io posenc_warnings)
+  # The CLI's own argument readers (tools/cli/args.hpp, hexfloat.hpp) for fuzz_cli_args.cpp.
+  target_include_directories(posenc_fuzz_replay PRIVATE "${PROJECT_SOURCE_DIR}/tools")
+  # Run-time speed does not matter here (a few dozen small inputs): -O0, the cheapest to compile.
+  target_compile_options(posenc_fuzz_replay PRIVATE -O0)
+  foreach(_reader IN LISTS _posenc_fuzz_harnesses)
+    add_test(NAME fuzz_replay_${_reader} COMMAND posenc_fuzz_replay ${_reader} ${_posenc_fuzz_inputs_${_reader}})
+    set_tests_properties(fuzz_replay_${_reader} PROPERTIES LABELS "fuzz" TIMEOUT 300)
+  endforeach()
+  # The property checks can fail: the twins hand them a two-line error, a NaN and a shard's report
+  # altered on its way back (twin_merge); each run must fail naming the property (expect_broken.cmake).
+  foreach(_twin_property IN ITEMS "twin_error_lines|one error line" "twin_nan|no NaN or infinity"
+                                 "twin_merge|verify merge of the shards equals the whole report")
+    string(REPLACE "|" ";" _pair "${_twin_property}")
+    list(GET _pair 0 _twin)
+    list(GET _pair 1 _property)
+    add_test(NAME fuzz_replay_${_twin}
+      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:posenc_fuzz_replay> -DTWIN=${_twin}
+              "-DINPUT=${PROJECT_SOURCE_DIR}/tests/fuzz/posenc.dict" "-DPROPERTY=${_property}"
+              -P ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/expect_broken.cmake)
+    set_tests_properties(fuzz_replay_${_twin} PROPERTIES LABELS "fuzz" TIMEOUT 60)
+  endforeach()
 endif()
