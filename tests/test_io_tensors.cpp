@@ -183,6 +183,22 @@ TEST_CASE("io: write_safetensors writes the format's layout", "[io][safetensors]
   CHECK_THROWS_AS(io::write_safetensors({{"x", io::make_tensor<float>({2}, f)}, {"x", io::make_tensor<float>({2}, f)}}),
                   std::invalid_argument);
   CHECK_THROWS_AS(io::write_npy(io::tensor{io::tensor_dtype::f32, {3}, std::string(8, '\0')}), std::invalid_argument);
+  CHECK_THROWS_AS(io::write_safetensors({{"__metadata__", io::make_tensor<float>({2}, f)}}), std::invalid_argument);
+}
+
+// Found by fuzz_safetensors (tests/fuzz/corpus/safetensors/finding-empty-tensor-name.safetensors):
+// the format allows any tensor name but "__metadata__", the empty one too; the reader took such a
+// file and the writer refused to write it back.
+TEST_CASE("io: a tensor named \"\" is read and written back", "[io][safetensors]") {
+  const float f[2] = {1.0f, 0.5f};
+  const std::string file =
+      io::write_safetensors({{"", io::make_tensor<float>({2}, f)}, {"cos", io::make_tensor<float>({2}, f)}});
+  const auto r = io::read_safetensors(file);
+  INFO(r.error());
+  REQUIRE(r.ok());
+  REQUIRE(r.value().tensors.size() == 2);
+  CHECK(r.value().tensors[0].name.empty());
+  CHECK(io::write_safetensors(r.value().tensors) == file);
 }
 
 TEST_CASE("io: read_npy names each problem of a malformed file", "[io][npy]") {

@@ -206,8 +206,10 @@ inline safetensors_file read_safetensors_or_throw(std::string_view file) {
 }  // namespace detail
 
 // The .safetensors file of the tensors (data in the order given) and the metadata. Throws
-// std::invalid_argument on an empty, repeated or reserved ("__metadata__") name, or a tensor whose
-// data does not hold exactly its elements.
+// std::invalid_argument on a repeated or reserved ("__metadata__") name, or a tensor whose data does
+// not hold exactly its elements. Any other name is the format's, the empty one included: what
+// read_safetensors accepts, this writes back (it refused "" until fuzz_safetensors found a file
+// with such a tensor that could be read but not written).
 inline std::string write_safetensors(const std::vector<named_tensor>& tensors,
                                      const std::map<std::string, std::string>& metadata = {}) {
   nlohmann::ordered_json h = nlohmann::ordered_json::object();
@@ -215,9 +217,9 @@ inline std::string write_safetensors(const std::vector<named_tensor>& tensors,
   std::uint64_t at = 0;
   for (const auto& [name, t] : tensors) {
     const auto n = detail::checked_elements(t.shape, dtype_size(t.dtype));
-    if (name.empty() || name == "__metadata__" || h.contains(name) || !n || t.data.size() != *n * dtype_size(t.dtype))
+    if (name == "__metadata__" || h.contains(name) || !n || t.data.size() != *n * dtype_size(t.dtype))
       throw std::invalid_argument("posenc::io::write_safetensors: tensor '" + name +
-                                  "': empty, repeated or reserved name, or data not matching its shape");
+                                  "': repeated or reserved name, or data not matching its shape");
     h[name] = {{"dtype", std::string(detail::safetensors_dtype_name(t.dtype))},
                {"shape", t.shape},
                {"data_offsets", {at, at + t.data.size()}}};
