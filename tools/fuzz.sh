@@ -45,8 +45,10 @@ out=build/fuzz
 mkdir -p "$out" "$out/corpus/$reader" "$out/findings/$reader"
 exe="$out/fuzz_$reader"
 src="tests/fuzz/fuzz_$reader.cpp"
-# Rebuilt when the harness or any posenc header is newer than the binary.
-if [ ! -x "$exe" ] || [ -n "$(find "$src" tests/fuzz/fuzz_check.hpp include -newer "$exe" -print -quit; find tools/cli -newer "$exe" -print -quit)" ]; then
+# Rebuilt when the harness or any posenc header is newer than the binary (not for --coverage, which
+# builds its own instrumented binary below).
+if [ "$coverage" = 0 ] &&
+  { [ ! -x "$exe" ] || [ -n "$(find "$src" tests/fuzz/fuzz_check.hpp include -newer "$exe" -print -quit; find tools/cli -newer "$exe" -print -quit)" ]; }; then
   echo "fuzz: building $exe"
   "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -Iinclude -Itools -Itests/fuzz "$src" -o "$exe" ||
