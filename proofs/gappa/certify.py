@@ -640,7 +640,7 @@ def cert_rows_double_step():
 
 def cert_rows_double_entry():
     """The double kernel's entry product (26-bit halves): per component <= R_e; and the unfolded test's
-    margin 2^-76 (fl(l -+ e') outside [l - e, l + e])."""
+    margin (e' = e + the margin: fl(l -+ e') outside [l - e, l + e])."""
     k = dd_consts()
     h = Header(ROWS_DD)
     for stmt in ("r.cl = (z.ch - z.chh) + z.cl;", "r.ch = z.chh;",
@@ -665,12 +665,12 @@ def cert_rows_double_entry():
             report("rows_double_entry", "R_e: entry product (per component)", Re.where, Fr(Re.value), worst, "Gappa")
         if REPORT_MODE and pname == "test":
             t = tune_down("rows_double_entry", pname, spec, subs, "TM", Fr(tm.value))
-            report("rows_double_entry", "unfolded test margin e' = e + 2^-76", tm.where, Fr(tm.value), t, "least constant Gappa proves")
+            report("rows_double_entry", "unfolded test margin e' - e", tm.where, Fr(tm.value), t, "least constant Gappa proves")
 
 
 def cert_rows_double_folded():
     """The double kernel's folded amplitude: v = s af.hi (TwoProduct) + l af.hi + s af.lo, within
-    e |af| + |c| err + 2^-75 |af.hi|, and the test's margin 2^-75 |af.hi|."""
+    e |af| + |c| err + m |af.hi|, and the test's margin m |af.hi| (m = 2^-76)."""
     h = Header(ROWS_DD)
     for stmt in ("const d4 vcl = ec + (cl * ah + c * al), vsl = es + (sl * ah + s * al);",
                  "bad |= (ac < 0x1p-60) | (as < 0x1p-60);", "return af->ok && a >= 0x1p-500 && a <= 0x1p500;"):
@@ -685,7 +685,7 @@ def cert_rows_double_folded():
     subs = {n: gnum(f[n].value) for n in ("KAH", "K40", "M1", "K50", "M2")}
     subs["RELOW"] = gnum(Fr(dd_consts()["R_e"].value))  # e_row >= R_e (entry_bounds_dd)
     for pname, spec in parts.items():
-        prove("rows_double_folded", pname, spec, subs, "folded margins 2^-75", f["M1"])
+        prove("rows_double_folded", pname, spec, subs, "folded margins 2^-76", f["M1"])
         if REPORT_MODE and pname == "folded":
             t = tune_down("rows_double_folded", pname, spec, subs, "M1+M2", Fr(f["M1"].value))
             report("rows_double_folded", "both folded margins (x |af.hi|), set equal", f["M1"].where, Fr(f["M1"].value), t,

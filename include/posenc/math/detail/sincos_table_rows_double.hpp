@@ -15,7 +15,8 @@
 //    products' difference by TwoSum, then renormalised. With |Zh|, |Wh| <= 1 + 2^-40 and
 //    |Zl|, |Wl| <= 2^-53, every gathered term is <= 2^-52, the low part < 2^-49.9, and its error
 //    per component (two dropped Zl Wl, four rounded cross products, each <= 2^-106, seven roundings
-//    of sums below 2^-49, each <= 2^-102) < 2^-99: R = 2^-98 as a modulus.
+//    of sums below 2^-49, each <= 2^-102) < 2^-99; Gappa proves 2^-101.245 per component
+//    (proofs/gappa/rows_double_step.g), so R = 2^-100 as a modulus (sqrt2 x that: 2^-100.745).
 //  * Errors as moduli, with a = sqrt2 delta_1 (E_1's own error) and alpha = sqrt2 delta:
 //      eta_0 = 0, eta_1 <= a,  eta_{b+1} <= eta_b (1 + a) + a + R (1 + eta_b)(1 + a)
 //    (the float kernel's recurrence, sincos_table_rows.hpp, with this R), and the exact product of
@@ -26,17 +27,20 @@
 //    by <= 2^-79), so that Ah Eh is exact in double (26 + 26 bits) and needs no TwoProduct:
 //      c = Ach Ech - Ash Esh (TwoSum) + (Ach Ecl + Acl Ech + Acl Ecl) - (Ash Esl + Asl Esh + Asl Esl).
 //    Per component: the representations 2 x 2^-78.4, four cross products each rounded by <= 2^-79,
-//    six sums below 2^-23.9 each rounded by <= 2^-77: < 2^-74 (R_e). At B = 256 an entry is known
-//    to about 2^-73, and the test leaves about one entry in 2^15 to the scalar path.
+//    six sums below 2^-23.9 each rounded by <= 2^-77: < 2^-74; Gappa proves 2^-75.30
+//    (proofs/gappa/rows_double_entry.g), so R_e = 2^-75. At B = 256 an entry is known to about
+//    2^-73, and the test leaves about one entry in 2^15 to the scalar path.
 //  * The test on an unnormalised s + l within e: fl(s + fl(l - e')) == fl(s + fl(l + e')), with
-//    e' = e + 2^-76 so that fl(l -+ e') lie outside [l - e, l + e] (|l| + e' < 2^-23.9: each
-//    rounding moves by at most 2^-77). RN is monotone: equal roundings of both ends decide RN of
+//    e' = e + 2^-77 so that fl(l -+ e') lie outside [l - e, l + e] (|l| + e' < 2^-23.9: each
+//    rounding moves by at most 2^-77, so fl(l - e') <= l - e and fl(l + e') >= l + e; Gappa proves
+//    the least margin that works: 2^-78). RN is monotone: equal roundings of both ends decide RN of
 //    everything between.
 //  * Folded amplitude af = hi + lo (within err): v = s af.hi exactly (TwoProduct) plus
-//    l af.hi + s af.lo, within e |af| + |c| err + 2^-75 |af.hi| (the dropped l af.lo and the
-//    roundings of the low part, below 2^-23.9 |af.hi|); s is at least 2^-60 (else the lane goes to
+//    l af.hi + s af.lo, within e |af| + |c| err + 2^-76 |af.hi| (the dropped l af.lo and the
+//    roundings of the low part, below 2^-23.9 |af.hi|; Gappa proves both margins at 2^-76.19,
+//    proofs/gappa/rows_double_folded.g); s is at least 2^-60 (else the lane goes to
 //    the scalar path) and 2^-500 <= |af.hi| <= 2^500 (runtime_rows_double_take), so no product
-//    underflows; the test's margin is then 2^-75 |af.hi|.
+//    underflows; the test's margin is then 2^-76 |af.hi|.
 //  * Vectors of 4 doubles (GCC/Clang vector extensions; an AVX copy taken where the processor has
 //    it, like the float kernel) over slices of 8 columns; the E_b of a slice fill 64 KiB of stack.
 // Every value is an IEEE operation in a fixed order (no FMA: the splits and the TwoProduct need
@@ -90,8 +94,8 @@ constexpr bool cis_anchor_dd(std::uint64_t n, math::double_double theta, math::d
 struct anchor_error_dd {
   static constexpr double delta = 0x1p-80;  // a block anchor's component error, at most
   static constexpr double alpha = anchor_error::sqrt2 * delta * (1 + 0x1p-50);
-  static constexpr double R = 0x1p-98;    // a recurrence step's rounding, as a modulus
-  static constexpr double R_e = 0x1p-74;  // an entry's rounding, per component
+  static constexpr double R = 0x1p-100;   // a recurrence step's rounding, as a modulus
+  static constexpr double R_e = 0x1p-75;  // an entry's rounding, per component
   static constexpr double up = 1 + 0x1p-40;
 };
 
@@ -251,9 +255,9 @@ template <bool Folded, class Source>
     d4 rc, rs, e = (e_row + ferr[k]) * (1 + 0x1p-50);
     if constexpr (Folded) {
       const double ah = dabs(af->v.hi);
-      e = ((e * (ah * (1 + 0x1p-52)) + (1 + 0x1p-40) * af->err) + ah * 0x1p-75) * (1 + 0x1p-50) + 0x1p-75 * ah;
+      e = ((e * (ah * (1 + 0x1p-52)) + (1 + 0x1p-40) * af->err) + ah * 0x1p-76) * (1 + 0x1p-50) + 0x1p-76 * ah;
     } else {
-      e += 0x1p-76;
+      e += 0x1p-77;
     }
     entry_vector<Folded>(a[k], eb[k], e, af, rc, rs, bad[k]);
     if (w == width) {  // whole vectors in place
