@@ -127,14 +127,17 @@ TEST_CASE("Turns: quarter turns at theta_0 = 1 are exact; the integer entry poin
       CHECK(bits_of(big.value.cos) == bits_of(e.cos));
       CHECK(bits_of(big.value.sin) == bits_of(e.sin));
     }
-  const double nan = std::numeric_limits<double>::quiet_NaN();
+  // The positions through volatiles: with constant arguments Clang tried to fold each call at
+  // compile time (2.7 s for each of the last two, -ftime-trace).
+  volatile double nan = std::numeric_limits<double>::quiet_NaN(), past = 4194304.0, half = 0.5, quarter_turn = 2.5,
+                  negative = -100.0;
   CHECK(rope::sincos_turns_at<float>(c, nan, 0).error == status::domain_error);
-  CHECK(rope::sincos_turns_at<float>(c, 4194304.0, 0).error == status::domain_error);
-  CHECK(rope::sincos_turns_at<float>(c, 0.5, 16).error == status::domain_error);
+  CHECK(rope::sincos_turns_at<float>(c, past, 0).error == status::domain_error);
+  CHECK(rope::sincos_turns_at<float>(c, half, 16).error == status::domain_error);
   // theta_8 = 100^(-1/2) = 1/10 is rational but not a dyadic: at p = 2.5 the angle is exactly pi/2
   // and cos is exactly 0, which no enclosure can prove: an error, never wrong bits.
-  CHECK(rope::sincos_turns_at<float>(c, 2.5, 8).error == status::domain_error);
-  CHECK(rope::sincos_turns_at<float>(c, -100.0, 8).error == status::domain_error);
+  CHECK(rope::sincos_turns_at<float>(c, quarter_turn, 8).error == status::domain_error);
+  CHECK(rope::sincos_turns_at<float>(c, negative, 8).error == status::domain_error);
 }
 
 TEST_CASE("DINOv3 coordinates are (2i + 1)/n - 1 rounded once", "[turns]") {
