@@ -93,6 +93,14 @@ T parse_real(std::string_view text, std::string_view what, std::string_view cont
   }
   // A digit or a point must follow the sign and prefix (from_chars would take another sign).
   if (body.empty() || !(impl::is_digit(body[0], hex) || body[0] == '.')) throw usage_error(bad);
+  // An exponent's sign must be followed by a digit: libstdc++ 12's from_chars read "0x1.8p+-1" as
+  // 0x1.8p-1, where strtod stops at the 'p' (found by the suite's fuzzing smoke run,
+  // tests/fuzz/corpus/cli_args/finding-exponent-two-signs).
+  const std::size_t exp_at = body.find_first_of(hex ? "pP" : "eE");
+  if (exp_at != std::string_view::npos && exp_at + 1 < body.size() &&
+      (body[exp_at + 1] == '+' || body[exp_at + 1] == '-') &&
+      (exp_at + 2 >= body.size() || !impl::is_digit(body[exp_at + 2], false)))
+    throw usage_error(bad);
   T v{};
   const char* last = body.data() + body.size();
   const auto [ptr, ec] =
