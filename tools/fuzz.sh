@@ -111,6 +111,6 @@ findings=$(find "$out/findings/$reader" -type f -newer "$stamp" | wc -l)
 echo "fuzz: $reader: $execs executions, ${cov:-no coverage line}, corpus $(find "$out/corpus/$reader" -type f | wc -l) inputs, findings $findings"
 if [ "$status" != 0 ] || [ "$findings" != 0 ]; then
   grep -m 3 -E 'ERROR|property broken|SUMMARY' "$log" >&2 || true
-  echo "fuzz: $reader: findings in $out/findings/$reader/ (replay: build/gcc/tests/posenc_fuzz_replay $reader FILE)" >&2
+  echo "fuzz: $reader: findings in $out/findings/$reader/ (replay: build/asan/tests/posenc_fuzz_replay $reader FILE)" >&2
   exit 1
 fi
