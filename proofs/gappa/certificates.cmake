@@ -17,7 +17,11 @@ set(_posenc_gappa_certificates
     rows_double_recurrence
     round_test_cheap
     xpos_rows
-    dd_primitives)
+    dd_primitives
+    dd_add
+    dd_div
+    reduce_pio2
+    alibi_bias)
 
 if(NOT POSENC_GAPPA OR NOT Python3_Interpreter_FOUND)
   if(NOT POSENC_GAPPA)

@@ -41,6 +41,19 @@ CASES = {
     "float_enclosure": ("rows_float_test", "include/posenc/math/detail/sincos_table_entry.hpp",
                         "k::R * (1 + k::a) * (1 + eta) + 0x1p-53) * k::up;", "k::R * (1 + k::a) * (1 + eta) + 0x1p-55) * k::up;",
                         ["entry_bounds enclosure margin", "sincos_table_entry.hpp:", "0x1p-55", "Gappa cannot prove"]),
+    # dd_div's 3.5 u^2 -> 3 u^2: Gappa proves 3.25 u^2 (2^-104.30) on the box xh, y near 1.
+    "dd_div_bound": ("dd_div", "include/posenc/math/double_double.hpp", "error below 3.5 u^2", "error below 3 u^2",
+                     ["dd_div relative error", "double_double.hpp:", "= 3", "Gappa cannot prove"]),
+    # dd_add's 2^-103 -> 2^-104: the opposite-sign case without cancellation needs 2^-103.68.
+    "dd_add_bound": ("dd_add", "include/posenc/math/double_double.hpp", "relative error below 2^-103 (CRlibm Add22",
+                     "relative error below 2^-104 (CRlibm Add22", ["dd_add error", "double_double.hpp:", "= 104", "Gappa cannot prove"]),
+    # reduce_pio2's 2^-101 + |k| 2^-124 -> 2^-104 + |k| 2^-124: the error reaches 0.2 x 2^-101 for small k.
+    "reduce_bound": ("reduce_pio2", "include/posenc/math/reduce.hpp", "0x1p-101 + ak * 0x1p-124", "0x1p-104 + ak * 0x1p-124",
+                     ["reduce_pio2 error", "reduce.hpp:", "0x1p-104", "Gappa cannot prove"]),
+    # ALiBi's slope product back to the 0x1.01p-100 it once had: short of the proven 2^-99.934.
+    "alibi_bound": ("alibi_bias", "include/posenc/alibi/bias.hpp", "slope_product_rel_error = 0x1p-100 + 0x1p-104;",
+                    "slope_product_rel_error = 0x1.01p-100;",
+                    ["slope_product_rel_error", "bias.hpp:", "0x1.01p-100", "Gappa cannot prove"]),
     # A modelled statement changed (the low parts gathered in another order): the certificate no
     # longer matches the code and says so.
     "dd_statement_changed": ("rows_double_entry", "include/posenc/math/detail/sincos_table_rows_double.hpp",

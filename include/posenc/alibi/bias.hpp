@@ -49,6 +49,13 @@ namespace posenc::alibi::detail {
 
 using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
+// The relative error of p = dd_mul(m, k) (m = geometric_frequency's slope, k a distance) against
+// the exact m_h k, as a multiple of |p.hi|: m's geometric_frequency_max_rel_error = 2^-100, and
+// dd_mul(dd, double)'s two roundings, below 3u^2 < 2^-104.4 of |p|; together (with |m k| / |p.hi|
+// <= 1 + 2^-52) below 2^-100 + 2^-104. proofs/gappa/alibi_bias.g proves 2^-99.934 from those
+// parts: the 0x1.01p-100 (2^-100 + 2^-108) this once was did not cover them, by 0.06 bit.
+inline constexpr double slope_product_rel_error = 0x1p-100 + 0x1p-104;
+
 // k m as a bigfloat with its absolute error: m within 2^a.err, times k < 2^g scales it by < 2^g,
 // and the truncation of the product adds < 1 ulp.
 template <int L>
@@ -78,7 +85,7 @@ constexpr posenc::result<T> bias_at_distance(const checked_config& cc, int h, st
   } else {
     const math::double_double m = math::geometric_frequency(2.0, num, den);
     const math::double_double p = posenc::detail::dd_mul(m, kd);
-    const double err = (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100;  // 2^-100 + dd_mul's 2^-104, with margin
+    const double err = (p.hi < 0 ? -p.hi : p.hi) * alibi::detail::slope_product_rel_error;
     const auto n = static_cast<std::uint64_t>(num);
     const auto d = static_cast<std::uint32_t>(den);
     out = posenc::detail::round_once<T>(
@@ -119,7 +126,7 @@ constexpr posenc::result<T> entry(const alibi::checked_config& cc, int h, const 
     v = round_dd<T>(-kd * s.m.hi, 0.0), done = true;
   } else {
     const math::double_double p = dd_mul(s.m, kd);
-    done = ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * 0x1.01p-100, v);
+    done = ziv_round<T>(-p.hi, -p.lo, (p.hi < 0 ? -p.hi : p.hi) * slope_product_rel_error, v);
   }
   if (!done) return alibi::bias_at_distance<T>(cc, h, k);
   return rounded_result(v);

@@ -46,7 +46,9 @@ namespace posenc::math {
 //  2^-103.7 den (Lm = 0 exactly for a power-of-two base, whatever num);
 //  B = num Lm by dd_mul(dd, double): TwoProd exact, two roundings < 3u^2 |B|, |B| < 0.36 den:
 //  2^-105.9 den; A = f ln2: ln2 to 2^-108 absolute, 3u^2 of |A| < 0.7 den: 2^-104.9 den;
-//  n = A + B (AccurateDWPlusDW, 3u^2 of |n| < 1.06 den): 2^-104.3 den; sum 2^-102.5 den.
+//  n = A + B (AccurateDWPlusDW, 3u^2 of |n| < 1.06 den): 2^-104.3 den; sum 2^-102.5 den. (A and B
+//  can cancel; Gappa certifies dd_add's absolute 2^-103 max(|A|, |B|) < 2^-103 x 0.7 den there,
+//  proofs/gappa/README.md, which makes the total below 2^-100.93, still inside the constant.)
 //  Dividing by den (DWDivFP3, 3.5u^2 of |arg| < 1.06): argument error < 2^-102.1 absolute, so a
 //  relative error < 2^-102.1 of the exponential; exp_dd_eval adds 2^-102; the scaling by 2^(k-q)
 //  is exact. Total below 2^-101.0; the constant states 2^-100 (measured maximum about 2^-104.5).
