@@ -15,6 +15,7 @@
 #include <posenc/io/alibi_hf_config.hpp>
 #include <posenc/io/read_text_file.hpp>
 #include <posenc/io/rope_hf_config.hpp>
+#include <posenc/io/rope_nd_hf_config.hpp>
 #include <posenc/io/t5_hf_config.hpp>
 #include <posenc/rope/config.hpp>
 #include <posenc/rope/config_fields.hpp>
@@ -256,6 +257,38 @@ TEST_CASE("io: ALiBi of BLOOM, MPT and Falcon; T5's decoder", "[io]") {
   CHECK(dec.value().relative_attention_num_buckets == 16);
   CHECK(dec.value().relative_attention_max_distance == 64);
   CHECK(!dec.value().bidirectional);
+}
+
+// An absent key takes the default of the framework the config comes from, never posenc's usual
+// 10000: HF's DINOv3ViTConfig (configuration_dinov3_vit.py, rope_theta: float = 100.0), diffusers'
+// FluxTransformer2DModel (theta 10000 written in its code) and Flux2Transformer2DModel (class
+// default 2000). A stated rope_theta wins over each; no class and no key is refused.
+TEST_CASE("io: ND RoPE's rope_theta when absent follows DINOv3, FLUX.1 and FLUX.2", "[io][rope_nd]") {
+  const auto dino = io::rope_nd_from_hf_config(R"({"model_type": "dinov3_vit", "hidden_size": 768,
+                                                   "num_attention_heads": 12})");
+  REQUIRE(dino.ok());
+  CHECK(dino.value().rope_theta == 100.0);
+  CHECK(dino.value().axes_dim == std::vector<int>{32, 32});
+  CHECK(dino.value().turns);
+  const auto dino_stated = io::rope_nd_from_hf_config(R"({"model_type": "dinov3_vit", "rope_theta": 10000})");
+  REQUIRE(dino_stated.ok());
+  CHECK(dino_stated.value().rope_theta == 10000.0);
+
+  const auto flux1 =
+      io::rope_nd_from_hf_config(R"({"_class_name": "FluxTransformer2DModel", "axes_dims_rope": [16, 56, 56]})");
+  REQUIRE(flux1.ok());
+  CHECK(flux1.value().rope_theta == 10000.0);
+  const auto flux2 =
+      io::rope_nd_from_hf_config(R"({"_class_name": "Flux2Transformer2DModel", "axes_dims_rope": [32, 32, 32, 32]})");
+  REQUIRE(flux2.ok());
+  CHECK(flux2.value().rope_theta == 2000.0);
+  const auto flux2_stated = io::rope_nd_from_hf_config(
+      R"({"_class_name": "Flux2Transformer2DModel", "axes_dims_rope": [32, 32, 32, 32], "rope_theta": 10000})");
+  REQUIRE(flux2_stated.ok());
+  CHECK(flux2_stated.value().rope_theta == 10000.0);
+  const auto unknown = io::rope_nd_from_hf_config(R"({"axes_dims_rope": [16, 56, 56]})");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK_THAT(unknown.error(), Catch::Matchers::Contains("rope_theta"));
 }
 
 TEST_CASE("io: every bad input is one line naming the field", "[io][errors]") {

@@ -323,8 +323,15 @@ constexpr std::array<laws::law_result, 4> bucket_laws(const std::array<I, N>& b,
 
 // 0..3: T5 bidirectional (none; r = -50 in bucket 3; buckets of max_distance 256 described as 128;
 // mirrored: the later keys in the lower half); 4..5: T5 causal (none; r = -150 in bucket 30);
-// 6..7: DeBERTa 16/40 (none; r = 5 in bucket -5); 8..9: Shaw k = 4 (none; r = 2 at index 9).
+// 6..7: DeBERTa 16/40 (none; r = 5 in bucket -5); 8..9: Shaw k = 4 (none; r = 2 at index 9);
+// 10: T5 bidirectional with r = 200 in bucket 32, one row past relative_attention_bias's 32 (the
+// highest bucket is num_buckets - 1 = 31, which defect 0's table reaches: both sides of the bound).
 constexpr std::array<laws::law_result, 4> bucket_family(int defect) {
+  if (defect == 10) {
+    auto b = posenc::t5::make_buckets<200>(t5_bi).value;
+    b[400] = 32;
+    return bucket_laws(b, -200, laws::t5_bucket_spec(t5_bi));
+  }
   if (defect <= 3) {
     auto b =
         posenc::t5::make_buckets<200>(defect == 2 ? posenc::t5::config{.relative_attention_max_distance = 256} : t5_bi)
@@ -368,6 +375,9 @@ static_assert(exactly(bucket_family(7),
                       {{&laws::kind::bucket_monotone, 5, -1, -1, 4}, {&laws::kind::bucket_sign_partition, 5, -1, -1}}));
 static_assert(exactly(bucket_family(9),
                       {{&laws::kind::bucket_monotone, 3, -1, -1, 2}, {&laws::kind::bucket_bounded, 2, -1, -1}}));
+static_assert(exactly(bucket_family(10),
+                      {{&laws::kind::bucket_bounded, 200, -1, -1}, {&laws::kind::bucket_saturation, 200, -1, -1}}));
+static_assert(bucket_family(0)[1].holds && bucket_family(0)[1].checked > 0);  // bucket 31 is in bounds
 
 TEST_CASE("bucket laws: seeded defects fail exactly where expected, at compile time and run time", "[laws][schemes]") {
   // T5 causal, DeBERTa and Shaw without defects: every law holds; causal T5 has no sign partition.
@@ -377,7 +387,7 @@ TEST_CASE("bucket laws: seeded defects fail exactly where expected, at compile t
   CHECK((deb[0].holds && deb[1].holds && deb[2].holds && deb[2].checked == 2 && deb[3].holds));
   const auto shaw = bucket_family(opaque(8));
   CHECK((shaw[0].holds && shaw[1].holds && shaw[2].holds && shaw[3].holds));
-  for (int d = 0; d <= 9; ++d) {
+  for (int d = 0; d <= 10; ++d) {
     CAPTURE(d);
     const auto rt = bucket_family(opaque(d));
     INFO(describe(rt));

@@ -352,6 +352,37 @@ def test_ggml_float32_inv_freq_is_the_recurrence_at_position_1(cfg, factor):
     assert np.array_equal(np.asarray(bf).view(np.uint16), posenc.float32_to_bfloat16_bits(want.astype(np.float32)))
 
 
+def test_float32_to_bfloat16_bits_rounds_ties_to_even():
+    """posenc.float32_to_bfloat16_bits is IEEE round-to-nearest-even from float32 (what torch's
+    .to(torch.bfloat16) and posenc's C++ do): bfloat16 is float32's high 16 bits, so a float32 whose
+    low 16 bits are exactly 0x8000 is a tie and goes to the even high half; one bit either side of
+    the tie goes down or up. Expected values are the definition applied by hand."""
+    cases = {
+        0x3F808000: 0x3F80,  # 1 + 2^-8: halfway between 1 and 1 + 2^-7, to even (down)
+        0x3F818000: 0x3F82,  # 1 + 3 2^-8: halfway, to even (up)
+        0x3F807FFF: 0x3F80,  # just below the tie
+        0x3F808001: 0x3F81,  # just above the tie
+        0xBF808000: 0xBF80,  # the same ties negative
+        0xBF818000: 0xBF82,
+        0x00008000: 0x0000,  # the smallest subnormal tie: +0
+        0x00018000: 0x0002,
+        0x7F7F8000: 0x7F80,  # a tie at the top of the largest binade: to even, which is infinity
+        0x7F7F7FFF: 0x7F7F,
+        0x7F800000: 0x7F80,  # infinity stays infinity
+    }
+    u = np.array(list(cases), dtype=np.uint32)
+    got = posenc.float32_to_bfloat16_bits(u.view(np.float32))
+    assert [hex(g) for g in got.tolist()] == [hex(w) for w in cases.values()]
+    # Every low half of one even and one odd high half: down below 0x8000, up above, even at it.
+    for high in (0x3F80, 0x3F81):
+        low = np.arange(0x10000, dtype=np.uint32)
+        got = posenc.float32_to_bfloat16_bits(((np.uint32(high) << 16) | low).view(np.float32)).astype(np.int64)
+        up = (low > 0x8000) | ((low == 0x8000) & (high % 2 == 1))
+        assert np.array_equal(got, high + up.astype(np.int64))
+    nan = posenc.float32_to_bfloat16_bits(np.array([0x7FC00001, 0x7F800001], dtype=np.uint32).view(np.float32))
+    assert np.isnan(posenc.bfloat16_to_float32(nan)).all()  # a NaN stays NaN, never rounded into infinity
+
+
 def test_ggml_float32_in_other_dtypes_is_the_float32_table_converted():
     """Like HF's .to(dtype): float64 holds the float32 values exactly; float16 and bfloat16 round them
     (a second rounding, which the exact policy does not have)."""
