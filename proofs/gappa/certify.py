@@ -355,6 +355,11 @@ def query(cert: str, part: str, spec: dict, subs: dict) -> list[tuple[Fr, Fr]]:
     return res
 
 
+def query_widest(cert: str, part: str, spec: dict, subs: dict) -> Fr:
+    """Report mode: the largest magnitude in the ranges Gappa proves for the part's #:query lines."""
+    return max(max(abs(lo), abs(hi)) for lo, hi in query(cert, part, spec, subs))
+
+
 def tune_down(cert, part, spec, subs, key, start: Fr) -> Fr:
     """Report mode: about the least value of the constant subs[key] (within 2^(1/64)) for which the
     part still proves, by bisection on its log2 below `start` (down to start / 2^16)."""
@@ -462,7 +467,7 @@ def cert_rows_float_product():
         prove("rows_float_product", pname, spec, subs, "anchor_error::R (complex product rounding)", R,
               f"|error| <= R / sqrt2 (|P| + |Q|)")
     if REPORT_MODE:
-        worst = max(max(abs(lo), abs(hi)) for pname, spec in parts.items() for lo, hi in query("rows_float_product", pname, spec, subs))
+        worst = max(query_widest("rows_float_product", pname, spec, subs) for pname, spec in parts.items())
         report("rows_float_product", "R: complex product rounding (modulus, / |Z*||W*|)", R.where, Fr(R.value), worst * s2,
                "Gappa: per component u(2+u)(|P|+|Q|); x sqrt2 (Cauchy-Schwarz)")
 
@@ -492,7 +497,7 @@ def cert_rows_float_anchor():
     for pname, spec in parts.items():
         prove("rows_float_anchor", pname, spec, subs, "cis_anchor delta", delta)
         if REPORT_MODE and pname == "inner":
-            worst = max(max(abs(lo), abs(hi)) for lo, hi in query("rows_float_anchor", pname, spec, subs))
+            worst = query_widest("rows_float_anchor", pname, spec, subs)
             report("rows_float_anchor", "cis_anchor component error delta", delta.where, Fr(delta.value), worst,
                    f"Gappa, with the kernel's {ks.text} (Sollya), reduction, angle: K = {fmt(K)}")
 
@@ -637,7 +642,7 @@ def cert_rows_double_step():
     for pname, spec in parts.items():
         prove("rows_double_step", pname, spec, subs, R.name, R, "per component <= R / sqrt2")
         if REPORT_MODE:
-            worst = max(max(abs(lo), abs(hi)) for lo, hi in query("rows_double_step", pname, spec, subs))
+            worst = query_widest("rows_double_step", pname, spec, subs)
             report("rows_double_step", "R: dd-lite recurrence product (modulus)", R.where, Fr(R.value), worst * sqrt2_up(),
                    "Gappa per component x sqrt2")
 
@@ -665,7 +670,7 @@ def cert_rows_double_entry():
         c = Re if pname == "entry" else tm
         prove("rows_double_entry", pname, spec, subs, c.name, c)
         if REPORT_MODE and pname == "entry":
-            worst = max(max(abs(lo), abs(hi)) for lo, hi in query("rows_double_entry", pname, spec, subs))
+            worst = query_widest("rows_double_entry", pname, spec, subs)
             report("rows_double_entry", "R_e: entry product (per component)", Re.where, Fr(Re.value), worst, "Gappa")
         if REPORT_MODE and pname == "test":
             t = tune_down("rows_double_entry", pname, spec, subs, "TM", Fr(tm.value))
@@ -830,7 +835,7 @@ def cert_dd_primitives():
         c, key, v = consts[pname]
         prove("dd_primitives", pname, spec, subs, c.name, c)
         if REPORT_MODE:
-            worst = max(max(abs(lo), abs(hi)) for lo, hi in query("dd_primitives", pname, spec, subs))
+            worst = query_widest("dd_primitives", pname, spec, subs)
             report("dd_primitives", c.name, c.where, v, worst, "Gappa")
 
 
@@ -854,7 +859,7 @@ def cert_dd_add():
     for pname, spec in parts.items():
         prove("dd_add", pname, spec, subs, add.name, add, notes[pname])
         if REPORT_MODE:
-            worst = max(max(abs(lo), abs(hi)) for lo, hi in query("dd_add", pname, spec, subs))
+            worst = query_widest("dd_add", pname, spec, subs)
             report("dd_add", f"dd_add {notes[pname]}", add.where, v, worst, "Gappa")
 
 
@@ -884,7 +889,7 @@ def cert_dd_div():
             prove("dd_div", "div", spec, subs, C.name, C,
                   f"relative error <= {C.text} u^2 for xh in [{float(xl)}, {float(xh)}], y in [{float(yl)}, {float(yh)}]")
             if REPORT_MODE:
-                worst = max([worst] + [max(abs(lo), abs(hi)) for lo, hi in query("dd_div", "div", spec, subs)])
+                worst = max(worst, query_widest("dd_div", "div", spec, subs))
     if REPORT_MODE:
         report("dd_div", "dd_div relative error (x / y, 3.5 u^2)", C.where, bound, worst, "Gappa, 4 x 4 boxes")
 
@@ -911,7 +916,7 @@ def cert_alibi_bias():
     prove("alibi_bias", "product", spec, subs, C.name, C,
           f"|dd_mul(m, k) - m_h k| <= |p.hi| {C.text} with m within {H.text} (geometric_frequency)")
     if REPORT_MODE:
-        worst = max(max(abs(lo), abs(hi)) for lo, hi in query("alibi_bias", "product", spec, subs))
+        worst = query_widest("alibi_bias", "product", spec, subs)
         report("alibi_bias", "ALiBi slope product relative error", C.where, c, worst, "Gappa")
 
 
@@ -981,7 +986,7 @@ def cert_reduce_pio2():
         bsubs = dict(subs, XL=gnum(xl), XH=gnum(xh))
         prove("reduce_pio2", "reduce", parts["reduce"], bsubs, A.name, A, f"the error bound for xh in [2^{j0}, {float(xh)}]")
         if REPORT_MODE:
-            worst = max([worst] + [max(abs(lo), abs(hi)) for lo, hi in query("reduce_pio2", "reduce", parts["reduce"], bsubs)])
+            worst = max(worst, query_widest("reduce_pio2", "reduce", parts["reduce"], bsubs))
     if REPORT_MODE:
         report("reduce_pio2", "reduce_pio2 err / (2^-101 + |k| 2^-124) (x 2^-101)", A.where, Fr(A.value), worst * Fr(A.value),
                f"Gappa, {len(groups)} groups of binades of xh; |e| = {fmt(max(abs(elo), abs(ehi)))}")
