@@ -86,6 +86,14 @@ constexpr harness harnesses[] = {{"hf_config", posenc_fuzz_hf_config},
                                  {"twin_nan", twin_nan},
                                  {"twin_merge", twin_merge}};
 
+// The harness of that name, or nullptr (the replay's argument, the smoke run's environment).
+const harness* find_harness(const char* name) {
+  if (name == nullptr) return nullptr;
+  const harness* h = std::find_if(std::begin(harnesses), std::end(harnesses),
+                                  [&](const harness& x) { return std::strcmp(x.name, name) == 0; });
+  return h == std::end(harnesses) ? nullptr : h;
+}
+
 #if !defined(POSENC_FUZZ_SMOKE)
 bool replay(harness_fn run, const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
@@ -108,9 +116,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: posenc_fuzz_replay HARNESS PATH...\n");
     return 2;
   }
-  const harness* h = std::find_if(std::begin(harnesses), std::end(harnesses),
-                                  [&](const harness& x) { return std::strcmp(x.name, argv[1]) == 0; });
-  if (h == std::end(harnesses)) {
+  const harness* h = find_harness(argv[1]);
+  if (h == nullptr) {
     std::fprintf(stderr, "posenc_fuzz_replay: no harness '%s'\n", argv[1]);
     return 2;
   }
@@ -147,10 +154,8 @@ harness_fn smoke_harness = nullptr;
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   const char* name = std::getenv("POSENC_FUZZ_HARNESS");
-  const harness* h = name == nullptr ? std::end(harnesses)
-                                     : std::find_if(std::begin(harnesses), std::end(harnesses),
-                                                    [&](const harness& x) { return std::strcmp(x.name, name) == 0; });
-  if (h == std::end(harnesses)) {
+  const harness* h = find_harness(name);
+  if (h == nullptr) {
     std::fprintf(stderr, "posenc_fuzz_smoke: set POSENC_FUZZ_HARNESS to a harness's name (got '%s')\n",
                  name == nullptr ? "" : name);
     std::exit(2);
