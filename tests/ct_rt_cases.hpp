@@ -218,6 +218,18 @@ constexpr double f_exp_d(const double& x) { return pm::exp(x); }
 constexpr float f_exp_f(const float& x) { return pm::exp(x); }
 constexpr double f_log_d(const double& x) { return pm::log(x); }
 constexpr float f_log_f(const float& x) { return pm::log(x); }
+// The same with posenc's own evaluation at compile time too (without it, GCC's constant
+// evaluation takes the compiler's correctly rounded folds: math/evaluation.hpp).
+constexpr double f_sin_d_own(const double& x) { return pm::sin(x, pm::own_evaluation); }
+constexpr double f_cos_d_own(const double& x) { return pm::cos(x, pm::own_evaluation); }
+constexpr pm::sincos_result<double> f_sincos_d_own(const double& x) { return pm::sincos(x, pm::own_evaluation); }
+constexpr float f_sin_f_own(const float& x) { return pm::sin(x, pm::own_evaluation); }
+constexpr float f_cos_f_own(const float& x) { return pm::cos(x, pm::own_evaluation); }
+constexpr pm::sincos_result<float> f_sincos_f_own(const float& x) { return pm::sincos(x, pm::own_evaluation); }
+constexpr double f_exp_d_own(const double& x) { return pm::exp(x, pm::own_evaluation); }
+constexpr float f_exp_f_own(const float& x) { return pm::exp(x, pm::own_evaluation); }
+constexpr double f_log_d_own(const double& x) { return pm::log(x, pm::own_evaluation); }
+constexpr float f_log_f_own(const float& x) { return pm::log(x, pm::own_evaluation); }
 constexpr double f_sqrt_d(const double& x) { return pm::sqrt(x); }
 constexpr float f_sqrt_f(const float& x) { return pm::sqrt(x); }
 constexpr double f_pow_d(const xy<double>& a) { return pm::pow(a.x, a.y); }

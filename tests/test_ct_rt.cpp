@@ -66,6 +66,21 @@ TEST_CASE("compile time equals run time: sin, cos, sincos", "[ct_rt]") {
   compare<trig_f, f_sincos_f>("sincos(float)");
 }
 
+// On GCC the functions above take the compiler's folds in constant evaluation (math/evaluation.hpp);
+// posenc's own evaluation must give the same bits at compile time as at run time too.
+TEST_CASE("compile time equals run time: posenc's own evaluation of sin, cos, sincos, exp, log", "[ct_rt]") {
+  compare<trig_d, f_sin_d_own>("sin(double, own)");
+  compare<trig_d, f_cos_d_own>("cos(double, own)");
+  compare<trig_d, f_sincos_d_own>("sincos(double, own)");
+  compare<trig_f, f_sin_f_own>("sin(float, own)");
+  compare<trig_f, f_cos_f_own>("cos(float, own)");
+  compare<trig_f, f_sincos_f_own>("sincos(float, own)");
+  compare<exp_d, f_exp_d_own>("exp(double, own)");
+  compare<exp_f, f_exp_f_own>("exp(float, own)");
+  compare<log_d, f_log_d_own>("log(double, own)");
+  compare<log_f, f_log_f_own>("log(float, own)");
+}
+
 TEST_CASE("compile time equals run time: exp, log, sqrt, pow", "[ct_rt]") {
   compare<exp_d, f_exp_d>("exp(double)");
   compare<exp_f, f_exp_f>("exp(float)");

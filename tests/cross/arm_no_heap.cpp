@@ -1,11 +1,15 @@
-// arm_no_heap.cpp: the run-time multi-stream fills (M-RoPE, ND) with and without scratch, as a
-// firmware image would call them. Compiled by check_no_heap.cmake for a Cortex-M0 at -O0 and -Os,
-// whose object must not reference operator new/delete or malloc: in constant evaluation these
-// fills allocate the rows they gather from, and that branch must not survive into run-time code
-// at any optimisation level (rope/detail/stream_fill.hpp, rows_worth_allocating).
+// arm_no_heap.cpp: the run-time multi-stream fills (M-RoPE, ND) with and without scratch, and the
+// scalar sin, cos, sincos, exp and log, as a firmware image would call them. Compiled by
+// check_no_heap.cmake for a Cortex-M0 at -O0 and -Os, whose object must not reference operator
+// new/delete, malloc or libm: in constant evaluation the fills allocate the rows they gather from
+// (rope/detail/stream_fill.hpp, rows_worth_allocating) and on GCC the scalar functions take the
+// compiler's folds of sin, exp and log (math/evaluation.hpp); neither branch may survive into
+// run-time code at any optimisation level.
 #include <cstdint>
 #include <span>
 
+#include <posenc/math/exp_log.hpp>
+#include <posenc/math/trig.hpp>
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/nd.hpp>
 
@@ -22,4 +26,13 @@ posenc::status posenc_fill_streams(std::span<const std::uint64_t> thw, std::span
   if (s == posenc::status::ok) s = rope::fill_nd_pair_table<float>(flux, ids, nd_out);
   if (s == posenc::status::ok) s = rope::fill_nd_pair_table<float>(flux, ids, nd_out, scratch);
   return s;
+}
+
+double posenc_scalars(double x) {
+  const posenc::math::sincos_result<double> r = posenc::math::sincos(x);
+  return posenc::math::sin(x) + posenc::math::cos(x) + r.sin + r.cos + posenc::math::exp(x) + posenc::math::log(x);
+}
+float posenc_scalars_f(float x) {
+  const posenc::math::sincos_result<float> r = posenc::math::sincos(x);
+  return posenc::math::sin(x) + posenc::math::cos(x) + r.sin + r.cos + posenc::math::exp(x) + posenc::math::log(x);
 }

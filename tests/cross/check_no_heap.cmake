@@ -1,7 +1,9 @@
 # Script mode: compile SOURCE with ARM_CXX for a Cortex-M0 (no FPU) at -O0 and at -Os, and check
-# with ARM_NM that neither object references the heap (operator new/delete, malloc, free): posenc
-# allocates nothing at run time, at any optimisation level. Run on tests/cross/arm_heap_twin.cpp
-# (WILL_FAIL), the check is shown able to fail.
+# with ARM_NM that neither object references the heap (operator new/delete, malloc, free) or libm's
+# sin, cos, sincos, exp or log: posenc allocates nothing and calls no libm at run time, at any
+# optimisation level (its constant evaluation allocates, and on GCC folds the math builtins:
+# math/evaluation.hpp). Run on tests/cross/arm_heap_twin.cpp and arm_libm_twin.cpp (WILL_FAIL),
+# the check is shown able to fail on each.
 foreach(_var ARM_CXX ARM_NM SOURCE INCLUDE_DIR OUTPUT_DIR)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "check_no_heap.cmake: ${_var} is not set")
@@ -26,5 +28,9 @@ foreach(_opt IN ITEMS -O0 -Os)
   if(_heap)
     message(FATAL_ERROR "${_stem} at ${_opt} references the heap: ${_heap}")
   endif()
-  message("${_stem} at ${_opt}: no heap symbol")
+  string(REGEX MATCHALL "U (sin|cos|sincos|exp|log)f?\n" _libm "${_symbols}\n")
+  if(_libm)
+    message(FATAL_ERROR "${_stem} at ${_opt} references libm: ${_libm}")
+  endif()
+  message("${_stem} at ${_opt}: no heap or libm symbol")
 endforeach()

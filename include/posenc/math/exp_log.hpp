@@ -17,6 +17,7 @@
 #include "posenc/math/detail/log_kernel.hpp"
 #include "posenc/math/detail/mp/exp_log.hpp"
 #include "posenc/math/detail/round_test_cheap.hpp"
+#include "posenc/math/evaluation.hpp"
 #include "posenc/math/round.hpp"
 
 namespace posenc::detail {
@@ -48,9 +49,10 @@ constexpr T log_narrow(double x) noexcept {
 
 namespace posenc::math {
 
-// e^x rounded to nearest. exp(+-0) = 1, exp(-inf) = +0, exp(+inf) = +inf, exp(NaN) = NaN,
-// overflow gives +inf and underflow the correctly rounded subnormal or +0.
-constexpr double exp(double x) noexcept {
+// e^x rounded to nearest, posenc's own evaluation on every compiler (evaluation.hpp). exp(+-0) = 1,
+// exp(-inf) = +0, exp(+inf) = +inf, exp(NaN) = NaN, overflow gives +inf and underflow the correctly
+// rounded subnormal or +0.
+constexpr double exp(double x, own_evaluation_t) noexcept {
   if (x != x) return x;
   if (x > 709.79) return std::numeric_limits<double>::infinity();  // e^x > DBL_MAX + ulp/2
   if (x < -745.2) return 0.0;                                      // e^x < 2^-1075
@@ -65,16 +67,16 @@ constexpr double exp(double x) noexcept {
   return detail::mp::exp<double>(x);
 }
 
-constexpr float exp(float x) noexcept {
+constexpr float exp(float x, own_evaluation_t) noexcept {
   if (x != x) return x;
   float out = 0.0f;  // the path written for constant evaluation (detail/exp_scalar_fast.hpp)
   if (detail::exp_float_fast(static_cast<double>(x), out)) return out;
   return detail::exp_narrow<float>(x);
 }
 
-// log x rounded to nearest. log(+-0) = -inf, log(x < 0) = NaN, log(1) = +0, log(+inf) = +inf,
-// log(NaN) = NaN.
-constexpr double log(double x) noexcept {
+// log x rounded to nearest, posenc's own evaluation on every compiler. log(+-0) = -inf,
+// log(x < 0) = NaN, log(1) = +0, log(+inf) = +inf, log(NaN) = NaN.
+constexpr double log(double x, own_evaluation_t) noexcept {
   if (x != x) return x;
   if (x < 0) return std::numeric_limits<double>::quiet_NaN();
   if (x == 0) return -std::numeric_limits<double>::infinity();
@@ -87,12 +89,40 @@ constexpr double log(double x) noexcept {
   return detail::mp::log<double>(x);
 }
 
-constexpr float log(float x) noexcept {
+constexpr float log(float x, own_evaluation_t) noexcept {
   if (x != x) return x;
   if (x < 0) return std::numeric_limits<float>::quiet_NaN();
   if (x == 0) return -std::numeric_limits<float>::infinity();
   if (x == std::numeric_limits<float>::infinity()) return x;
   return detail::log_narrow<float>(x);
+}
+
+// e^x and log x rounded to nearest, with the specials above: in constant evaluation on GCC, the
+// compiler's correctly rounded fold where it makes one (evaluation.hpp); everywhere else, the own
+// evaluation above. The same bits either way.
+constexpr double exp(double x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_exp(x))) return __builtin_exp(x);
+#endif
+  return math::exp(x, own_evaluation);
+}
+constexpr float exp(float x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_expf(x))) return __builtin_expf(x);
+#endif
+  return math::exp(x, own_evaluation);
+}
+constexpr double log(double x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_log(x))) return __builtin_log(x);
+#endif
+  return math::log(x, own_evaluation);
+}
+constexpr float log(float x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_logf(x))) return __builtin_logf(x);
+#endif
+  return math::log(x, own_evaluation);
 }
 
 }  // namespace posenc::math

@@ -16,6 +16,7 @@
 #include "posenc/math/detail/mp/trig.hpp"
 #include "posenc/math/detail/trig_kernel.hpp"
 #include "posenc/math/detail/trig_scalar_fast.hpp"
+#include "posenc/math/evaluation.hpp"
 #include "posenc/math/reduce.hpp"
 #include "posenc/math/round.hpp"
 #include "posenc/math/sincos_result.hpp"
@@ -130,33 +131,79 @@ constexpr math::sincos_result<T> trig_sincos(T x) noexcept {
 
 namespace posenc::math {
 
-// RN(sin x), RN(cos x): correctly rounded for every finite x; Annex F specials.
+// RN(sin x), RN(cos x), posenc's own evaluation on every compiler (evaluation.hpp).
 // The first path (detail/trig_scalar_fast.hpp) decides most arguments 2^-27 <= |x| < 2^20 in one
 // call; the rest, specials included, take the general one. Calls are kept few on purpose: in GCC's
 // constant evaluator each one costs time and memory (docs/performance.md 1.1).
-constexpr double sin(double x) noexcept {
+constexpr double sin(double x, own_evaluation_t) noexcept {
   double out = 0.0;
   if (detail::trig_double_fast(x, 0, out)) return out;
   return detail::trig_sin<double>(x);
 }
-constexpr float sin(float x) noexcept {
+constexpr float sin(float x, own_evaluation_t) noexcept {
   float out = 0.0f;
   if (detail::trig_float_fast(static_cast<double>(x), 0, out)) return out;
   return detail::trig_sin<float>(x);
 }
-constexpr double cos(double x) noexcept {
+constexpr double cos(double x, own_evaluation_t) noexcept {
   double out = 0.0;
   if (detail::trig_double_fast(x, 1, out)) return out;
   return detail::trig_cos<double>(x);
 }
-constexpr float cos(float x) noexcept {
+constexpr float cos(float x, own_evaluation_t) noexcept {
   float out = 0.0f;
   if (detail::trig_float_fast(static_cast<double>(x), 1, out)) return out;
   return detail::trig_cos<float>(x);
 }
 
 // {RN(sin x), RN(cos x)}, bitwise equal to {sin(x), cos(x)}, from one argument reduction.
-constexpr sincos_result<double> sincos(double x) noexcept { return detail::trig_sincos<double>(x); }
-constexpr sincos_result<float> sincos(float x) noexcept { return detail::trig_sincos<float>(x); }
+constexpr sincos_result<double> sincos(double x, own_evaluation_t) noexcept { return detail::trig_sincos<double>(x); }
+constexpr sincos_result<float> sincos(float x, own_evaluation_t) noexcept { return detail::trig_sincos<float>(x); }
+
+// RN(sin x), RN(cos x), {RN(sin x), RN(cos x)}: correctly rounded for every finite x; Annex F
+// specials. In constant evaluation on GCC, the compiler's correctly rounded fold where it makes
+// one (evaluation.hpp); everywhere else, the own evaluation above. The same bits either way.
+// (The folds are written out in each function, in a branch whose whole condition is the builtin:
+// see evaluation.hpp.)
+constexpr double sin(double x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sin(x))) return __builtin_sin(x);
+#endif
+  return math::sin(x, own_evaluation);
+}
+constexpr float sin(float x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sinf(x))) return __builtin_sinf(x);
+#endif
+  return math::sin(x, own_evaluation);
+}
+constexpr double cos(double x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_cos(x))) return __builtin_cos(x);
+#endif
+  return math::cos(x, own_evaluation);
+}
+constexpr float cos(float x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_cosf(x))) return __builtin_cosf(x);
+#endif
+  return math::cos(x, own_evaluation);
+}
+constexpr sincos_result<double> sincos(double x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sin(x)) &&
+      __builtin_constant_p(__builtin_cos(x)))
+    return {__builtin_sin(x), __builtin_cos(x)};
+#endif
+  return math::sincos(x, own_evaluation);
+}
+constexpr sincos_result<float> sincos(float x) noexcept {
+#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sinf(x)) &&
+      __builtin_constant_p(__builtin_cosf(x)))
+    return {__builtin_sinf(x), __builtin_cosf(x)};
+#endif
+  return math::sincos(x, own_evaluation);
+}
 
 }  // namespace posenc::math
