@@ -33,9 +33,17 @@ inline constexpr own_evaluation_t own_evaluation{};
 }  // namespace posenc::math
 
 // Whether the compiler folds its math builtins in constant expressions (GCC; Clang defines __GNUC__
-// too, but does not).
+// too, but does not, and rejects them in a constexpr function even in a branch never taken).
+// POSENC_DETAIL_RETURN_FOLD(call): in constant evaluation, return the builtin call's fold when the
+// compiler makes one. A macro, not a helper function, so that the builtin call sits in the caller's
+// own body behind __builtin_is_constant_evaluated(), which GCC folds to false in run-time code even
+// at -O0: no function holding a call of sin or exp is ever compiled (a helper would be one, kept out
+// of the object only because nothing emits it; tests/cross/check_no_heap.cmake checks the objects).
 #if defined(__GNUC__) && !defined(__clang__)
 #define POSENC_DETAIL_FOLDS_MATH_BUILTINS 1
+#define POSENC_DETAIL_RETURN_FOLD(call) \
+  if (__builtin_is_constant_evaluated() && __builtin_constant_p(call)) return call
 #else
 #define POSENC_DETAIL_FOLDS_MATH_BUILTINS 0
+#define POSENC_DETAIL_RETURN_FOLD(call) static_cast<void>(0)
 #endif

@@ -101,27 +101,19 @@ constexpr float log(float x, own_evaluation_t) noexcept {
 // compiler's correctly rounded fold where it makes one (evaluation.hpp); everywhere else, the own
 // evaluation above. The same bits either way.
 constexpr double exp(double x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_exp(x))) return __builtin_exp(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_exp(x));
   return math::exp(x, own_evaluation);
 }
 constexpr float exp(float x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_expf(x))) return __builtin_expf(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_expf(x));
   return math::exp(x, own_evaluation);
 }
 constexpr double log(double x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_log(x))) return __builtin_log(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_log(x));
   return math::log(x, own_evaluation);
 }
 constexpr float log(float x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_logf(x))) return __builtin_logf(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_logf(x));
   return math::log(x, own_evaluation);
 }
 

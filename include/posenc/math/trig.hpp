@@ -166,27 +166,19 @@ constexpr sincos_result<float> sincos(float x, own_evaluation_t) noexcept { retu
 // (The folds are written out in each function, in a branch whose whole condition is the builtin:
 // see evaluation.hpp.)
 constexpr double sin(double x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sin(x))) return __builtin_sin(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_sin(x));
   return math::sin(x, own_evaluation);
 }
 constexpr float sin(float x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_sinf(x))) return __builtin_sinf(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_sinf(x));
   return math::sin(x, own_evaluation);
 }
 constexpr double cos(double x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_cos(x))) return __builtin_cos(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_cos(x));
   return math::cos(x, own_evaluation);
 }
 constexpr float cos(float x) noexcept {
-#if POSENC_DETAIL_FOLDS_MATH_BUILTINS
-  if (__builtin_is_constant_evaluated() && __builtin_constant_p(__builtin_cosf(x))) return __builtin_cosf(x);
-#endif
+  POSENC_DETAIL_RETURN_FOLD(__builtin_cosf(x));
   return math::cos(x, own_evaluation);
 }
 constexpr sincos_result<double> sincos(double x) noexcept {
