@@ -163,8 +163,8 @@ constexpr sincos_result<float> sincos(float x, own_evaluation_t) noexcept { retu
 // RN(sin x), RN(cos x), {RN(sin x), RN(cos x)}: correctly rounded for every finite x; Annex F
 // specials. In constant evaluation on GCC, the compiler's correctly rounded fold where it makes
 // one (evaluation.hpp); everywhere else, the own evaluation above. The same bits either way.
-// (The folds are written out in each function, in a branch whose whole condition is the builtin:
-// see evaluation.hpp.)
+// (Each fold sits in its function's own body, behind __builtin_is_constant_evaluated():
+// POSENC_DETAIL_RETURN_FOLD, evaluation.hpp; sincos's two are written out.)
 constexpr double sin(double x) noexcept {
   POSENC_DETAIL_RETURN_FOLD(__builtin_sin(x));
   return math::sin(x, own_evaluation);
