@@ -11,10 +11,13 @@
 //    a value just past the bound does not (the test shown able to fail).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <posenc/math/detail/sincos_table_rows.hpp>
@@ -534,4 +537,86 @@ TEST_CASE("constant evaluation's float row path gives the run-time kernel's bits
   CHECK(differences(ct_t1, ct_interleaved, 1000) == 0);
   CHECK(differences(ct_t2, ct_concat, -17) == 0);
   CHECK(differences(ct_t3, ct_wide, 0) == 0);
+}
+
+namespace {
+
+namespace pm = posenc::math;
+
+// A geometric source that records where the row walk fell back to its scalar entry.
+struct recording_source {
+  pm::geometric_frequencies g;
+  std::vector<std::pair<std::uint64_t, int>>* calls;
+  pm::frequency_value frequency(int j) const { return g.frequency(j); }
+  template <class T>
+  posenc::result<sincos_result<T>> entry(const pm::frequency_value& f, const pm::amplitude* af, std::uint64_t p,
+                                         int j) const {
+    calls->emplace_back(p, j);
+    return g.template entry<T>(f, af, p, j);
+  }
+};
+
+// A constant-evaluated compact table (on Clang, walked two rows a pass; on GCC, one), for the
+// comparison with the run-time kernel below. 301 rows: the last row is walked alone.
+constexpr pm::geometric_frequencies ct_pairs_f{10000.0, 2, 40};
+constexpr auto ct_pairs = [] {
+  std::array<sincos_result<float>, 301 * 20> t{};
+  const auto s = pm::sincos_geometric_table<float>(ct_pairs_f, 20, std::span(t), {.start = 977});
+  return std::pair{s, t};
+}();
+static_assert(ct_pairs.first == posenc::status::ok, "the constexpr compact table builds");
+
+}  // namespace
+
+TEST_CASE("constant evaluation's compact rows: two rows a pass give one row a pass's bits and fallbacks",
+          "[table_rows][ct_rt]") {
+  // The walk runs at run time here too (it is constexpr), so both settings run on both compilers.
+  // 2049 and 4097 rows: a block of one row after full ones; 3001 from 5000: blocks of odd length.
+  struct shape {
+    std::uint64_t start;
+    std::size_t rows;
+  };
+  for (const shape sh :
+       {shape{0, 1}, shape{0, 2}, shape{0, 3}, shape{0, 768}, shape{0, 2049}, shape{1, 4097}, shape{5000, 3001}}) {
+    const std::size_t columns = 64;
+    std::vector<std::pair<std::uint64_t, int>> calls1, calls2;
+    std::vector<sincos_result<float>> t1(sh.rows * columns), t2(t1.size()), rt(t1.size());
+    st::row_major_sink<float> s1{t1.data(), columns}, s2{t2.data(), columns};
+    const recording_source src1{{10000.0, 2, 128}, &calls1}, src2{{10000.0, 2, 128}, &calls2};
+    REQUIRE(st::fill_chunk_float_constexpr(src1, sh.start, sh.rows, 0, columns, s1, false) == posenc::status::ok);
+    REQUIRE(st::fill_chunk_float_constexpr(src2, sh.start, sh.rows, 0, columns, s2, true) == posenc::status::ok);
+    REQUIRE(pm::sincos_geometric_table<float>({10000.0, 2, 128}, columns, std::span(rt), {.start = sh.start}) ==
+            posenc::status::ok);
+    std::size_t bad1 = 0, bad2 = 0;
+    for (std::size_t k = 0; k < rt.size(); ++k) {
+      bad1 += !same(t1[k].sin, rt[k].sin) || !same(t1[k].cos, rt[k].cos);
+      bad2 += !same(t2[k].sin, rt[k].sin) || !same(t2[k].cos, rt[k].cos);
+    }
+    INFO("start " << sh.start << ", rows " << sh.rows);
+    CHECK(bad1 == 0);
+    CHECK(bad2 == 0);
+    // The same entries fall back, at the same positions and columns: a second row's fallback at
+    // the first row's position, or its bound taken from the first row, would show here.
+    std::sort(calls1.begin(), calls1.end());
+    std::sort(calls2.begin(), calls2.end());
+    CHECK(calls1 == calls2);
+  }
+  // Not vacuous: 768 rows from 0 fall back in both rows of a pass (positions of both parities).
+  std::vector<std::pair<std::uint64_t, int>> calls;
+  std::vector<sincos_result<float>> t(768 * 64);
+  st::row_major_sink<float> sink{t.data(), 64};
+  REQUIRE(st::fill_chunk_float_constexpr(recording_source{{10000.0, 2, 128}, &calls}, 0, 768, 0, 64, sink, true) ==
+          posenc::status::ok);
+  bool even = false, odd = false;
+  for (const auto& c : calls) (c.first % 2 == 0 ? even : odd) = true;
+  CHECK(even);
+  CHECK(odd);
+
+  // The constant-evaluated table equals the run-time kernel's.
+  std::vector<sincos_result<float>> want(ct_pairs.second.size());
+  REQUIRE(pm::sincos_geometric_table<float>(ct_pairs_f, 20, std::span(want), {.start = 977}) == posenc::status::ok);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < want.size(); ++k)
+    bad += !same(ct_pairs.second[k].sin, want[k].sin) || !same(ct_pairs.second[k].cos, want[k].cos);
+  CHECK(bad == 0);
 }

@@ -53,10 +53,24 @@ concept has_end_row = requires(Sink& s, std::size_t i) { s.end_row(i, i, i); };
 inline constexpr std::size_t constexpr_columns_max = 512;
 inline constexpr std::size_t constexpr_block_max = 2048;
 
+// Whether compact {sin, cos} rows are walked two rows a pass. Clang's evaluator pays for each read
+// and write of an array element: one row a pass reads a column's state and step (eight reads) and
+// writes the state (two writes) for each entry; two rows a pass do it once for two entries, which
+// took the compact table from 1.42x to 1.15x a trivial fill per entry (docs/performance.md, section
+// 1, "Compact tables two rows a pass on Clang"). GCC walks one row a pass: there the second row's stores
+// land before the first row's next ones, and its evaluator inserts such a store in time linear in
+// the elements after it. The same bits either way; tests/test_table_rows.cpp runs both.
+#if defined(__clang__)
+inline constexpr bool constexpr_two_rows = true;
+#else
+inline constexpr bool constexpr_two_rows = false;
+#endif
+
 // Columns [j0, j0 + n) of rows i < rows at positions start + i, n <= constexpr_columns_max.
 template <class Source, class Sink>
 constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint64_t start, std::size_t rows,
-                                                    std::size_t j0, std::size_t n, Sink& sink) noexcept {
+                                                    std::size_t j0, std::size_t n, Sink& sink,
+                                                    bool two_rows = constexpr_two_rows) noexcept {
   // B: the walk costs the same whatever B, so B is as long as the bound allows: rows / B + 1
   // accurate anchors a column (at start 0 the first is cis(0), free). At B = 2048 the walk's bound
   // is about 2^-40: the float test still decides all but about 2^-15 of the entries.
@@ -95,17 +109,52 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
       if constexpr (has_row_runs<Sink>) direct = pairs == nullptr && sink.row_runs(i, j0, n, r);
       std::size_t j = 0;
       if (pairs != nullptr && !block_slow && p != 0 && step) {
-        for (; j < n; ++j) {
-          const double c = vc[j] * c1[j] - vs[j] * s1[j];
-          vs[j] = vs[j] * c1[j] + vc[j] * s1[j];
-          vc[j] = c;
-          const float sv = static_cast<float>(vs[j] - e), cv = static_cast<float>(c - e);
-          if (sv != static_cast<float>(vs[j] + e) || cv != static_cast<float>(c + e)) {
-            const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
-            if (st == posenc::status::ok) st = x.error;
-            pairs[j] = x.value;
-          } else {  // two scalar stores: a braced pair costs Clang's evaluator a temporary (1.58x -> 1.36x a trivial fill)
-            pairs[j].sin = sv, pairs[j].cos = cv;
+        // Assigned, not declared, an entry: Clang's evaluator allocates a local each time it is
+        // declared. The walk's state and step are read once an entry, or once for two rows.
+        double c = 0, s = 0, t = 0, k1 = 0, k2 = 0;
+        float sv = 0, cv = 0;
+        math::sincos_result<float>* q = pairs;
+        if (two_rows && i + 1 < i0 + nb && i + 1 < rows) {  // rows i and i + 1: both steps of the walk
+          math::sincos_result<float>* q2 = nullptr;         // pairs != nullptr: the sink has row_pairs
+          if constexpr (has_row_pairs<Sink>) q2 = sink.row_pairs(i + 1, j0, n);
+          const double e2 = (eb[i + 1 - i0] + ferr) * (1 + 0x1p-50);
+          for (; j < n; ++j, ++q, ++q2) {
+            k1 = c1[j], k2 = s1[j], c = vc[j], s = vs[j];
+            t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
+            sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
+            if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
+              const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
+              if (st == posenc::status::ok) st = x.error;
+              *q = x.value;
+            } else {  // two scalar stores: a braced pair costs Clang's evaluator a temporary
+              q->sin = sv, q->cos = cv;
+            }
+            t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
+            sv = static_cast<float>(s - e2), cv = static_cast<float>(c - e2);
+            if (sv != static_cast<float>(s + e2) || cv != static_cast<float>(c + e2)) {
+              const auto x = src.template entry<float>(f[j], nullptr, p + 1, static_cast<int>(j0 + j));
+              if (st == posenc::status::ok) st = x.error;
+              *q2 = x.value;
+            } else {
+              q2->sin = sv, q2->cos = cv;
+            }
+            vc[j] = c, vs[j] = s;
+          }
+          if constexpr (has_end_row<Sink>) sink.end_row(i, j0, n);
+          ++i;  // row i + 1 is written: the end_row below is its own (j == n skips the loops between)
+        } else {
+          for (; j < n; ++j, ++q) {
+            c = vc[j] * c1[j] - vs[j] * s1[j];
+            s = vs[j] * c1[j] + vc[j] * s1[j];
+            vc[j] = c, vs[j] = s;
+            sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
+            if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
+              const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
+              if (st == posenc::status::ok) st = x.error;
+              *q = x.value;
+            } else {
+              q->sin = sv, q->cos = cv;
+            }
           }
         }
       }
