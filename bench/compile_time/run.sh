@@ -31,13 +31,9 @@
 # Environment: GXX (default g++), CLANGXX (default clang++-16), SIZES, REPEAT (default 1), VARIANTS
 # (default "trivial folded posenc table"). A full run takes about 20 minutes on 2 cores, most of it
 # the per-entry posenc variant on Clang (4 minutes for 4096 x 64, plus the limit search).
-set -euo pipefail
-export LC_ALL=C  # plain-ASCII diagnostics, so that the limit messages can be matched
+# shellcheck source=SCRIPTDIR/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # here, root, GXX, CLANGXX, limits, tmp, is_less
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-GXX=${GXX:-g++}
-CLANGXX=${CLANGXX:-clang++-16}
 SIZES=${SIZES:-"256 1024 4096"}
 REPEAT=${REPEAT:-1}
 VARIANTS=${VARIANTS:-"trivial folded posenc table"}
@@ -49,9 +45,6 @@ gcc_ops_default=33554432   # -fconstexpr-ops-limit, 2^25
 gcc_loop_default=262144    # -fconstexpr-loop-limit, 2^18
 clang_steps_default=1048576  # -fconstexpr-steps, 2^20
 cap=68719476736            # 2^36
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # measure COMPILER_KIND VARIANT ROWS -> prints "time rss_kib flags" or "FAIL reason"
 measure() {
@@ -84,7 +77,7 @@ measure() {
         /usr/bin/time -f '%e %M' -o "$tmp/time" "$cxx" "${common[@]}" "${flags[@]}" \
           -DPOSENC_BENCH_ROWS="$rows" -c "$src" -o "$tmp/out.o" 2> "$tmp/log"
         read -r t m < "$tmp/time"
-        if awk -v a="$t" -v b="$best_t" 'BEGIN { exit !(a < b) }'; then best_t=$t; fi
+        if is_less "$t" "$best_t"; then best_t=$t; fi
         ((m < best_m)) && best_m=$m
       done
       echo "$best_t $best_m $ops $loop $steps ${flags[*]:-(defaults)}"

@@ -6,16 +6,10 @@
 # parity's is (parity - mirror) / table (variant 9 builds the mirrored table parity reads).
 # Usage: bash bench/compile_time/run_laws.sh     Environment: GXX, CLANGXX, REPEAT (fastest of N),
 # LAWS (the variants of laws_cost.cpp, default all: 0 .. 10; 0 must come first, 9 before 10).
-set -euo pipefail
-export LC_ALL=C
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-GXX=${GXX:-g++}
-CLANGXX=${CLANGXX:-clang++-16}
+# shellcheck source=SCRIPTDIR/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # here, root, GXX, CLANGXX, limits, tmp, is_less
 REPEAT=${REPEAT:-1}
 common=(-std=c++20 -O2 -Wall -Wextra -Werror -ffp-contract=off -I"$root/include" -c -o /dev/null)
-gcc_limits=(-fconstexpr-ops-limit=4294967296 -fconstexpr-loop-limit=16777216)
-clang_limits=(-fconstexpr-steps=4294967295)
 names=(table exactness unit_norm pair_copies relative_dot composition norm_pres pass_through monotone_freq mirror parity)
 
 measure() {  # compiler limits... -- law -> "seconds kib"
@@ -23,7 +17,7 @@ measure() {  # compiler limits... -- law -> "seconds kib"
   local best="" out
   for _ in $(seq "$REPEAT"); do
     out=$( { /usr/bin/time -f '%e %M' "$cxx" "${common[@]}" "$@" -DPOSENC_BENCH_LAW="$law" "$here/laws_cost.cpp"; } 2>&1 | tail -1)
-    if [[ -z $best ]] || awk -v a="${out%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then best=$out; fi
+    if [[ -z $best ]] || is_less "$out" "$best"; then best=$out; fi
   done
   echo "$best"
 }

@@ -21,29 +21,19 @@
 # Environment: GXX (default g++), CLANGXX (default clang++-16), SMALL (256), BIG (1024), ROUNDS (5),
 # COMPILERS ("gcc clang"), VARIANTS ("compact expanded"), POSENC_BEFORE (none). Constexpr limits
 # are lifted: the cost, not the limit, is measured. About 4 minutes with the defaults on 2 cores.
-set -euo pipefail
-export LC_ALL=C
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-GXX=${GXX:-g++}
-CLANGXX=${CLANGXX:-clang++-16}
+# shellcheck source=SCRIPTDIR/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # here, root, GXX, CLANGXX, limits, tmp, is_less
 SMALL=${SMALL:-256}
 BIG=${BIG:-1024}
 ROUNDS=${ROUNDS:-5}
 COMPILERS=${COMPILERS:-"gcc clang"}
 VARIANTS=${VARIANTS:-"compact expanded"}
 BEFORE=${POSENC_BEFORE:-}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # compile KIND FILE ROWS INCLUDE -> CPU seconds
 compile() {
   local kind=$1 file=$2 rows=$3 inc=$4 cmd
-  if [[ $kind == gcc ]]; then
-    cmd=("$GXX" -fconstexpr-ops-limit=68719476736 -fconstexpr-loop-limit=2147483647)
-  else
-    cmd=("$CLANGXX" -fconstexpr-steps=4294967295)
-  fi
+  if [[ $kind == gcc ]]; then cmd=("$GXX" "${gcc_limits[@]}"); else cmd=("$CLANGXX" "${clang_limits[@]}"); fi
   if ! /usr/bin/time -f '%U' -o "$tmp/time" "${cmd[@]}" -std=c++20 -O2 -I"$inc" -DPOSENC_BENCH_ROWS="$rows" \
          -c "$here/$file" -o /dev/null 2> "$tmp/log"; then
     head -n 15 "$tmp/log" >&2
@@ -55,7 +45,7 @@ compile() {
 
 declare -A best
 keep() {  # keep KEY SECONDS: the fastest
-  if [[ -z ${best[$1]:-} ]] || awk -v a="$2" -v b="${best[$1]}" 'BEGIN { exit !(a < b) }'; then best[$1]=$2; fi
+  if [[ -z ${best[$1]:-} ]] || is_less "$2" "${best[$1]}"; then best[$1]=$2; fi
 }
 
 echo "per-entry compile cost: $(uname -m), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), rows $SMALL and $BIG," \

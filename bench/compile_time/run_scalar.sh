@@ -12,22 +12,14 @@
 # (CASES: type:fn with fn 0 = cos+sin, 1 = exp; REPEAT: keep the fastest, and the smallest RSS, of N;
 #  POSENC_INCLUDE: the include directory to measure, default this tree's, e.g. an older commit's
 #  `git archive <commit> include | tar -x -C /tmp/old` for a before/after in one session.)
-set -euo pipefail
-export LC_ALL=C
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-GXX=${GXX:-g++}
-CLANGXX=${CLANGXX:-clang++-16}
+# shellcheck source=SCRIPTDIR/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # here, root, GXX, CLANGXX, limits, tmp, is_less
 SMALL=${SMALL:-128}
 BIG=${BIG:-1024}
 REPEAT=${REPEAT:-1}
 CASES=${CASES:-"double:0 float:0 double:1 float:1"}
 common=(-std=c++20 -O2 -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror
         -ffp-contract=off -I"${POSENC_INCLUDE:-$root/include}" -c "$here/scalar_math.cpp" -o /dev/null)
-gcc_limits=(-fconstexpr-ops-limit=68719476736 -fconstexpr-loop-limit=2147483647)
-clang_limits=(-fconstexpr-steps=4294967295)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # one KIND IMPL FN TYPE ROWS -> "user_seconds peak_kib" (fastest / smallest of REPEAT)
 one() {
@@ -38,7 +30,7 @@ one() {
       -DPOSENC_SCALAR_IMPL="$impl" -DPOSENC_SCALAR_FN="$fn" -DPOSENC_SCALAR_TYPE="$type" 2> "$tmp/log" ||
       { head -n 15 "$tmp/log" >&2; echo "0 0"; return 0; }
     read -r t m < "$tmp/time"
-    if [[ -z $best_t ]] || awk -v a="$t" -v b="$best_t" 'BEGIN { exit !(a < b) }'; then best_t=$t; fi
+    if [[ -z $best_t ]] || is_less "$t" "$best_t"; then best_t=$t; fi
     if [[ -z $best_m ]] || ((m < best_m)); then best_m=$m; fi
   done
   echo "$best_t $best_m"

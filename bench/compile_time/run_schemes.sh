@@ -8,31 +8,26 @@
 # Usage: bash bench/compile_time/run_schemes.sh                 (schemes 1 2 3; sinusoidal rows 64)
 #        SCHEMES="2 3" SINUSOIDAL_ROWS=1024 REPEAT=5 bash bench/compile_time/run_schemes.sh
 # (REPEAT, default 3: each compile is timed that many times and the fastest kept.)
-set -euo pipefail
-export LC_ALL=C
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/../.." && pwd)
-GXX=${GXX:-g++}
-CLANGXX=${CLANGXX:-clang++-16}
+# shellcheck source=SCRIPTDIR/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"  # here, root, GXX, CLANGXX, limits, tmp, is_less
 SCHEMES=${SCHEMES:-"1 2 3"}
 SINUSOIDAL_ROWS=${SINUSOIDAL_ROWS:-64}
 REPEAT=${REPEAT:-3}
 common=(-std=c++20 -O2 -c -ffp-contract=off -I"$root/include")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # compile CXX KIND ARGS... -> "seconds kib flags"; doubles the constexpr limits on a limit stop.
 compile() {
   local cxx=$1 kind=$2; shift 2
   local ops=33554432 loop=262144 steps=1048576 flags
   for _ in $(seq 1 12); do
-    if [[ $kind == gcc ]]; then flags=(-fconstexpr-ops-limit=$ops -fconstexpr-loop-limit=$loop)
-    else flags=(-fconstexpr-steps=$steps); fi
+    if [[ $kind == gcc ]]; then flags=("-fconstexpr-ops-limit=$ops" "-fconstexpr-loop-limit=$loop")
+    else flags=("-fconstexpr-steps=$steps"); fi
     if /usr/bin/time -o "$tmp/time" -f '%e %M' "$cxx" "${common[@]}" "${flags[@]}" "$@" -o "$tmp/o.o" 2>"$tmp/err"; then
       local best; best=$(tail -1 "$tmp/time")
       for _ in $(seq 2 "$REPEAT"); do  # keep the fastest of REPEAT runs (the machine's noise is one-sided)
         /usr/bin/time -o "$tmp/time" -f '%e %M' "$cxx" "${common[@]}" "${flags[@]}" "$@" -o "$tmp/o.o" 2>/dev/null
-        best=$(awk -v a="$best" -v b="$(tail -1 "$tmp/time")" 'BEGIN { split(a, x, " "); split(b, y, " "); print (y[1] < x[1] ? b : a) }')
+        local t; t=$(tail -1 "$tmp/time")
+        if is_less "$t" "$best"; then best=$t; fi
       done
       echo "$best ${flags[*]}"
       return 0
