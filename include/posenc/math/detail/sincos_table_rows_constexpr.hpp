@@ -66,6 +66,17 @@ inline constexpr bool constexpr_two_rows = true;
 inline constexpr bool constexpr_two_rows = false;
 #endif
 
+// The source's scalar entry at (p, column), for an entry the walk's test leaves undecided (about
+// 2^-15 of them), its first error kept in st. Every loop below shares it: it is off the hot path,
+// so its call costs the decided entries nothing; the test itself stays inline in each loop.
+template <class Source>
+constexpr math::sincos_result<float> undecided_entry(const Source& src, const math::frequency_value& f, std::uint64_t p,
+                                                     std::size_t column, posenc::status& st) noexcept {
+  const auto x = src.template entry<float>(f, nullptr, p, static_cast<int>(column));
+  if (st == posenc::status::ok) st = x.error;
+  return x.value;
+}
+
 // Columns [j0, j0 + n) of rows i < rows at positions start + i, n <= constexpr_columns_max.
 template <class Source, class Sink>
 constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint64_t start, std::size_t rows,
@@ -123,18 +134,14 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
             sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
             if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
-              const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
-              if (st == posenc::status::ok) st = x.error;
-              *q = x.value;
+              *q = undecided_entry(src, f[j], p, j0 + j, st);
             } else {  // two scalar stores: a braced pair costs Clang's evaluator a temporary
               q->sin = sv, q->cos = cv;
             }
             t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
             sv = static_cast<float>(s - e2), cv = static_cast<float>(c - e2);
             if (sv != static_cast<float>(s + e2) || cv != static_cast<float>(c + e2)) {
-              const auto x = src.template entry<float>(f[j], nullptr, p + 1, static_cast<int>(j0 + j));
-              if (st == posenc::status::ok) st = x.error;
-              *q2 = x.value;
+              *q2 = undecided_entry(src, f[j], p + 1, j0 + j, st);
             } else {
               q2->sin = sv, q2->cos = cv;
             }
@@ -149,9 +156,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             vc[j] = c, vs[j] = s;
             sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
             if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
-              const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
-              if (st == posenc::status::ok) st = x.error;
-              *q = x.value;
+              *q = undecided_entry(src, f[j], p, j0 + j, st);
             } else {
               q->sin = sv, q->cos = cv;
             }
@@ -170,10 +175,9 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           sp[k] = static_cast<float>(vs[j] - e);
           cp[k] = static_cast<float>(c - e);
           if (sp[k] != static_cast<float>(vs[j] + e) || cp[k] != static_cast<float>(c + e)) {
-            const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
-            if (st == posenc::status::ok) st = x.error;
-            sp[k] = x.value.sin;
-            cp[k] = x.value.cos;
+            const math::sincos_result<float> x = undecided_entry(src, f[j], p, j0 + j, st);
+            sp[k] = x.sin;
+            cp[k] = x.cos;
           }
         }
       }
@@ -188,9 +192,8 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
         if (p == 0) {
           sv = 0.0f, cv = 1.0f;
         } else if (slow[j] || sv != static_cast<float>(vs[j] + e) || cv != static_cast<float>(vc[j] + e)) {
-          const auto x = src.template entry<float>(f[j], nullptr, p, static_cast<int>(j0 + j));
-          if (st == posenc::status::ok) st = x.error;
-          sv = x.value.sin, cv = x.value.cos;
+          const math::sincos_result<float> x = undecided_entry(src, f[j], p, j0 + j, st);
+          sv = x.sin, cv = x.cos;
         }
         if (pairs != nullptr) {
           pairs[j].sin = sv, pairs[j].cos = cv;
