@@ -9,7 +9,9 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "posenc/laws/streams/axis_identity_at_zero.hpp"
@@ -91,6 +93,38 @@ void check_mrope_against_oracle(rope::mrope_layout layout, std::array<int, 3> se
   std::vector<T> cos(n * d), sin(n * d);
   REQUIRE(rope::fill_mrope_table<T>(c, pos, cos, sin) == status::ok);
   CHECK(mrope_mismatches<T>(c, pos, cos, sin, rope::layout::half_split) == 0);
+}
+
+// The MPFR value of pair j at position p (head 128 unless d is given, base 1e6), each (p, j) once:
+// a table of thousands of tokens reads a few hundred distinct positions.
+template <class T>
+struct memo_oracle {
+  double base = 1e6;
+  int d = 128;
+  std::map<std::pair<std::uint64_t, int>, math::sincos_result<T>> seen;
+  math::sincos_result<T> operator()(std::uint64_t p, int j) {
+    const auto key = std::make_pair(p, j);
+    const auto it = seen.find(key);
+    if (it != seen.end()) return it->second;
+    return seen[key] = verify::cr_rope_sincos<T>(p, base, j, d);
+  }
+};
+
+// Entries of a compact M-RoPE table that differ from the MPFR value of their pair's stream position.
+template <class T>
+std::uint64_t mrope_pair_mismatches(const rope::mrope_config& c, const std::vector<std::uint64_t>& pos,
+                                    const std::vector<math::sincos_result<T>>& out, memo_oracle<T>& oracle) {
+  const std::size_t n = pos.size() / 3, pairs = static_cast<std::size_t>(rope::rotary_dim(c.text) / 2);
+  std::uint64_t mismatches = 0;
+  for (std::size_t j = 0; j < pairs; ++j) {
+    const int s = rope::mrope_stream(c, static_cast<int>(j));
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto e = oracle(s < 0 ? 0 : pos[static_cast<std::size_t>(s) * n + i], static_cast<int>(j));
+      const auto& v = out[i * pairs + j];
+      mismatches += bits_of(v.cos) != bits_of(e.cos) || bits_of(v.sin) != bits_of(e.sin);
+    }
+  }
+  return mismatches;
 }
 
 }  // namespace
@@ -421,7 +455,7 @@ TEST_CASE("Multi-stream tables with scratch: the 1D row kernels and a gather giv
       for (std::size_t k = 0; k < slow.size(); ++k)
         differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
       CHECK(differ == 0);
-      // Too little scratch: the scalar path, the same table.
+      // Too little scratch: stack windows of 1D rows at run time (or the scalar entries), the same table.
       std::vector<math_pair> small(scratch.size() - 1), again(n * 64);
       REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, again, small) == status::ok);
       CHECK(std::equal(again.begin(), again.end(), slow.begin(),
@@ -439,4 +473,98 @@ TEST_CASE("Multi-stream tables with scratch: the 1D row kernels and a gather giv
   for (std::size_t k = 0; k < slow.size(); ++k)
     differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
   CHECK(differ == 0);
+}
+
+TEST_CASE("Multi-stream tables without scratch at run time: stack windows of 1D rows give the MPFR values (0 ULP)",
+          "[mrope][nd][oracle]") {
+  // Text, a 48 x 50 image, text, a 6-frame video, text: the image block's h and w streams need
+  // more 1D rows than one window holds (24 pairs x 48 or 50 rows; a window: 1024 float or 512
+  // double pairs), so the fill takes two windows (float) or three (double) per stream.
+  const rope::mrope_segment seq[] = {
+      {.tokens = 20},
+      {.kind = rope::mrope_segment::image, .grid_t = 1, .grid_h = 48, .grid_w = 50},
+      {.tokens = 5},
+      {.kind = rope::mrope_segment::video, .grid_t = 6, .grid_h = 4, .grid_w = 6, .second_per_grid_t = 2.0},
+      {.tokens = 30}};
+  std::vector<std::uint64_t> pos(3 * rope::mrope_token_count(seq));
+  REQUIRE(rope::mrope_positions(seq, {.temporal = rope::mrope_temporal::seconds, .tokens_per_second = 2}, pos).ok());
+  const std::size_t n = pos.size() / 3;
+  CHECK(rope::detail::stream_window_entries<float> / 24 < 48);
+  CHECK(rope::detail::stream_windows_pay<float>(20, 20 + 49, 24, 2400));
+  CHECK(rope::detail::stream_windows_pay<double>(20, 20 + 49, 24, 2400));
+  memo_oracle<float> of;
+  memo_oracle<double> od;
+  for (const auto layout :
+       {rope::mrope_layout::sections, rope::mrope_layout::interleaved_hf, rope::mrope_layout::interleaved_ggml}) {
+    const rope::mrope_config c{
+        .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = layout};
+    std::vector<math::sincos_result<float>> f(n * 64);
+    std::vector<math::sincos_result<double>> d(n * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(c, pos, f) == status::ok);
+    REQUIRE(rope::fill_mrope_pair_table<double>(c, pos, d) == status::ok);
+    CHECK(mrope_pair_mismatches(c, pos, f, of) == 0);
+    CHECK(mrope_pair_mismatches(c, pos, d, od) == 0);
+    // Expanded rows (the sink's store, each pair's two elements), interleaved elements.
+    std::vector<float> cos(n * 128), sin(n * 128);
+    REQUIRE(rope::fill_mrope_table<float>(c, pos, cos, sin, rope::layout::interleaved) == status::ok);
+    CHECK(mrope_mismatches<float>(c, pos, cos, sin, rope::layout::interleaved) == 0);
+  }
+  // Where windows do not pay, the scalar entries: tokens far apart (5001 rows for 3 tokens), and
+  // rows wider than a chunk of the sink's element offsets (head 512: 256 pairs; each stream's 64 or
+  // 96 would fit a window).
+  const std::vector<std::uint64_t> sparse{0, 5000, 17, 0, 5000, 2, 0, 5000, 40};
+  CHECK_FALSE(rope::detail::stream_windows_pay<float>(0, 5000, 24, 3));
+  const rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
+  std::vector<math::sincos_result<float>> few(3 * 64);
+  REQUIRE(rope::fill_mrope_pair_table<float>(qwen, sparse, few) == status::ok);
+  CHECK(mrope_pair_mismatches(qwen, sparse, few, of) == 0);
+  const rope::mrope_config wide{.text = {.head_dim = 512, .rope_theta = 1e6}, .mrope_section = {64, 96, 96}};
+  std::vector<math::sincos_result<float>> w(n * 256);
+  REQUIRE(rope::fill_mrope_pair_table<float>(wide, pos, w) == status::ok);
+  memo_oracle<float> o512;
+  o512.d = 512;
+  CHECK(mrope_pair_mismatches(wide, pos, w, o512) == 0);
+  {
+    std::vector<float> cos(n * 512), sin(n * 512);
+    REQUIRE(rope::fill_mrope_table<float>(wide, pos, cos, sin) == status::ok);
+    std::size_t differ = 0;  // each element against the compact table's pair, checked above
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < 256; ++j)
+        for (int e = 0; e < 2; ++e) {
+          const std::size_t k = i * 512 + rope::pair_index(rope::layout::half_split, j, e, 512);
+          differ += bits_of(cos[k]) != bits_of(w[i * 256 + j].cos) || bits_of(sin[k]) != bits_of(w[i * 256 + j].sin);
+        }
+    CHECK(differ == 0);
+  }
+
+  // ND (FLUX): 256 text tokens at (0, 0, 0) and a 48 x 50 latent grid; axis 1 needs 48 rows of 28
+  // pairs, two float windows.
+  static constexpr int axes[] = {16, 56, 56};
+  const rope::nd_config flux{.axes_dim = axes, .rope_theta = 10000.0};
+  const std::size_t t = 256 + 48 * 50;
+  std::vector<double> ids(3 * t, 0.0);
+  for (std::size_t k = 0; k < 48 * 50; ++k)
+    ids[t + 256 + k] = static_cast<double>(k / 50), ids[2 * t + 256 + k] = static_cast<double>(k % 50);
+  std::vector<float> cos(t * 128), sin(t * 128);
+  std::vector<math::sincos_result<double>> nd(t * 64);
+  REQUIRE(rope::fill_nd_table<float>(flux, ids, cos, sin) == status::ok);
+  REQUIRE(rope::fill_nd_pair_table<double>(flux, ids, nd) == status::ok);
+  std::map<std::pair<std::size_t, int>, std::pair<math::sincos_result<float>, math::sincos_result<double>>> seen;
+  std::uint64_t mismatches = 0;
+  for (int j = 0; j < 64; ++j) {
+    const int axis = j < 8 ? 0 : (j < 36 ? 1 : 2), k = j < 8 ? j : (j < 36 ? j - 8 : j - 36);
+    for (std::size_t i = 0; i < t; ++i) {
+      const double p = ids[static_cast<std::size_t>(axis) * t + i];
+      const auto key = std::make_pair(static_cast<std::size_t>(p), j);
+      if (seen.find(key) == seen.end())
+        seen[key] = {verify::cr_rope_sincos_at<float>(p, 10000.0, k, axes[axis]),
+                     verify::cr_rope_sincos_at<double>(p, 10000.0, k, axes[axis])};
+      const auto& [ef, ed] = seen[key];
+      for (const std::size_t el : {std::size_t(2 * j), std::size_t(2 * j + 1)})  // interleaved
+        mismatches += bits_of(cos[i * 128 + el]) != bits_of(ef.cos) || bits_of(sin[i * 128 + el]) != bits_of(ef.sin);
+      const auto& v = nd[i * 64 + static_cast<std::size_t>(j)];
+      mismatches += bits_of(v.cos) != bits_of(ed.cos) || bits_of(v.sin) != bits_of(ed.sin);
+    }
+  }
+  CHECK(mismatches == 0);
 }

@@ -1,9 +1,9 @@
 // bench/runtime/rope_streams_bench.cpp: run-time cost of posenc's M-RoPE and ND axial RoPE tables
 // (rope::fill_mrope_pair_table, rope::fill_nd_pair_table; docs/rope-streams.md) per entry, against
 // baselines timed in the same run, reported as ratios (nothing is asserted):
-//   1D list    rope::fill_pair_table<float> of the same number of rows at a position list (the t
-//              stream's positions): what each multi-stream entry is (the scalar entry of the 1D
-//              engine), so the ratio multi-stream / 1D list is the price of the streams;
+//   1D list    rope::fill_pair_table<float> of the same number of rows at a position list: the scalar
+//              entry of the 1D engine, which is what an ND entry at a fractional position is, so
+//              the ratio for ND at fractional positions (EVA-02-like) is the price of the axes;
 //   1D range   rope::fill_pair_table<float> of consecutive positions (the row kernels);
 //   HF f32     the frameworks' float32 pipeline in plain C++ with libm: M-RoPE as HF's
 //              Qwen2VLRotaryEmbedding computes it (inv_freq = 1 / powf(base, 2j/d), three full
@@ -14,6 +14,8 @@
 // text (get_rope_index's ids, rope/mrope_positions.hpp); FLUX: a `--grid` x `--grid` latent grid
 // plus `--text` text tokens at (0, 0, 0). Once per case, outside timing, the tables' sampled
 // entries are checked against the scalar functions (exit 1 on a mismatch).
+// posenc's fills without scratch gather from 1D rows filled window by window in a stack buffer
+// (rope/detail/stream_fill.hpp); with scratch (mrope_scratch_size, nd_scratch_size) from one fill.
 // Each timing: one untimed call of each side, then 7 alternating passes of at least --min-ms; the
 // best pass counts.
 // Then the other tables of issue 22 against the 1D table of as many entries: Leaky ReRoPE's decode
@@ -116,7 +118,6 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> pos(3 * n);
   if (!rope::mrope_positions(seq, {}, pos).ok()) return 1;
   std::vector<pair_f> out(n * pairs), base(n * pairs);
-  const std::span<const std::uint64_t> t_stream(pos.data(), n);
   const auto mrope = [&] {
     static_cast<void>(rope::fill_mrope_pair_table<float>(qwen, pos, out));
     g_sink += out[n * pairs / 2].sin;
@@ -125,10 +126,6 @@ int main(int argc, char** argv) {
   const auto mrope_fast = [&] {
     static_cast<void>(rope::fill_mrope_pair_table<float>(qwen, pos, out, scratch));
     g_sink += out[n * pairs / 2].sin;
-  };
-  const auto list1d = [&] {
-    static_cast<void>(rope::fill_pair_table<float>(qwen.text, t_stream, base));
-    g_sink += base[n * pairs / 2].sin;
   };
   const auto range1d = [&] {
     static_cast<void>(rope::fill_pair_table<float>(qwen.text, base));
@@ -169,15 +166,13 @@ int main(int argc, char** argv) {
     mrope_fast();
     for (std::size_t k = 0; k < out.size(); ++k)
       if (out[k].sin != slow[k].sin || out[k].cos != slow[k].cos) {
-        std::fprintf(stderr, "rope_streams_bench: the scratch fill differs from the scalar fill\n");
+        std::fprintf(stderr, "rope_streams_bench: the scratch fill differs from the fill without scratch\n");
         return 1;
       }
   }
   const std::size_t entries = n * pairs;
   std::printf("M-RoPE (Qwen2-VL, [16, 24, 24]): %zu tokens (%lld text x 2, a %lld x %lld image) x 64 pairs, float\n", n,
               text, grid, grid);
-  auto [a1, b1] = race(mrope, list1d, min_ms);
-  report("posenc mrope vs posenc 1D list", a1, b1, entries, "1D list");
   auto [a2, b2] = race(mrope, range1d, min_ms);
   report("posenc mrope vs posenc 1D range", a2, b2, entries, "1D range");
   auto [a3, b3] = race(mrope, hf, min_ms);
@@ -229,8 +224,6 @@ int main(int argc, char** argv) {
   };
   std::printf("ND RoPE (FLUX.1, [16, 56, 56]): %zu tokens (a %lld x %lld grid + %lld text) x 64 pairs, float\n", m,
               grid, grid, text);
-  auto [c1, d1] = race(nd, nd_list1d, min_ms);
-  report("posenc rope-nd vs posenc 1D list", c1, d1, m * 64, "1D list");
   auto [c2, d2] = race(nd, bfl, min_ms);
   report("posenc rope-nd vs BFL float32", c2, d2, m * 64, "BFL f32");
   auto [c3, d3] = race(nd_fast, bfl, min_ms);
@@ -239,8 +232,20 @@ int main(int argc, char** argv) {
     static_cast<void>(rope::fill_pair_table<float>(qwen.text, nd_base));
     g_sink += nd_base[m * 32].sin;
   };
+  auto [c1, d1] = race(nd, nd_range1d, min_ms);
+  report("posenc rope-nd vs 1D range", c1, d1, m * 64, "1D range");
   auto [c4, d4] = race(nd_fast, nd_range1d, min_ms);
   report("posenc rope-nd (scratch) vs 1D range", c4, d4, m * 64, "1D range");
+  // EVA-02-like fractional positions (the grid's rows and columns times 0.75, the text at 0): the
+  // scalar entries, as the 1D table at a position list is.
+  std::vector<double> frac = ids;
+  for (std::size_t k = m; k < 3 * m; ++k) frac[k] *= 0.75;
+  const auto nd_frac = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, frac, nd_out));
+    g_sink += nd_out[m * 32].sin;
+  };
+  auto [c5, d5] = race(nd_frac, nd_list1d, min_ms);
+  report("posenc rope-nd fractional vs 1D list", c5, d5, m * 64, "1D list");
 
   // ---- the other tables of issue 22: each a 1D table, or cheaper ----
   // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows

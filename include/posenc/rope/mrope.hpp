@@ -187,7 +187,9 @@ struct mrope_slot_source {
   const rope::mrope_config* m;  // its text config already resolved (seq_len)
   int slot;
   const math::frequency_value* frequencies = nullptr;  // the text config's, evaluated once, or nullptr
+  const std::size_t* pairs_of = nullptr;               // the slot's pairs in order, or nullptr: found by a pass
   constexpr int pair_of(int k) const noexcept {
+    if (pairs_of != nullptr) return static_cast<int>(pairs_of[k]);
     const int pairs = rope::rotary_dim(m->text) / 2;
     for (int j = 0, seen = 0; j < pairs; ++j)
       if (mrope_slot(*m, j) == slot && seen++ == k) return j;
@@ -219,9 +221,10 @@ constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t 
 
 // The rows of a block of tokens (dest: the block's first row, stride set). With scratch room for
 // the 1D rows of the block's positions' range, the rows come from the 1D engine's row kernels and
-// each token's pairs are gathered from them; otherwise each entry is the 1D engine's scalar entry
-// (in constant evaluation the fill makes the room, when the rows are worth it). The same bits either way: both
-// are rope::sincos of the text config (fill.hpp).
+// each token's pairs are gathered from them; otherwise, at run time, each stream's rows come in
+// windows of a stack buffer (stream_fill.hpp), and where those do not pay each entry is the 1D
+// engine's scalar entry (in constant evaluation the fill makes the room, when the rows are worth
+// it). The same bits every way: all are rope::sincos of the text config (fill.hpp).
 template <class T>
 constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mrope_tokens& tk, bool fold,
                                           table_dest<T> dest, std::span<math::sincos_result<T>> scratch,
@@ -318,6 +321,38 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
     }
     return posenc::status::ok;
   }
+  // At run time with too little scratch: each stream's own pairs over its own range, in windows of a
+  // stack buffer (stream_fill.hpp), when the windows pay for every stream; else the scalar entries.
+  // (pairs <= chunk_columns: the sink's element offsets are set for one chunk of the row.)
+  if (!std::is_constant_evaluated() && pairs <= posenc::detail::sincos_table::chunk_columns &&
+      static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs) {
+    const mrope_stream_rows plan = mrope_stream_plan(c, tk);
+    bool windows = plan.size != 0;
+    for (std::size_t s = 0; s < 4 && windows; ++s)
+      windows = plan.pairs[s] == 0 || stream_windows_pay<T>(plan.lo[s], plan.hi[s], plan.pairs[s], tk.count);
+    if (windows) {
+      const attention_value af = fold ? attention_dd(c.text) : attention_value{};
+      dest.begin_chunk(0, pairs);
+      for (std::size_t s = 0; s < 4; ++s) {
+        const std::size_t wide = plan.pairs[s];
+        if (wide == 0) continue;
+        std::size_t column[posenc::detail::sincos_table::chunk_columns] = {};
+        for (std::size_t j = 0, k = 0; j < pairs; ++j)
+          if (static_cast<std::size_t>(mrope_slot(c, static_cast<int>(j))) == s) column[k++] = j;
+        const mrope_slot_source src{&c, static_cast<int>(s), theta, column};
+        const auto fill_window = [&](std::uint64_t p0, std::size_t rows, math::sincos_result<T>* buffer) {
+          table_dest<T> to{nullptr, nullptr, buffer, wide, layout::half_split};
+          return posenc::detail::sincos_table::fill_rows<T>(src, p0, rows, wide, nullptr, fold ? &af : nullptr, to);
+        };
+        const auto position_of = [&tk, s](std::size_t i) { return s == 3 ? std::uint64_t{0} : tk.at(s, i); };
+        if (const posenc::status st = fill_stream_windows<T>(plan.lo[s], plan.hi[s], wide, tk.count, fill_window,
+                                                             position_of, column, 0, dest);
+            st != posenc::status::ok)
+          return st;
+      }
+      return posenc::status::ok;
+    }
+  }
   const auto plan = [&c](std::size_t j) {
     return stream_pair{&c.text, static_cast<int>(j), rope::mrope_stream(c, static_cast<int>(j))};
   };
@@ -405,10 +440,11 @@ constexpr posenc::result<math::sincos_result<T>> mrope_sincos(const mrope_config
 // Rows i < tokens (positions.size() / 3), expanded over the rotary dim in layout l:
 // cos.size() == sin.size() == tokens * rotary_dim(c.text). Text runs (t = h = w, consecutive, 16
 // tokens or more; none when a pair reads ggml's fourth stream) are filled as the 1D rows they
-// equal, through the row kernels. At run time the other tokens' entries are scalar entries here (a
-// few dozen ns each; the overloads with scratch below gather them from 1D rows instead); in
-// constant evaluation they are always gathered, from rows the fill allocates for the evaluation.
-// The same bits every way.
+// equal, through the row kernels. At run time the other tokens' entries are gathered from 1D rows
+// filled window by window in an 8 KiB stack buffer (about 1 ns an entry; the scalar entries, a few
+// dozen ns each, where the windows would not pay: positions far apart, rows wider than 128 pairs);
+// in constant evaluation they are always gathered, from rows the fill allocates for the
+// evaluation. posenc allocates nothing at run time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
                                           std::span<T> cos, std::span<T> sin, layout l = layout::half_split,
@@ -446,8 +482,8 @@ constexpr std::size_t mrope_stream_scratch_size(const mrope_config& c,
 
 // The same tables, faster at run time: with scratch.size() >= mrope_scratch_size, the entries
 // outside text runs are gathered from the 1D rows of their block's range, which come from the row
-// kernels (a few ns an entry); a block whose rows do not fit takes the scalar entries. The same
-// bits either way.
+// kernels (a few ns an entry) in one fill a block; a block whose rows do not fit takes the stack
+// windows of the overloads above. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
                                           std::span<T> cos, std::span<T> sin, std::span<math::sincos_result<T>> scratch,

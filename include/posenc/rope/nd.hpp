@@ -34,6 +34,7 @@
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/frequency_cache.hpp"
 #include "posenc/rope/detail/stream_fill.hpp"
 #include "posenc/rope/detail/table_column.hpp"
 #include "posenc/rope/fill.hpp"
@@ -149,8 +150,9 @@ constexpr posenc::status fill_nd_axis_rows(const rope::config& axis, std::uint64
 
 // Axis by axis: an axis of integer positions whose 1D rows over [lo, hi] fit scratch takes them
 // from the 1D row kernels and gathers (in constant evaluation the fill allocates the rows when
-// scratch is short and they are worth it); any other axis (fractional or negative positions,
-// turns), the scalar entries. The same bits either way (rope::sincos_at of the axis config).
+// scratch is short and they are worth it; at run time it fills them window by window in a stack
+// buffer, stream_fill.hpp, when that pays); any other axis (fractional or negative positions,
+// turns), the scalar entries. The same bits every way (rope::sincos_at of the axis config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
                                  std::size_t sin_size, table_dest<T> dest,
@@ -187,6 +189,24 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
       st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, scratch.data(), positions, tokens, a, first, dest);
       done = true;
     }
+    if (!done && rows && !std::is_constant_evaluated() && stream_windows_pay<T>(lo, hi, pa, tokens)) {
+      // Run time, too little scratch: the axis's rows in windows of a stack buffer (stream_fill.hpp).
+      const frequency_cache theta = cache_frequencies(axis[a]);
+      const auto fill_window = [&](std::uint64_t p0, std::size_t n_rows, math::sincos_result<T>* buffer) {
+        const std::size_t n = n_rows * pa;
+        return rope::detail::fill<T>(axis[a], {.start = p0,
+                                               .size = n,
+                                               .sin_size = n,
+                                               .dest = {nullptr, nullptr, buffer, 0, layout::half_split},
+                                               .frequencies = theta.get()});
+      };
+      const auto position_of = [&](std::size_t i) { return static_cast<std::uint64_t>(positions[a * tokens + i]); };
+      std::size_t column[posenc::detail::sincos_table::chunk_columns] = {};  // pa <= chunk_columns: windows pay
+      for (std::size_t k = 0; k < pa; ++k) column[k] = k;
+      dest.begin_chunk(first, pa);
+      st = fill_stream_windows<T>(lo, hi, pa, tokens, fill_window, position_of, column, first, dest);
+      done = true;
+    }
     if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
       if (!done && rows && rows_worth_allocating(need, tokens * pa)) {
         math::sincos_result<T>* const own = new math::sincos_result<T>[need];
@@ -221,10 +241,11 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
   return c.angle == angle_unit::turns ? rope::sincos_turns_at<T>(axis, p, q.k) : rope::sincos_at<T>(axis, p, q.k);
 }
 
-// Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). At run time
-// each entry is a scalar entry (the overloads with scratch below gather integer axes from 1D rows);
-// in constant evaluation an axis of non-negative integer positions is gathered from 1D rows the
-// fill allocates for the evaluation. The same bits every way.
+// Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). An axis of
+// non-negative integer positions is gathered from its 1D rows: at run time filled window by window
+// in an 8 KiB stack buffer when that pays (positions not far apart; the scalar entries otherwise),
+// in constant evaluation allocated for the evaluation. Other axes take the scalar entries. posenc
+// allocates nothing at run time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, layout l = layout::interleaved) noexcept {
@@ -255,8 +276,8 @@ constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double
   return most;
 }
 
-// The same tables, faster at run time: each axis of integer positions whose rows fit scratch comes
-// from the 1D row kernels and is gathered. The same bits either way.
+// The same tables, with the caller's scratch: each axis of integer positions whose rows fit it comes
+// from one fill of the 1D row kernels and is gathered (the others as above). The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, std::span<math::sincos_result<T>> scratch,
