@@ -514,10 +514,14 @@ TEST_CASE("Multi-stream tables without scratch at run time: stack windows of 1D 
   // 96 would fit a window).
   const std::vector<std::uint64_t> sparse{0, 5000, 17, 0, 5000, 2, 0, 5000, 40};
   CHECK_FALSE(rope::detail::stream_windows_pay<float>(0, 5000, 24, 3));
-  const rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
-  std::vector<math::sincos_result<float>> few(3 * 64);
-  REQUIRE(rope::fill_mrope_pair_table<float>(qwen, sparse, few) == status::ok);
-  CHECK(mrope_pair_mismatches(qwen, sparse, few, of) == 0);
+  for (const auto layout : {rope::mrope_layout::sections, rope::mrope_layout::interleaved_ggml}) {
+    // (ggml's fourth stream reads position 0: the scalar path's stream < 0.)
+    const rope::mrope_config qwen{
+        .text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}, .layout = layout};
+    std::vector<math::sincos_result<float>> few(3 * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(qwen, sparse, few) == status::ok);
+    CHECK(mrope_pair_mismatches(qwen, sparse, few, of) == 0);
+  }
   const rope::mrope_config wide{.text = {.head_dim = 512, .rope_theta = 1e6}, .mrope_section = {64, 96, 96}};
   std::vector<math::sincos_result<float>> w(n * 256);
   REQUIRE(rope::fill_mrope_pair_table<float>(wide, pos, w) == status::ok);

@@ -57,6 +57,7 @@ struct nd_config {
 
 // The most axes a config may have (FLUX.2 has four).
 inline constexpr std::size_t nd_max_axes = 8;
+static_assert(nd_max_axes <= detail::max_position_streams, "an ND table reads one position stream an axis");
 
 // Axis a as a 1D RoPE config.
 constexpr config axis_config(const nd_config& c, std::size_t a) noexcept {

@@ -24,11 +24,14 @@
 
 namespace posenc::rope::detail {
 
+// Position streams a multi-stream table reads at most: M-RoPE's three, ND's axes (nd_max_axes).
+inline constexpr std::size_t max_position_streams = 8;
+
 // Where output pair j takes its value from.
 struct stream_pair {
   const rope::config* cfg = nullptr;  // the 1D config (validated by the caller)
   int freq_index = 0;                 // which of its pairs' frequencies
-  int stream = 0;                     // which position stream; < 0: position 0 in every token
+  int stream = 0;                     // which position stream (< max_position_streams); < 0: position 0
   bool turns = false;                 // the angle is 2 pi p theta (rope/turns.hpp): DINOv3's axes
 };
 
@@ -117,16 +120,24 @@ constexpr posenc::status fill_streams(const Plan& plan, std::size_t pairs, std::
       if (!f[jj].ok()) return f[jj].error;
       if (fold) af[jj] = attention_dd(*p[jj].cfg);
     }
+    // A token's position in each stream the chunk reads, once a token, not once an entry.
+    bool used[max_position_streams] = {};
+    for (std::size_t jj = 0; jj < n; ++jj)
+      if (p[jj].stream >= 0) used[p[jj].stream] = true;
     dest.begin_chunk(first_pair + j0, n);
-    for (std::size_t i = 0; i < tokens; ++i)
+    for (std::size_t i = 0; i < tokens; ++i) {
+      real_position pos[max_position_streams + 1] = {};  // pos[0]: position 0 (stream < 0)
+      for (int s = 0; s < static_cast<int>(max_position_streams); ++s)
+        if (used[s]) pos[s + 1] = position(s, i);
       for (std::size_t jj = 0; jj < n; ++jj) {
-        const real_position at = p[jj].stream < 0 ? real_position{} : position(p[jj].stream, i);
+        const real_position& at = pos[p[jj].stream + 1];
         const auto r = p[jj].turns
                            ? sincos_turns_split<T>(*p[jj].cfg, f[jj], at, p[jj].freq_index)
                            : sincos_at_split<T>(*p[jj].cfg, f[jj], fold ? &af[jj] : nullptr, at, p[jj].freq_index);
         if (st == posenc::status::ok) st = r.error;
         dest.store(i, first_pair + j0, jj, r.value);
       }
+    }
   }
   return st;
 }
