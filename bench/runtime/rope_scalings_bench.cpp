@@ -50,7 +50,12 @@
 #include <posenc/rope/models.hpp>
 #include <posenc/rope/policy.hpp>
 
+#include "framework_storage.hpp"
+
 namespace {
+
+using posenc_bench::bits_of;
+using posenc_bench::store_as;
 
 namespace rope = posenc::rope;
 using posenc::bfloat16;
@@ -210,42 +215,6 @@ void hf_inv_freq(const rope::config& c, std::vector<F>& inv) {
   }
 }
 
-// HF's float32 storage conversions (.to(torch.bfloat16), .to(torch.float16)): round to nearest even.
-std::uint16_t bf16_bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // quiet NaN
-  return static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
-}
-
-std::uint16_t f16_bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const std::uint32_t sign = (u >> 16) & 0x8000u, mag = u & 0x7FFFFFFFu;
-  if (mag >= 0x47800000u) return static_cast<std::uint16_t>(sign | (mag > 0x7F800000u ? 0x7E00u : 0x7C00u));
-  if (mag >= 0x38800000u) {  // normal float16 (the rounding may carry into infinity, as it should)
-    const std::uint32_t r = mag + 0xFFFu + ((mag >> 13) & 1u);
-    return static_cast<std::uint16_t>(sign | ((r >> 13) - 0x1C000u));
-  }
-  if (mag < 0x33000000u) return static_cast<std::uint16_t>(sign);  // below half the least subnormal
-  // Subnormal float16: the significand with its hidden bit, shifted by 126 - e - 24 + 25 places.
-  const std::uint32_t e = mag >> 23, m = (mag & 0x7FFFFFu) | 0x800000u, sh = 126u - e;
-  const std::uint32_t q = m >> sh, rem = m & ((1u << sh) - 1u), halfway = 1u << (sh - 1u);
-  const std::uint32_t up = rem > halfway || (rem == halfway && (q & 1u) != 0) ? 1u : 0u;
-  return static_cast<std::uint16_t>(sign | (q + up));
-}
-
-// Storage of one pipeline value in T.
-template <class T, class F>
-T store_as(F v) {
-  if constexpr (std::is_same_v<T, bfloat16>)
-    return bfloat16::from_bits(bf16_bits(v));
-  else if constexpr (std::is_same_v<T, float16>)
-    return float16::from_bits(f16_bits(v));
-  else
-    return v;
-}
-
 // The whole table: inv_freq once, then rows 0 .. rows - 1, cos/sin per pair in F (float: cosf,
 // sinf of the float angle; double: cos, sin of the double angle), optionally times the attention
 // factor in F, each value stored to both elements of its pair in the layout.
@@ -273,17 +242,6 @@ void hf_table(const rope::config& c, std::size_t rows, rope::layout lay, bool fo
 }
 
 // ---------------------------------------------------------------------------------------------
-
-template <class T>
-std::uint64_t bits_of(T v) {
-  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>) {
-    return v.bits;
-  } else {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof v);
-    return b;
-  }
-}
 
 template <class T>
 double value_of(T v) {

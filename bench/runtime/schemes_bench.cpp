@@ -53,7 +53,12 @@
 #include <posenc/sinusoidal.hpp>
 #include <posenc/xpos.hpp>
 
+#include "framework_storage.hpp"
+
 namespace {
+
+using posenc_bench::bits_of;
+using posenc_bench::store_as;
 
 namespace sn = posenc::sinusoidal;
 namespace al = posenc::alibi;
@@ -136,51 +141,6 @@ void bloom_pipeline(std::size_t heads, std::size_t len, std::vector<float>& slop
 }
 
 // ---- issue 10: KERPLE, Sandwich, XPOS -------------------------------------------------------
-
-// The frameworks' float32 -> bfloat16 / float16 storage conversion (.to(dtype)): nearest even.
-std::uint16_t bf16_bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<std::uint16_t>((u >> 16) | 0x40u);  // quiet NaN
-  return static_cast<std::uint16_t>((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
-}
-
-std::uint16_t f16_bits(float x) {
-  std::uint32_t u;
-  std::memcpy(&u, &x, sizeof u);
-  const std::uint32_t sign = (u >> 16) & 0x8000u, mag = u & 0x7FFFFFFFu;
-  if (mag >= 0x47800000u) return static_cast<std::uint16_t>(sign | (mag > 0x7F800000u ? 0x7E00u : 0x7C00u));
-  if (mag >= 0x38800000u) {  // normal float16 (the rounding may carry into infinity)
-    const std::uint32_t r = mag + 0xFFFu + ((mag >> 13) & 1u);
-    return static_cast<std::uint16_t>(sign | ((r >> 13) - 0x1C000u));
-  }
-  if (mag < 0x33000000u) return static_cast<std::uint16_t>(sign);  // below half the least subnormal
-  const std::uint32_t e = mag >> 23, m = (mag & 0x7FFFFFu) | 0x800000u, sh = 126u - e;
-  const std::uint32_t q = m >> sh, rem = m & ((1u << sh) - 1u), halfway = 1u << (sh - 1u);
-  const std::uint32_t up = rem > halfway || (rem == halfway && (q & 1u) != 0) ? 1u : 0u;
-  return static_cast<std::uint16_t>(sign | (q + up));
-}
-
-template <class T>
-T store_as(float v) {
-  if constexpr (std::is_same_v<T, bfloat16>)
-    return bfloat16::from_bits(bf16_bits(v));
-  else if constexpr (std::is_same_v<T, float16>)
-    return float16::from_bits(f16_bits(v));
-  else
-    return static_cast<T>(v);
-}
-
-template <class T>
-std::uint64_t bits_of(T v) {
-  if constexpr (std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>) {
-    return v.bits;
-  } else {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof v);
-    return b;
-  }
-}
 
 template <class T>
 double sum_of(const std::vector<T>& v) {
