@@ -385,6 +385,57 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   for (std::size_t k = 0; k < c.size(); ++k)
     differ += bits_of(c[k]) != bits_of(ct[0][k]) || bits_of(s[k]) != bits_of(ct[1][k]);
   CHECK(differ == 0);
+  // Compact float blocks whose streams move by small steps take the token-by-token walk in
+  // constant evaluation on GCC (t = i, h = i / 2, w = i / 3; text with an image token every 8
+  // tokens, whose t and h stay and whose text neighbours step by 2; ggml's fourth stream; a start
+  // past 0 and a jump back), the others the rows and the gather: the same bits as at run time. The
+  // walk itself is run on both compilers below.
+  static constexpr rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
+  static constexpr rope::mrope_config ggml{.text = {.head_dim = 128, .rope_theta = 1e6},
+                                           .mrope_section = {24, 20, 20},
+                                           .layout = rope::mrope_layout::interleaved_ggml};
+  static constexpr std::size_t wn = 96;
+  static constexpr auto walk_positions = [](int shape) {
+    std::array<std::uint64_t, 3 * wn> p{};
+    for (std::size_t i = 0; i < wn; ++i) {
+      p[i] = p[wn + i] = p[2 * wn + i] = 1000 + i;
+      if (shape == 0) p[i] = 7 + i, p[wn + i] = 7 + i / 2, p[2 * wn + i] = 7 + i / 3;
+      if (shape == 1 && i % 8 == 7) p[i] = p[wn + i] = 1000 + i - 1;
+      if (shape == 2) p[i] = i < 60 ? 7 + i : i - 57, p[wn + i] = 7 + i / 2, p[2 * wn + i] = 7 + i / 3;  // t jumps back
+    }
+    return p;
+  };
+  static constexpr auto walk_table = [](int k) {  // one constant expression a table: Clang's step limit
+    std::array<math_pair, wn * 64> t{};
+    static_cast<void>(rope::fill_mrope_pair_table<float>(k < 3 ? qwen : ggml, walk_positions(k < 3 ? k : 1), t));
+    return t;
+  };
+  static constexpr auto walk_alone = [](int k) {  // the walk's kernel on the whole table, both compilers
+    std::array<math_pair, wn * 64> t{};
+    const auto pos3 = walk_positions(k < 3 ? k : 1);
+    static_cast<void>(
+        rope::detail::fill_mrope_block_walk(k < 3 ? qwen : ggml, {pos3.data(), wn, 0, wn}, t.data(), 64, nullptr));
+    return t;
+  };
+  static constexpr auto a0 = walk_alone(0), a1 = walk_alone(1), a2 = walk_alone(2), a3 = walk_alone(3);
+  const std::array<math_pair, wn * 64>* const alone[] = {&a0, &a1, &a2, &a3};
+  static constexpr auto w0 = walk_table(0), w1 = walk_table(1), w2 = walk_table(2), w3 = walk_table(3);
+  const std::array<math_pair, wn * 64>* const walk_tables[] = {&w0, &w1, &w2, &w3};
+  for (int k = 0; k < 4; ++k) {
+    const auto pos3 = walk_positions(k < 3 ? k : 1);
+    CHECK(rope::detail::mrope_walk_pays(k < 3 ? qwen : ggml, {pos3.data(), wn, 0, wn}));
+    std::vector<math_pair> rt(wn * 64);
+    REQUIRE(rope::fill_mrope_pair_table<float>(k < 3 ? qwen : ggml, pos3, rt) == status::ok);
+    std::size_t walk_differ = 0, alone_differ = 0;
+    for (std::size_t e = 0; e < rt.size(); ++e) {
+      const math_pair& w = (*walk_tables[static_cast<std::size_t>(k)])[e];
+      const math_pair& x = (*alone[static_cast<std::size_t>(k)])[e];
+      walk_differ += bits_of(rt[e].sin) != bits_of(w.sin) || bits_of(rt[e].cos) != bits_of(w.cos);
+      alone_differ += bits_of(rt[e].sin) != bits_of(x.sin) || bits_of(rt[e].cos) != bits_of(x.cos);
+    }
+    CHECK(walk_differ == 0);
+    CHECK(alone_differ == 0);
+  }
   static constexpr int axes[] = {32, 32, 32, 32};  // FLUX.2
   static constexpr rope::nd_config flux2{.axes_dim = axes, .rope_theta = 2000.0};
   static constexpr std::array<double, 8> p2{0, 3, 0, 1.5, 2, -1, 0, 7};

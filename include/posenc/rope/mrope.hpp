@@ -36,6 +36,7 @@
 #include <type_traits>
 
 #include "posenc/math/detail/sincos_table_entry.hpp"
+#include "posenc/math/detail/sincos_table_rows_constexpr.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
@@ -219,6 +220,136 @@ constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t 
   return d;
 }
 
+// Constant evaluation, compact float rows, no folded factor: a block whose streams move by small
+// steps from token to token (t = i, h = i / 2, w = i / 3; text with an image token here and there)
+// is written token by token, with no rows to gather from. In GCC's evaluator a gathered entry
+// (a read of the rows, a pair store) costs about three quarters of a computed one, so a block that
+// is one wide gather cost up to 2x a 1D entry (docs/performance.md section 7). Here each pair keeps
+// the value of its stream's position, V = cis(p theta_j): a step of d positions is d products by
+// E_1 (the row walk's, sincos_table_rows_constexpr.hpp), a position that stays is the last entry's
+// floats again, and a jump (back, or more than mrope_walk_step_max) takes a fresh accurate anchor.
+// The walk's bound after b products is walk_bounds' eb[b], as for the rows; an entry the float
+// test leaves undecided is the 1D engine's scalar entry, as everywhere. The same bits as every
+// other path (test_rope_streams checks them against the run-time fill).
+inline constexpr std::uint64_t mrope_walk_step_max = 4;
+// GCC only: in Clang's evaluator, which pays for each array read, the walk's per-pair state cost
+// more than the gather it saves (t = i, h = i / 2, w = i / 3: 1.38x a 1D entry against 1.10x).
+#if defined(__clang__)
+inline constexpr bool mrope_constexpr_walk = false;
+#else
+inline constexpr bool mrope_constexpr_walk = true;
+#endif
+
+// Whether the walk pays: an anchor costs each of its stream's pairs about a dozen entries, so at
+// most one jump per 64 tokens in all the streams together.
+constexpr bool mrope_walk_pays(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
+  const int pairs = rope::rotary_dim(c.text) / 2;
+  bool used[3] = {};
+  for (int j = 0; j < pairs; ++j)
+    if (const int s = rope::mrope_stream(c, j); s >= 0) used[s] = true;
+  std::size_t jumps = 0;
+  for (std::size_t s = 0; s < 3; ++s) {
+    if (!used[s]) continue;
+    for (std::size_t i = 1; i < tk.count; ++i) {
+      const std::uint64_t a = tk.at(s, i - 1), b = tk.at(s, i);
+      jumps += b < a || b - a > mrope_walk_step_max;
+    }
+  }
+  return jumps * 64 <= tk.count;
+}
+
+constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, const mrope_tokens& tk,
+                                               math::sincos_result<float>* out, std::size_t stride,
+                                               const math::frequency_value* theta) noexcept {
+  namespace st = posenc::detail::sincos_table;
+  const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;  // <= constexpr_columns_max
+  math::frequency_value f[st::constexpr_columns_max] = {};
+  double c1[st::constexpr_columns_max] = {}, s1[st::constexpr_columns_max] = {};
+  double vc[st::constexpr_columns_max] = {}, vs[st::constexpr_columns_max] = {};
+  bool slow[st::constexpr_columns_max] = {}, any_slow = false;
+  // Runs of consecutive pairs that read one stream (a section is one run; an interleaved map, runs
+  // of one): the stream's values for the token are read into locals once a run, not once a pair.
+  std::size_t run_stream[st::constexpr_columns_max] = {}, run_end[st::constexpr_columns_max] = {}, runs = 0;
+  double eb[st::constexpr_block_max] = {};
+  st::walk_bounds(eb, st::constexpr_block_max);
+  std::uint64_t top = 0;  // the largest position the block reads, for the frequencies' share of the bound
+  for (std::size_t i = 0; i < tk.count; ++i)
+    for (std::size_t s = 0; s < 3; ++s) top = tk.at(s, i) > top ? tk.at(s, i) : top;
+  const double end = static_cast<double>(top + 1);
+  double ferr = 0;
+  for (std::size_t j = 0; j < pairs; ++j) {
+    f[j] = theta != nullptr ? theta[j] : rope::frequency_dd(c.text, static_cast<int>(j));
+    if (!f[j].ok()) return f[j].error;
+    const auto s = static_cast<std::size_t>(mrope_slot(c, static_cast<int>(j)));
+    if (runs == 0 || run_stream[runs - 1] != s) run_stream[runs++] = s;
+    run_end[runs - 1] = j + 1;
+    slow[j] = f[j].value.hi == 0 || !st::cis_anchor(1, f[j].value, c1[j], s1[j]);
+    any_slow = any_slow || slow[j];
+    const double fe = end * st::dabs(f[j].value.hi) * (f[j].rel_err * 1.0000001);
+    ferr = fe > ferr ? fe : ferr;
+  }
+  posenc::status status = posenc::status::ok;
+  // Per stream: its position, products since its anchor, this token's products, whether it jumped.
+  std::uint64_t cur[4] = {}, steps[4] = {}, walked[4] = {};
+  bool anchor[4] = {};
+  double bound[4] = {};
+  for (std::size_t i = 0; i < tk.count; ++i) {
+    for (std::size_t s = 0; s < 4; ++s) {
+      const std::uint64_t p = s == 3 ? 0 : tk.at(s, i);
+      const std::uint64_t d = p - cur[s];  // wraps when p < cur[s]: then a jump
+      anchor[s] = i == 0 || p < cur[s] || d > mrope_walk_step_max || steps[s] + d >= st::constexpr_block_max;
+      walked[s] = anchor[s] ? 0 : d;
+      steps[s] = anchor[s] ? 0 : steps[s] + d;
+      cur[s] = p;
+      bound[s] = (eb[steps[s]] + ferr) * (1 + 0x1p-50);
+    }
+    math::sincos_result<float>* const row = out + i * stride;
+    for (std::size_t r = 0, j = 0; r < runs; ++r) {
+      const std::size_t s = run_stream[r], stop = run_end[r];
+      const std::uint64_t p = cur[s], w = walked[s];
+      const double e = bound[s];
+      math::sincos_result<float>* q = row + j;
+      if (p == 0) {  // cis(0), exact: a walk may start here
+        for (; j < stop; ++j, ++q) vc[j] = 1.0, vs[j] = 0.0, q->sin = 0.0f, q->cos = 1.0f;
+        continue;
+      }
+      if (anchor[s])
+        for (std::size_t k = j; k < stop; ++k)
+          if (!slow[k] && !st::cis_anchor(p, f[k].value, vc[k], vs[k])) slow[k] = any_slow = true;
+      // The stream's move for this token: it stays (the state and its test as they are), steps by
+      // one (the common case) or two, or by up to mrope_walk_step_max. Locals assigned, not
+      // declared, an entry (Clang allocates each declaration: sincos_table_rows_constexpr.hpp).
+      double cs = 0, sn = 0, t = 0, k1 = 0, k2 = 0;
+      float sv = 0, cv = 0;
+      for (; j < stop; ++j, ++q) {
+        cs = vc[j], sn = vs[j];
+        if (w == 1) {
+          k1 = c1[j], k2 = s1[j];
+          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
+          vc[j] = cs, vs[j] = sn;
+        } else if (w == 2) {  // text after an image token (its t and h stay, then step by 2)
+          k1 = c1[j], k2 = s1[j];
+          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
+          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
+          vc[j] = cs, vs[j] = sn;
+        } else if (w != 0) {
+          k1 = c1[j], k2 = s1[j];
+          for (std::uint64_t k = 0; k < w; ++k) t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
+          vc[j] = cs, vs[j] = sn;
+        }
+        sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
+        if ((any_slow && slow[j]) || sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
+          const auto x = sincos_with<float>(c.text, f[j], nullptr, p, static_cast<int>(j));
+          if (status == posenc::status::ok) status = x.error;
+          sv = x.value.sin, cv = x.value.cos;
+        }
+        q->sin = sv, q->cos = cv;  // two scalar stores, not a braced pair
+      }
+    }
+  }
+  return status;
+}
+
 // The rows of a block of tokens (dest: the block's first row, stride set). With scratch room for
 // the 1D rows of the block's positions' range, the rows come from the 1D engine's row kernels and
 // each token's pairs are gathered from them; otherwise, at run time, each stream's rows come in
@@ -230,6 +361,11 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
                                           table_dest<T> dest, std::span<math::sincos_result<T>> scratch,
                                           const math::frequency_value* theta) noexcept {
   const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  if constexpr (std::is_same_v<T, float>)
+    if (mrope_constexpr_walk && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
+        pairs <= posenc::detail::sincos_table::constexpr_columns_max &&
+        static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs && mrope_walk_pays(c, tk))
+      return fill_mrope_block_walk(c, tk, dest.pairs, dest.stride, theta);
   const position_range range_of = mrope_position_range(c, tk);
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
   // over all the pairs at once), or in constant evaluation each stream's own pairs over its own
