@@ -226,19 +226,15 @@ constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t 
 // (a read of the rows, a pair store) costs about three quarters of a computed one, so a block that
 // is one wide gather cost up to 2x a 1D entry (docs/performance.md section 7). Here each pair keeps
 // the value of its stream's position, V = cis(p theta_j): a step of d positions is d products by
-// E_1 (the row walk's, sincos_table_rows_constexpr.hpp), a position that stays is the last entry's
-// floats again, and a jump (back, or more than mrope_walk_step_max) takes a fresh accurate anchor.
+// E_1 (the row walk's, sincos_table_rows_constexpr.hpp), a position that stays keeps its state
+// (and the same test gives the same floats), and a jump (back, or more than mrope_walk_step_max) takes a fresh accurate anchor.
 // The walk's bound after b products is walk_bounds' eb[b], as for the rows; an entry the float
 // test leaves undecided is the 1D engine's scalar entry, as everywhere. The same bits as every
 // other path (test_rope_streams checks them against the run-time fill).
 inline constexpr std::uint64_t mrope_walk_step_max = 4;
 // GCC only: in Clang's evaluator, which pays for each array read, the walk's per-pair state cost
 // more than the gather it saves (t = i, h = i / 2, w = i / 3: 1.38x a 1D entry against 1.10x).
-#if defined(__clang__)
-inline constexpr bool mrope_constexpr_walk = false;
-#else
-inline constexpr bool mrope_constexpr_walk = true;
-#endif
+inline constexpr bool mrope_constexpr_walk = !posenc::detail::sincos_table::clang_evaluator;
 
 // Whether the walk pays: an anchor costs each of its stream's pairs about a dozen entries, so at
 // most one jump per 64 tokens in all the streams together.
@@ -361,10 +357,12 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
                                           table_dest<T> dest, std::span<math::sincos_result<T>> scratch,
                                           const math::frequency_value* theta) noexcept {
   const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  // Every pair rotates (no proportional pairs of frequency 0): the per-stream paths need it.
+  bool all_rotate = static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) ==
+                    pairs;  // not const: a const bool's initialiser would be tried as a constant expression
   if constexpr (std::is_same_v<T, float>)
     if (mrope_constexpr_walk && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
-        pairs <= posenc::detail::sincos_table::constexpr_columns_max &&
-        static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs && mrope_walk_pays(c, tk))
+        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate && mrope_walk_pays(c, tk))
       return fill_mrope_block_walk(c, tk, dest.pairs, dest.stride, theta);
   const position_range range_of = mrope_position_range(c, tk);
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
@@ -379,8 +377,7 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
   bool per_stream = false;  // not a const bool: its initialiser would be tried as a constant expression
   if (std::is_constant_evaluated()) {
     by_stream = mrope_stream_plan(c, tk);
-    per_stream = by_stream.size != 0 && by_stream.size < full &&
-                 static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs;
+    per_stream = by_stream.size != 0 && by_stream.size < full && all_rotate;
   }
   const std::size_t need = per_stream ? by_stream.size : full;
   if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
@@ -460,8 +457,7 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
   // At run time with too little scratch: each stream's own pairs over its own range, in windows of a
   // stack buffer (stream_fill.hpp), when the windows pay for every stream; else the scalar entries.
   // (pairs <= chunk_columns: the sink's element offsets are set for one chunk of the row.)
-  if (!std::is_constant_evaluated() && pairs <= posenc::detail::sincos_table::chunk_columns &&
-      static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) == pairs) {
+  if (!std::is_constant_evaluated() && pairs <= posenc::detail::sincos_table::chunk_columns && all_rotate) {
     const mrope_stream_rows plan = mrope_stream_plan(c, tk);
     bool windows = plan.size != 0;
     for (std::size_t s = 0; s < 4 && windows; ++s)

@@ -61,10 +61,11 @@ inline constexpr std::size_t constexpr_block_max = 2048;
 // land before the first row's next ones, and its evaluator inserts such a store in time linear in
 // the elements after it. The same bits either way; tests/test_table_rows.cpp runs both.
 #if defined(__clang__)
-inline constexpr bool constexpr_two_rows = true;
+inline constexpr bool clang_evaluator = true;  // which constant evaluator the tuned paths are for
 #else
-inline constexpr bool constexpr_two_rows = false;
+inline constexpr bool clang_evaluator = false;
 #endif
+inline constexpr bool constexpr_two_rows = clang_evaluator;
 
 // The source's scalar entry at (p, column), for an entry the walk's test leaves undecided (about
 // 2^-15 of them), its first error kept in st. Every loop below shares it: it is off the hot path,
