@@ -388,8 +388,10 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   // Compact float blocks whose streams move by small steps take the token-by-token walk in
   // constant evaluation on GCC (t = i, h = i / 2, w = i / 3; text with an image token every 8
   // tokens, whose t and h stay and whose text neighbours step by 2; ggml's fourth stream; a start
-  // past 0 and a jump back), the others the rows and the gather: the same bits as at run time. The
-  // walk itself is run on both compilers below.
+  // past 0 and a jump back), the others the rows and the gather; on Clang, blocks whose streams
+  // never go back (the first two) have each stream's rows written straight into the tokens'
+  // rows (fill_mrope_block_direct), the others the rows and the gather: the same bits as at run
+  // time. The walk itself is run on both compilers below.
   static constexpr rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
   static constexpr rope::mrope_config ggml{.text = {.head_dim = 128, .rope_theta = 1e6},
                                            .mrope_section = {24, 20, 20},
@@ -413,8 +415,9 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   static constexpr auto walk_alone = [](int k) {  // the walk's kernel on the whole table, both compilers
     std::array<math_pair, wn * 64> t{};
     const auto pos3 = walk_positions(k < 3 ? k : 1);
-    static_cast<void>(
-        rope::detail::fill_mrope_block_walk(k < 3 ? qwen : ggml, {pos3.data(), wn, 0, wn}, t.data(), 64, nullptr));
+    const rope::detail::mrope_tokens tk{pos3.data(), wn, 0, wn};
+    const auto plan = rope::detail::mrope_walk_pays(k < 3 ? qwen : ggml, tk);
+    static_cast<void>(rope::detail::fill_mrope_block_walk(k < 3 ? qwen : ggml, tk, plan.top, t.data(), 64, nullptr));
     return t;
   };
   static constexpr auto a0 = walk_alone(0), a1 = walk_alone(1), a2 = walk_alone(2), a3 = walk_alone(3);
@@ -423,7 +426,7 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   const std::array<math_pair, wn * 64>* const walk_tables[] = {&w0, &w1, &w2, &w3};
   for (int k = 0; k < 4; ++k) {
     const auto pos3 = walk_positions(k < 3 ? k : 1);
-    CHECK(rope::detail::mrope_walk_pays(k < 3 ? qwen : ggml, {pos3.data(), wn, 0, wn}));
+    CHECK(rope::detail::mrope_walk_pays(k < 3 ? qwen : ggml, {pos3.data(), wn, 0, wn}).pays);
     std::vector<math_pair> rt(wn * 64);
     REQUIRE(rope::fill_mrope_pair_table<float>(k < 3 ? qwen : ggml, pos3, rt) == status::ok);
     std::size_t walk_differ = 0, alone_differ = 0;
@@ -451,6 +454,37 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   for (std::size_t k = 0; k < c2.size(); ++k)
     differ += bits_of(c2[k]) != bits_of(nd[0][k]) || bits_of(s2[k]) != bits_of(nd[1][k]);
   CHECK(differ == 0);
+}
+
+TEST_CASE("The constexpr M-RoPE walk, run at run time on a long block, gives the fills' bits", "[mrope]") {
+  // The walk (fill_mrope_block_walk) is a constant-evaluation kernel, but it is plain constexpr
+  // code: run here on blocks too long for a constant expression in a test. 3000 tokens: text with
+  // an image token every 8 (the walk's text-run loop, its copies and its steps by 2) and t = i,
+  // h = i/2, w = i/3, both past the 2048 products after which a stream re-anchors, and enough
+  // entries (192,000) that the float test leaves some undecided inside the text runs (their
+  // scalar entries need the run's position). Compared bit for bit with the run-time fill, itself
+  // checked against MPFR above.
+  const rope::mrope_config qwen{.text = {.head_dim = 128, .rope_theta = 1e6}, .mrope_section = {16, 24, 24}};
+  constexpr std::size_t n = 3000;
+  for (int shape = 0; shape < 2; ++shape) {
+    std::vector<std::uint64_t> pos(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      pos[i] = pos[n + i] = pos[2 * n + i] = 5 + i;
+      if (shape == 0 && i % 8 == 7) pos[i] = pos[n + i] = 5 + i - 1;
+      if (shape == 1) pos[n + i] = 5 + i / 2, pos[2 * n + i] = 5 + i / 3;
+    }
+    const rope::detail::mrope_tokens tk{pos.data(), n, 0, n};
+    const auto plan = rope::detail::mrope_walk_pays(qwen, tk);
+    CHECK(plan.pays);
+    CHECK(plan.top == 5 + n - 1);
+    std::vector<math_pair> walk(n * 64), fill(n * 64);
+    REQUIRE(rope::detail::fill_mrope_block_walk(qwen, tk, plan.top, walk.data(), 64, nullptr) == status::ok);
+    REQUIRE(rope::fill_mrope_pair_table<float>(qwen, pos, fill) == status::ok);
+    std::size_t differ = 0;
+    for (std::size_t e = 0; e < fill.size(); ++e)
+      differ += bits_of(fill[e].sin) != bits_of(walk[e].sin) || bits_of(fill[e].cos) != bits_of(walk[e].cos);
+    CHECK(differ == 0);
+  }
 }
 
 TEST_CASE("Multi-stream configs and shapes: errors name the precondition", "[mrope][nd]") {

@@ -91,6 +91,9 @@ struct mrope_tokens {
   const std::uint64_t* positions = nullptr;
   std::size_t tokens = 0, first = 0, count = 0;
   constexpr std::uint64_t at(std::size_t s, std::size_t i) const noexcept { return positions[s * tokens + first + i]; }
+  // Stream s's positions of the tokens, for loops over every token: in constant evaluation a call
+  // a position (at) costs GCC's evaluator about what an entry of the table does.
+  constexpr const std::uint64_t* stream(std::size_t s) const noexcept { return positions + s * tokens + first; }
 };
 constexpr mrope_tokens all_tokens(std::span<const std::uint64_t> positions) noexcept {
   return {positions.data(), positions.size() / 3, 0, positions.size() / 3};
@@ -110,11 +113,10 @@ struct position_range {
 };
 constexpr position_range mrope_position_range(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
   position_range r{~std::uint64_t{0}, 0};
-  for (std::size_t s = 0; s < 3; ++s)
-    for (std::size_t i = 0; i < tk.count; ++i) {
-      const std::uint64_t p = tk.at(s, i);
-      r.lo = p < r.lo ? p : r.lo, r.hi = p > r.hi ? p : r.hi;
-    }
+  for (std::size_t s = 0; s < 3; ++s) {
+    const std::uint64_t* const at = tk.stream(s);
+    for (std::size_t i = 0; i < tk.count; ++i) r.lo = at[i] < r.lo ? at[i] : r.lo, r.hi = at[i] > r.hi ? at[i] : r.hi;
+  }
   if (has_fourth_stream(c)) r.lo = 0;
   return r;
 }
@@ -143,11 +145,9 @@ constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c, const
   if (tk.count == 0 || pairs <= 0) return r;
   for (std::size_t s = 0; s < 3; ++s) {
     r.lo[s] = ~std::uint64_t{0};
-    for (std::size_t i = 0; i < tk.count; ++i) {
-      const std::uint64_t p = tk.at(s, i);
-      r.lo[s] = p < r.lo[s] ? p : r.lo[s];
-      r.hi[s] = p > r.hi[s] ? p : r.hi[s];
-    }
+    const std::uint64_t* const at = tk.stream(s);
+    for (std::size_t i = 0; i < tk.count; ++i)
+      r.lo[s] = at[i] < r.lo[s] ? at[i] : r.lo[s], r.hi[s] = at[i] > r.hi[s] ? at[i] : r.hi[s];
     if (r.hi[s] > rope::max_table_position) return {};
   }
   for (int j = 0; j < pairs; ++j) ++r.pairs[mrope_slot(c, j)];
@@ -170,10 +170,9 @@ constexpr mrope_stream_rows mrope_stream_plan(const rope::mrope_config& c,
 // Such rows are the 1D rows of those positions (the law mrope_text_rows), unless a pair reads
 // ggml's fourth stream (the caller checks).
 constexpr std::size_t text_run(const mrope_tokens& tk, std::size_t i) noexcept {
+  const std::uint64_t *t = tk.stream(0) + i, *h = tk.stream(1) + i, *w = tk.stream(2) + i;
   std::size_t n = 0;
-  while (i + n < tk.count && tk.at(1, i + n) == tk.at(0, i + n) && tk.at(2, i + n) == tk.at(0, i + n) &&
-         (n == 0 || tk.at(0, i + n) == tk.at(0, i) + n))
-    ++n;
+  while (i + n < tk.count && h[n] == t[n] && w[n] == t[n] && t[n] == t[0] + n) ++n;
   return n;
 }
 
@@ -237,24 +236,37 @@ inline constexpr std::uint64_t mrope_walk_step_max = 4;
 inline constexpr bool mrope_constexpr_walk = !posenc::detail::sincos_table::clang_evaluator;
 
 // Whether the walk pays: an anchor costs each of its stream's pairs about a dozen entries, so at
-// most one jump per 64 tokens in all the streams together.
-constexpr bool mrope_walk_pays(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
+// most one jump per 64 tokens in all the streams together. The same pass finds the largest
+// position the block reads (the walk's bound needs it): in GCC's evaluator a pass over the
+// positions costs about half an entry a token.
+struct mrope_walk_plan {
+  bool pays = false;
+  std::uint64_t top = 0;
+};
+constexpr mrope_walk_plan mrope_walk_pays(const rope::mrope_config& c, const mrope_tokens& tk) noexcept {
   const int pairs = rope::rotary_dim(c.text) / 2;
   bool used[3] = {};
   for (int j = 0; j < pairs; ++j)
     if (const int s = rope::mrope_stream(c, j); s >= 0) used[s] = true;
   std::size_t jumps = 0;
+  std::uint64_t top = 0;
   for (std::size_t s = 0; s < 3; ++s) {
-    if (!used[s]) continue;
+    const std::uint64_t* const at = tk.stream(s);
+    top = tk.count > 0 && at[0] > top ? at[0] : top;
+    if (!used[s]) {
+      for (std::size_t i = 1; i < tk.count; ++i) top = at[i] > top ? at[i] : top;
+      continue;
+    }
     for (std::size_t i = 1; i < tk.count; ++i) {
-      const std::uint64_t a = tk.at(s, i - 1), b = tk.at(s, i);
-      jumps += b < a || b - a > mrope_walk_step_max;
+      jumps += at[i] < at[i - 1] || at[i] - at[i - 1] > mrope_walk_step_max;
+      top = at[i] > top ? at[i] : top;
     }
   }
-  return jumps * 64 <= tk.count;
+  return {jumps * 64 <= tk.count, top};
 }
 
-constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, const mrope_tokens& tk,
+// top: the largest position of the block (mrope_walk_plan), or any larger one.
+constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, const mrope_tokens& tk, std::uint64_t top,
                                                math::sincos_result<float>* out, std::size_t stride,
                                                const math::frequency_value* theta) noexcept {
   namespace st = posenc::detail::sincos_table;
@@ -266,17 +278,18 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
   // Runs of consecutive pairs that read one stream (a section is one run; an interleaved map, runs
   // of one): the stream's values for the token are read into locals once a run, not once a pair.
   std::size_t run_stream[st::constexpr_columns_max] = {}, run_end[st::constexpr_columns_max] = {}, runs = 0;
+  std::size_t pair_slot[st::constexpr_columns_max] = {};  // the stream of each pair (3: ggml's fourth)
+  bool has_run[4] = {};
   double eb[st::constexpr_block_max] = {};
   st::walk_bounds(eb, st::constexpr_block_max);
-  std::uint64_t top = 0;  // the largest position the block reads, for the frequencies' share of the bound
-  for (std::size_t i = 0; i < tk.count; ++i)
-    for (std::size_t s = 0; s < 3; ++s) top = tk.at(s, i) > top ? tk.at(s, i) : top;
+  const std::uint64_t* const at[3] = {tk.stream(0), tk.stream(1), tk.stream(2)};
   const double end = static_cast<double>(top + 1);
   double ferr = 0;
   for (std::size_t j = 0; j < pairs; ++j) {
     f[j] = theta != nullptr ? theta[j] : rope::frequency_dd(c.text, static_cast<int>(j));
     if (!f[j].ok()) return f[j].error;
     const auto s = static_cast<std::size_t>(mrope_slot(c, static_cast<int>(j)));
+    pair_slot[j] = s, has_run[s] = true;
     if (runs == 0 || run_stream[runs - 1] != s) run_stream[runs++] = s;
     run_end[runs - 1] = j + 1;
     slow[j] = f[j].value.hi == 0 || !st::cis_anchor(1, f[j].value, c1[j], s1[j]);
@@ -285,56 +298,109 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
     ferr = fe > ferr ? fe : ferr;
   }
   posenc::status status = posenc::status::ok;
-  // Per stream: its position, products since its anchor, this token's products, whether it jumped.
+  // The streams the pairs read, and per stream: its position now, products since its anchor, this
+  // token's products, whether it jumped, its bound.
+  std::size_t used[4] = {}, n_used = 0;
+  for (std::size_t s = 0; s < 4; ++s)
+    if (has_run[s]) used[n_used++] = s;
   std::uint64_t cur[4] = {}, steps[4] = {}, walked[4] = {};
   bool anchor[4] = {};
   double bound[4] = {};
+  // A run of text tokens (every stream one past the previous token's position): each such token's
+  // row is one loop over all the pairs, as a 1D row is, and the streams' positions and products
+  // since their anchors are brought up to date after it (lag tokens late), not once a token: in
+  // GCC's evaluator that bookkeeping, done for each stream, cost about four entries a token.
+  // The test takes the largest of the streams' bounds (eb grows with the products; a larger bound
+  // only leaves more entries to the scalar path, and a decided entry is correctly rounded either way).
+  const std::uint64_t* by_stream[3] = {};  // the used streams' positions, ggml's fourth excluded
+  std::size_t n_moving = 0;
+  for (std::size_t u = 0; u < n_used; ++u)
+    if (used[u] < 3) by_stream[n_moving++] = at[used[u]];
+  const bool all_move = !has_run[3];  // ggml's fourth stream never moves
+  std::uint64_t lag = 0, most_steps = 0;
+  // Locals assigned, not declared, an entry (Clang allocates each declaration:
+  // sincos_table_rows_constexpr.hpp).
+  double cs = 0, sn = 0, t = 0, k1 = 0, k2 = 0, e = 0;
+  float sv = 0, cv = 0;
+  bool one_step = false;
   for (std::size_t i = 0; i < tk.count; ++i) {
-    for (std::size_t s = 0; s < 4; ++s) {
-      const std::uint64_t p = s == 3 ? 0 : tk.at(s, i);
-      const std::uint64_t d = p - cur[s];  // wraps when p < cur[s]: then a jump
-      anchor[s] = i == 0 || p < cur[s] || d > mrope_walk_step_max || steps[s] + d >= st::constexpr_block_max;
+    math::sincos_result<float>* const row = out + i * stride;
+    one_step = all_move && !any_slow && i > 0 && most_steps + lag + 1 < st::constexpr_block_max;
+    for (std::size_t u = 0; u < n_moving && one_step; ++u) one_step = by_stream[u][i] == by_stream[u][i - 1] + 1;
+    if (one_step) {
+      ++lag;
+      e = (eb[most_steps + lag] + ferr) * (1 + 0x1p-50);
+      math::sincos_result<float>* q = row;
+      for (std::size_t j = 0; j < pairs; ++j, ++q) {
+        cs = vc[j] * c1[j] - vs[j] * s1[j];
+        sn = vs[j] * c1[j] + vc[j] * s1[j];
+        vc[j] = cs, vs[j] = sn;
+        sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
+        if (sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
+          const auto x = sincos_with<float>(c.text, f[j], nullptr, cur[pair_slot[j]] + lag, static_cast<int>(j));
+          if (status == posenc::status::ok) status = x.error;
+          q->sin = x.value.sin, q->cos = x.value.cos;
+        } else {
+          q->sin = sv, q->cos = cv;  // two scalar stores, not a braced pair
+        }
+      }
+      continue;
+    }
+    most_steps = 0;
+    for (std::size_t u = 0; u < n_used; ++u) {
+      const std::size_t s = used[u];
+      cur[s] += lag, steps[s] += lag;  // the text run's tokens
+      const std::uint64_t to = s == 3 ? 0 : at[s][i];
+      const std::uint64_t d = to - cur[s];  // wraps when to < cur[s]: then a jump
+      anchor[s] = i == 0 || to < cur[s] || d > mrope_walk_step_max || steps[s] + d >= st::constexpr_block_max;
       walked[s] = anchor[s] ? 0 : d;
       steps[s] = anchor[s] ? 0 : steps[s] + d;
-      cur[s] = p;
+      cur[s] = to;
       bound[s] = (eb[steps[s]] + ferr) * (1 + 0x1p-50);
+      most_steps = steps[s] > most_steps ? steps[s] : most_steps;
     }
-    math::sincos_result<float>* const row = out + i * stride;
+    lag = 0;
     for (std::size_t r = 0, j = 0; r < runs; ++r) {
       const std::size_t s = run_stream[r], stop = run_end[r];
       const std::uint64_t p = cur[s], w = walked[s];
-      const double e = bound[s];
+      e = bound[s];
       math::sincos_result<float>* q = row + j;
       if (p == 0) {  // cis(0), exact: a walk may start here
         for (; j < stop; ++j, ++q) vc[j] = 1.0, vs[j] = 0.0, q->sin = 0.0f, q->cos = 1.0f;
         continue;
       }
+      if (w == 0 && !anchor[s]) {
+        // The stream stays: the same state, bound and test as the previous token's, so the same
+        // floats (an undecided entry: the same scalar entry). Copied, two scalar stores.
+        for (const math::sincos_result<float>* u = q - stride; j < stop; ++j, ++q, ++u)
+          q->sin = u->sin, q->cos = u->cos;
+        continue;
+      }
+      if (w == 1 && !any_slow) {  // the common step, the row walk's loop as it is
+        for (; j < stop; ++j, ++q) {
+          cs = vc[j] * c1[j] - vs[j] * s1[j];
+          sn = vs[j] * c1[j] + vc[j] * s1[j];
+          vc[j] = cs, vs[j] = sn;
+          sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
+          if (sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
+            const auto x = sincos_with<float>(c.text, f[j], nullptr, p, static_cast<int>(j));
+            if (status == posenc::status::ok) status = x.error;
+            sv = x.value.sin, cv = x.value.cos;
+          }
+          q->sin = sv, q->cos = cv;
+        }
+        continue;
+      }
       if (anchor[s])
         for (std::size_t k = j; k < stop; ++k)
           if (!slow[k] && !st::cis_anchor(p, f[k].value, vc[k], vs[k])) slow[k] = any_slow = true;
-      // The stream's move for this token: it stays (the state and its test as they are), steps by
-      // one (the common case) or two, or by up to mrope_walk_step_max. Locals assigned, not
-      // declared, an entry (Clang allocates each declaration: sincos_table_rows_constexpr.hpp).
-      double cs = 0, sn = 0, t = 0, k1 = 0, k2 = 0;
-      float sv = 0, cv = 0;
+      // An anchor (no product), or a step of w products by E_1.
       for (; j < stop; ++j, ++q) {
-        cs = vc[j], sn = vs[j];
-        if (w == 1) {
-          k1 = c1[j], k2 = s1[j];
-          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
-          vc[j] = cs, vs[j] = sn;
-        } else if (w == 2) {  // text after an image token (its t and h stay, then step by 2)
-          k1 = c1[j], k2 = s1[j];
-          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
-          t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
-          vc[j] = cs, vs[j] = sn;
-        } else if (w != 0) {
-          k1 = c1[j], k2 = s1[j];
-          for (std::uint64_t k = 0; k < w; ++k) t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
-          vc[j] = cs, vs[j] = sn;
-        }
+        cs = vc[j], sn = vs[j], k1 = c1[j], k2 = s1[j];
+        for (std::uint64_t k = 0; k < w; ++k) t = cs * k1 - sn * k2, sn = sn * k1 + cs * k2, cs = t;
+        vc[j] = cs, vs[j] = sn;
         sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
-        if ((any_slow && slow[j]) || sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
+        if (slow[j] || sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
           const auto x = sincos_with<float>(c.text, f[j], nullptr, p, static_cast<int>(j));
           if (status == posenc::status::ok) status = x.error;
           sv = x.value.sin, cv = x.value.cos;
@@ -344,6 +410,102 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
     }
   }
   return status;
+}
+
+// Constant evaluation on Clang, compact float rows, no folded factor, sections (each stream's pairs
+// consecutive, no fourth stream): when each stream's positions never go back from token to token
+// (t = i, h = i / 2, w = i / 3; text with an image token here and there), each stream's pairs are
+// the 1D rows of its range, and the row kernel (sincos_table_rows_constexpr.hpp) writes them
+// straight into the rows of the tokens at that position through mrope_stream_sink: the first
+// such token's row in place, the others copied from it, a position no token holds into a spare
+// row. No rows to gather from: in Clang's evaluator, which pays for each element read and
+// written, a gathered entry cost half a computed one, so a block that was one wide gather cost
+// up to 1.6x a 1D entry. (GCC walks the block instead: its evaluator inserts a store that lands
+// before stored elements in time linear in what follows, and a stream's columns written over all
+// the tokens, then the next stream's, land so.)
+inline constexpr bool mrope_constexpr_direct = posenc::detail::sincos_table::clang_evaluator;
+
+struct mrope_stream_sink {
+  static constexpr std::size_t spare_width = posenc::detail::sincos_table::constexpr_columns_max;
+  const std::uint64_t* at = nullptr;          // the stream's position of each token, never going back
+  std::size_t count = 0;                      // tokens
+  std::uint64_t lo = 0;                       // the position of row 0
+  math::sincos_result<float>* out = nullptr;  // token 0's row, at the stream's first pair
+  std::size_t stride = 0;
+  std::size_t next = 0, done = 0;  // the first token at or past the row last asked for, last ended
+  math::sincos_result<float> spare[2 * spare_width] = {};  // two rows in flight (Clang's two rows a pass)
+
+  constexpr void begin_chunk(std::size_t, std::size_t) noexcept { next = done = 0; }
+  constexpr math::sincos_result<float>* row_pairs(std::size_t i, std::size_t j0, std::size_t) noexcept {
+    const std::uint64_t p = lo + i;
+    while (next < count && at[next] < p) ++next;
+    return next < count && at[next] == p ? out + next * stride + j0 : spare + (i % 2) * spare_width + j0;
+  }
+  // Row i's pairs [j0, j0 + n) are written at its first token: the other tokens at its position.
+  constexpr void end_row(std::size_t i, std::size_t j0, std::size_t n) noexcept {
+    const std::uint64_t p = lo + i;
+    while (done < count && at[done] < p) ++done;
+    if (done == count || at[done] != p) return;
+    const math::sincos_result<float>* const from = out + done * stride + j0;
+    for (std::size_t k = done + 1; k < count && at[k] == p; ++k) {
+      math::sincos_result<float>* const to = out + k * stride + j0;
+      for (std::size_t j = 0; j < n; ++j) to[j].sin = from[j].sin, to[j].cos = from[j].cos;  // scalar stores
+    }
+  }
+  // The engine's entry-by-entry path (not taken: row_pairs is never null).
+  constexpr void store(std::size_t i, std::size_t j0, std::size_t j, const math::sincos_result<float>& r) noexcept {
+    const std::uint64_t p = lo + i;
+    for (std::size_t k = 0; k < count; ++k)
+      if (at[k] == p) out[k * stride + j0 + j] = r;
+  }
+};
+
+// Whether the direct path applies and computes no more entries than the block has: each stream's
+// rows over its range, and the tokens hold them all (a stream that skips positions computes rows
+// no token reads).
+constexpr bool mrope_direct_pays(const rope::mrope_config& c, const mrope_tokens& tk,
+                                 const mrope_stream_rows& plan) noexcept {
+  const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
+  if (plan.size == 0 || plan.pairs[3] != 0 || plan.size > tk.count * pairs) return false;
+  for (std::size_t j = 1, changes = 0; j < pairs; ++j)  // sections: at most two changes of stream
+    if (mrope_slot(c, static_cast<int>(j)) != mrope_slot(c, static_cast<int>(j - 1)) && ++changes > 2) return false;
+  for (std::size_t s = 0; s < 3; ++s) {
+    if (plan.pairs[s] == 0) continue;
+    const std::uint64_t* const at = tk.stream(s);
+    for (std::size_t i = 1; i < tk.count; ++i)
+      if (at[i] < at[i - 1]) return false;
+  }
+  return true;
+}
+
+constexpr posenc::status fill_mrope_block_direct(const rope::mrope_config& c, const mrope_tokens& tk,
+                                                 const mrope_stream_rows& plan, math::sincos_result<float>* out,
+                                                 std::size_t stride, const math::frequency_value* theta) noexcept {
+  // Sections: t, h, w in order. A stream whose positions are the next one's (t and h of text
+  // tokens) is filled with it, one fill of both sections' pairs: each fill has a cost a row.
+  for (std::size_t s = 0, first = 0; s < 3;) {
+    std::size_t width = plan.pairs[s], s_end = s + 1;
+    for (; s_end < 3 && plan.pairs[s_end] != 0; ++s_end) {
+      const std::uint64_t *const a = tk.stream(s), *const b = tk.stream(s_end);
+      std::size_t i = 0;
+      while (i < tk.count && a[i] == b[i]) ++i;
+      if (i < tk.count) break;
+      width += plan.pairs[s_end];
+    }
+    if (width != 0) {
+      std::size_t column[posenc::detail::sincos_table::constexpr_columns_max] = {};
+      for (std::size_t k = 0; k < width; ++k) column[k] = first + k;
+      mrope_stream_sink sink{
+          .at = tk.stream(s), .count = tk.count, .lo = plan.lo[s], .out = out + first, .stride = stride};
+      const mrope_slot_source src{&c, static_cast<int>(s), theta, column};  // column: the pairs of the fill
+      if (const posenc::status st = posenc::detail::sincos_table::fill_rows<float>(
+              src, plan.lo[s], static_cast<std::size_t>(plan.hi[s] - plan.lo[s] + 1), width, nullptr, nullptr, sink);
+          st != posenc::status::ok)
+        return st;
+    }
+    first += width, s = s_end;
+  }
+  return posenc::status::ok;
 }
 
 // The rows of a block of tokens (dest: the block's first row, stride set). With scratch room for
@@ -362,8 +524,14 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
                     pairs;  // not const: a const bool's initialiser would be tried as a constant expression
   if constexpr (std::is_same_v<T, float>)
     if (mrope_constexpr_walk && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
-        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate && mrope_walk_pays(c, tk))
-      return fill_mrope_block_walk(c, tk, dest.pairs, dest.stride, theta);
+        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate)
+      if (const mrope_walk_plan walk = mrope_walk_pays(c, tk); walk.pays)
+        return fill_mrope_block_walk(c, tk, walk.top, dest.pairs, dest.stride, theta);
+  if constexpr (std::is_same_v<T, float>)
+    if (mrope_constexpr_direct && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
+        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate)
+      if (const mrope_stream_rows plan = mrope_stream_plan(c, tk); mrope_direct_pays(c, tk, plan))
+        return fill_mrope_block_direct(c, tk, plan, dest.pairs, dest.stride, theta);
   const position_range range_of = mrope_position_range(c, tk);
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
   // over all the pairs at once), or in constant evaluation each stream's own pairs over its own
@@ -437,15 +605,15 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
       run_end[runs++] = n;
       dest.begin_chunk(j0, n);
       const math::sincos_result<T>* const from = scratch.data();
+      const std::uint64_t* const at[3] = {tk.stream(0), tk.stream(1), tk.stream(2)};
       for (std::size_t i = 0; i < tk.count; ++i) {
         std::size_t row[4] = {0, 0, 0, base[3] + static_cast<std::size_t>(0 - first[3]) * wide[3]};
-        for (std::size_t s = 0; s < 3; ++s)
-          row[s] = base[s] + static_cast<std::size_t>(tk.at(s, i) - first[s]) * wide[s];
+        for (std::size_t s = 0; s < 3; ++s) row[s] = base[s] + static_cast<std::size_t>(at[s][i] - first[s]) * wide[s];
         if (dest.pairs != nullptr) {
           math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
           for (std::size_t r = 0, jj = 0; r < runs; ++r) {
             const std::size_t end = run_end[r];
-            for (std::size_t at = row[slot_of[jj]] + column_of[jj]; jj < end; ++jj, ++at) to[jj] = from[at];
+            for (std::size_t k = row[slot_of[jj]] + column_of[jj]; jj < end; ++jj, ++k) to[jj] = from[k];
           }
         } else {
           for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, j0, jj, from[row[slot_of[jj]] + column_of[jj]]);
@@ -575,8 +743,10 @@ constexpr posenc::result<math::sincos_result<T>> mrope_sincos(const mrope_config
 // equal, through the row kernels. At run time the other tokens' entries are gathered from 1D rows
 // filled window by window in an 8 KiB stack buffer (about 1 ns an entry; the scalar entries, a few
 // dozen ns each, where the windows would not pay: positions far apart, rows wider than 128 pairs);
-// in constant evaluation they are always gathered, from rows the fill allocates for the
-// evaluation. posenc allocates nothing at run time. The same bits every way.
+// in constant evaluation they are gathered from rows the fill allocates for the evaluation, or,
+// for compact float blocks whose streams move by small steps, walked token by token (GCC) or
+// written from each stream's rows straight into the tokens' rows (Clang). posenc allocates
+// nothing at run time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_mrope_table(const mrope_config& c, std::span<const std::uint64_t> positions,
                                           std::span<T> cos, std::span<T> sin, layout l = layout::half_split,
