@@ -439,6 +439,30 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
     CHECK(walk_differ == 0);
     CHECK(alone_differ == 0);
   }
+  // An interleaved map whose pairs read t, h, then t again (HF's map with sections [7, 1, 0]): its
+  // streams change only twice, but t's pairs are not one run, so Clang's direct rows must not take
+  // it; positions that never go back, as the direct rows would want.
+  static constexpr rope::mrope_config thin{.text = {.head_dim = 16, .rope_theta = 1e4},
+                                           .mrope_section = {7, 1, 0},
+                                           .layout = rope::mrope_layout::interleaved_hf};
+  static constexpr std::size_t tn = 32;
+  static constexpr auto thin_positions = [] {
+    std::array<std::uint64_t, 3 * tn> p{};
+    for (std::size_t i = 0; i < tn; ++i) p[i] = 3 + i, p[tn + i] = 3 + i / 2, p[2 * tn + i] = 3 + i / 3;
+    return p;
+  }();
+  static constexpr auto thin_table = [] {
+    std::array<math_pair, tn * 8> t{};
+    static_cast<void>(rope::fill_mrope_pair_table<float>(thin, thin_positions, t));
+    return t;
+  }();
+  std::vector<math_pair> thin_rt(tn * 8);
+  REQUIRE(rope::fill_mrope_pair_table<float>(thin, thin_positions, thin_rt) == status::ok);
+  std::size_t thin_differ = 0;
+  for (std::size_t e = 0; e < thin_rt.size(); ++e)
+    thin_differ +=
+        bits_of(thin_rt[e].sin) != bits_of(thin_table[e].sin) || bits_of(thin_rt[e].cos) != bits_of(thin_table[e].cos);
+  CHECK(thin_differ == 0);
   static constexpr int axes[] = {32, 32, 32, 32};  // FLUX.2
   static constexpr rope::nd_config flux2{.axes_dim = axes, .rope_theta = 2000.0};
   static constexpr std::array<double, 8> p2{0, 3, 0, 1.5, 2, -1, 0, 7};

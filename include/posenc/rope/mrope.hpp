@@ -467,8 +467,8 @@ constexpr bool mrope_direct_pays(const rope::mrope_config& c, const mrope_tokens
                                  const mrope_stream_rows& plan) noexcept {
   const std::size_t pairs = static_cast<std::size_t>(rope::rotary_dim(c.text)) / 2;
   if (plan.size == 0 || plan.pairs[3] != 0 || plan.size > tk.count * pairs) return false;
-  for (std::size_t j = 1, changes = 0; j < pairs; ++j)  // sections: at most two changes of stream
-    if (mrope_slot(c, static_cast<int>(j)) != mrope_slot(c, static_cast<int>(j - 1)) && ++changes > 2) return false;
+  for (std::size_t j = 1; j < pairs; ++j)  // t's pairs, then h's, then w's (sections; not an interleaved map)
+    if (mrope_slot(c, static_cast<int>(j)) < mrope_slot(c, static_cast<int>(j - 1))) return false;
   for (std::size_t s = 0; s < 3; ++s) {
     if (plan.pairs[s] == 0) continue;
     const std::uint64_t* const at = tk.stream(s);
