@@ -274,7 +274,7 @@ void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, 
   std::vector<std::uint64_t> pos(n_rows);
   for (std::size_t i = 0; i < n_rows; ++i) pos[i] = start + i;
   CHECK(fill_vs_scalar(c, pos, l, fold, cos, sin) == 0);
-  // The position-list form of the same n_rows (scalar path per entry) and the compact form agree.
+  // The position-list form of the same n_rows (one run: the range fill) and the compact form agree.
   std::vector<T> lc(n_rows * d), ls(n_rows * d);
   REQUIRE(rope::fill_table<T>(c, pos, lc, ls, l, fold) == posenc::status::ok);
   std::vector<posenc::math::sincos_result<T>> pairs(n_rows * d / 2);
@@ -352,6 +352,74 @@ TEST_CASE("rope::fill_table of run-time sizes equals rope::sincos", "[rope][tabl
     check_fill<float>(wide600, 70, 100, layout::interleaved, true);
     check_fill<bfloat16>(wide600, 70, 100, layout::half_split, false);
   }
+}
+
+// A position list of runs and scattered positions: runs of consecutive positions go through the
+// row kernels (from 8 rows in constant evaluation, 4 at run time), the rest are scalar entries.
+std::vector<std::uint64_t> mixed_positions() {
+  std::vector<std::uint64_t> pos;
+  for (std::uint64_t i = 0; i < 10; ++i) pos.push_back(i);            // a run from 0
+  pos.push_back(100), pos.push_back(57);                              // scattered
+  for (std::uint64_t i = 0; i < 3; ++i) pos.push_back(5000 + i);      // too short a run
+  for (std::uint64_t i = 0; i < 5; ++i) pos.push_back(300 + i);       // a run at run time only
+  pos.push_back(5), pos.push_back(5), pos.push_back(5);               // repeats
+  for (std::uint64_t i = 0; i < 40; ++i) pos.push_back(2000000 + i);  // near 2^21
+  pos.push_back(std::uint64_t{1} << 21);
+  for (std::uint64_t i = 0; i < 9; ++i) pos.push_back(41 + i);  // a run that ends the list
+  return pos;
+}
+
+template <class T>
+void check_list(const rope::config& c, layout l, bool fold) {
+  const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
+  const std::vector<std::uint64_t> pos = mixed_positions();
+  std::vector<T> cos(pos.size() * d), sin(pos.size() * d);
+  REQUIRE(rope::fill_table<T>(c, pos, cos, sin, l, fold) == posenc::status::ok);
+  CHECK(fill_vs_scalar(c, pos, l, fold, cos, sin) == 0);
+  std::vector<posenc::math::sincos_result<T>> pairs(pos.size() * d / 2);
+  REQUIRE(rope::fill_pair_table<T>(c, pos, pairs, fold) == posenc::status::ok);
+  long diff = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    for (std::size_t j = 0; j < d / 2; ++j) {
+      const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
+      diff +=
+          !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
+    }
+  CHECK(diff == 0);
+}
+
+constexpr rope::config small_head{.head_dim = 16, .rope_theta = 10000.0};
+constexpr std::array<std::uint64_t, 24> small_list{0, 1,   2,   3,   4,   5,   6,   7,   8,   9,   77, 3,
+                                                   3, 500, 501, 502, 503, 504, 505, 506, 507, 508, 12, 0};
+constexpr auto small_list_table = [] {
+  std::array<posenc::math::sincos_result<float>, small_list.size() * 8> t{};
+  static_cast<void>(rope::fill_pair_table<float>(small_head, small_list, t));
+  return t;
+}();
+
+TEST_CASE("Position lists: runs through the row kernels, the rest scalar, rope::sincos bit for bit",
+          "[rope][table][fill]") {
+  check_list<float>(llama31, layout::half_split, false);
+  check_list<float>(llama31, layout::interleaved, true);
+  check_list<bfloat16>(qwen25, layout::half_split, true);
+  check_list<float16>(llama31, layout::interleaved, false);
+  check_list<double>(deepseek_v3, layout::half_split, false);
+  check_list<float>(wide600, layout::half_split, false);  // three chunks of the engine
+  // In constant evaluation (two runs of 10 and 9 rows, scattered positions and repeats between):
+  // the run-time bits.
+  std::vector<posenc::math::sincos_result<float>> rt(small_list_table.size());
+  REQUIRE(rope::fill_pair_table<float>(small_head, small_list, rt) == posenc::status::ok);
+  long diff = 0;
+  for (std::size_t k = 0; k < rt.size(); ++k)
+    diff += bits(rt[k].cos) != bits(small_list_table[k].cos) || bits(rt[k].sin) != bits(small_list_table[k].sin);
+  CHECK(diff == 0);
+  for (std::size_t i = 0; i < small_list.size(); ++i)
+    for (int j = 0; j < 8; ++j) {
+      const auto want = rope::sincos<float>(small_head, small_list[i], j);
+      const auto& got = rt[i * 8 + static_cast<std::size_t>(j)];
+      diff += bits(got.cos) != bits(want.value.cos) || bits(got.sin) != bits(want.value.sin);
+    }
+  CHECK(diff == 0);
 }
 
 TEST_CASE("rope::fill_table errors are statuses", "[rope][table][fill]") {

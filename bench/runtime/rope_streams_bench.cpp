@@ -19,7 +19,8 @@
 // Each timing: one untimed call of each side, then 7 alternating passes of at least --min-ms; the
 // best pass counts.
 // Then the other tables of issue 22 against the 1D table of as many entries: Leaky ReRoPE's decode
-// table (two 1D fills), Llama-4's attention temperature (one value per step, copied).
+// table (two 1D fills), StreamingLLM's rows of one step (a position list, the cache slots),
+// Llama-4's attention temperature (one value per step, copied).
 // Run: ./rope_streams_bench [--text N] [--grid G] [--min-ms M]   (bad arguments: exit 2)
 #include <algorithm>
 #include <chrono>
@@ -38,6 +39,7 @@
 #include <posenc/rope/mrope.hpp>
 #include <posenc/rope/mrope_positions.hpp>
 #include <posenc/rope/nd.hpp>
+#include <posenc/rope/streaming_cache.hpp>
 
 namespace {
 
@@ -268,6 +270,30 @@ int main(int argc, char** argv) {
     auto [e1, f1] = race(leaky_fill, plain_fill, min_ms);
     report("posenc leaky vs posenc 1D range", e1, f1, leaky_rows * 64, "1D range");
   }
+  // StreamingLLM's rows of one step (4 sinks + 2000 recent tokens, token 10000: kv_len 2005): the
+  // slots' cache positions 0 .. 2004 as a position list (what make_streaming_table fills), against
+  // the 1D table of as many consecutive rows; expanded half-split float, as rope::table holds them.
+  // Until 2026-11-28 a list was scalar entries whatever its positions (about 74 ns an entry).
+  const rope::checked_streaming_cache_config sink_window{
+      rope::streaming_cache_config{.start_size = 4, .recent_size = 2000}};
+  const std::size_t kv_len = 2005;
+  std::vector<std::uint64_t> slot_token(kv_len), slot_position(kv_len);
+  if (rope::streaming_step_slots(sink_window, 10000, slot_token, slot_position) != posenc::status::ok) {
+    std::fprintf(stderr, "rope_streams_bench: the StreamingLLM step's slots failed\n");
+    return 1;
+  }
+  std::vector<float> step_cos(kv_len * 128), step_sin(kv_len * 128), range_cos(kv_len * 128), range_sin(kv_len * 128);
+  const auto step_fill = [&] {
+    static_cast<void>(rope::fill_table<float>(llama, slot_position, step_cos, step_sin));
+    g_sink += step_cos[kv_len * 64];
+  };
+  const auto range_fill = [&] {
+    static_cast<void>(rope::fill_table<float>(llama, range_cos, range_sin));
+    g_sink += range_cos[kv_len * 64];
+  };
+  std::printf("StreamingLLM step table (4 sinks + 2000 recent, kv_len %zu) x 64 pairs, float, expanded\n", kv_len);
+  auto [es, fs] = race(step_fill, range_fill, min_ms);
+  report("posenc streaming step vs 1D range", es, fs, kv_len * 64, "1D range");
   // Llama-4's attention temperature: 2^20 positions (one value each), against a 1D RoPE table of
   // as many entries (one pair, 2^20 rows).
   const std::size_t temp_rows = std::size_t{1} << 20;

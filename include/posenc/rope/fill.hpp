@@ -35,8 +35,10 @@
 // Cost: per entry one complex product of double anchors and a two-ended rounding test (the engine
 // of detail/table_column.hpp), a dozen operations in constant evaluation; double tables at run time
 // a product of double-double anchors (math/detail/sincos_table_rows_double.hpp), in constant
-// evaluation the scalar path per entry, as position lists everywhere. Stack: the state of up to 128 columns and 2 x 8192 double
-// anchors, about 140 KiB, whatever the table's size (mind it on small firmware stacks).
+// evaluation the scalar path per entry. A position list's runs of consecutive positions (KV-cache
+// slots, StreamingLLM's cache) cost what the range table does; its other positions take the scalar
+// path (about 70 ns an entry at run time). Stack: the state of up to 128 columns and 2 x 8192
+// double anchors, about 140 KiB, whatever the table's size (mind it on small firmware stacks).
 //
 //   std::vector<float> cos(rows * 128), sin(rows * 128);
 //   if (posenc::rope::fill_table<float>(llama31, cos, sin) != posenc::status::ok) ...;
@@ -53,6 +55,7 @@
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/config.hpp"
+#include "posenc/rope/detail/frequency_cache.hpp"
 #include "posenc/rope/detail/table_column.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/layout.hpp"
@@ -160,6 +163,57 @@ constexpr std::uint64_t last_position(const fill_request<T>& q, std::size_t rows
   return last;
 }
 
+// A position list's runs of consecutive positions (KV-cache slots 0 .. n - 1, StreamingLLM's sinks
+// and window, a text run of M-RoPE's positions) are filled as the range tables they are, through the
+// row kernels; the positions between runs are the scalar entries of a list fill. A range fill has
+// a fixed cost (its anchors: about a dozen entries a pair in constant evaluation, where a scalar
+// entry costs about 6; at run time about 40 ns a pair, where a scalar entry costs about 70 row
+// entries), so a run pays from list_min_run rows, or list_min_run_runtime at run time. The same
+// bits every way (every entry is rope::sincos). Before the runs, a list of 4096 consecutive
+// positions cost 74 ns an entry at run time, the range table 1 ns (docs/performance.md section 7).
+inline constexpr std::size_t list_min_run = 8, list_min_run_runtime = 4;
+
+constexpr std::size_t consecutive_run(const std::uint64_t* list, std::size_t n, std::size_t i) noexcept {
+  std::size_t r = 1;  // positions are at most max_table_position (check_fill): no wrap
+  while (i + r < n && list[i + r] == list[i] + r) ++r;
+  return r;
+}
+
+template <class T>
+constexpr posenc::status fill_list_rows(const rope::config& c, fill_request<T>& q, std::size_t rows,
+                                        std::size_t rotating, const attention_value* af) noexcept {
+  const std::size_t width = q.dest.stride;
+  // Not a const: its initialiser would be tried as a constant expression.
+  std::size_t min_run = std::is_constant_evaluated() ? list_min_run : list_min_run_runtime;
+  // A list that is one run (KV-cache slots 0 .. n - 1) is the range fill itself.
+  if (rows >= min_run && consecutive_run(q.list, rows, 0) == rows)
+    return fill_rows<T>(c, q.list[0], rows, rotating, nullptr, af, q.dest, q.frequencies);
+  // Otherwise the frequencies once for all the fills of the list, unless the caller evaluated them.
+  frequency_cache theta{};
+  const math::frequency_value* f = q.frequencies;
+  if (f == nullptr && rows >= min_run) {
+    theta = cache_frequencies(c);
+    f = theta.get();
+  }
+  for (std::size_t i = 0; i < rows;) {
+    std::size_t run = consecutive_run(q.list, rows, i);
+    table_dest<T> d = rows_from(q.dest, i, width);
+    if (run >= min_run) {
+      if (const posenc::status st = fill_rows<T>(c, q.list[i], run, rotating, nullptr, af, d, f);
+          st != posenc::status::ok)
+        return st;
+      i += run;
+      continue;
+    }
+    std::size_t j = i + run;  // the positions up to the next long run: one list fill
+    while (j < rows && (run = consecutive_run(q.list, rows, j)) < min_run) j += run;
+    if (const posenc::status st = fill_rows<T>(c, 0, j - i, rotating, q.list + i, af, d, f); st != posenc::status::ok)
+      return st;
+    i = j;
+  }
+  return posenc::status::ok;
+}
+
 template <class T>
 constexpr posenc::status fill_resolved(const rope::config& c, fill_request<T> q, std::size_t rows, std::size_t d,
                                        std::size_t width) noexcept {
@@ -170,8 +224,9 @@ constexpr posenc::status fill_resolved(const rope::config& c, fill_request<T> q,
   // entries are the same in every row, {RN(0), RN(1)} or folded {RN(0), RN(af)}, evaluated once by
   // the function that evaluates every other entry (the same bits, and the same overflow status).
   const std::size_t rotating = static_cast<std::size_t>(rope::detail::rotating_pairs(c));
-  posenc::status st = fill_rows<T>(c, q.start, rows, rotating, q.by_list ? q.list : nullptr, q.fold ? &af : nullptr,
-                                   q.dest, q.frequencies);
+  posenc::status st =
+      q.by_list ? fill_list_rows<T>(c, q, rows, rotating, q.fold ? &af : nullptr)
+                : fill_rows<T>(c, q.start, rows, rotating, nullptr, q.fold ? &af : nullptr, q.dest, q.frequencies);
   if (!std::is_constant_evaluated()) q.dest.copy_second_halves(rows, rotating);  // the row kernel wrote first copies
   if (st == posenc::status::ok && rotating < d / 2) {
     const auto k = sincos_with<T>(c, rope::frequency_value{}, q.fold ? &af : nullptr, 0, static_cast<int>(rotating));

@@ -209,16 +209,6 @@ struct mrope_slot_source {
   }
 };
 
-// The destination's rows from `row` on (width elements a row in cos and sin, or pairs a row).
-template <class T>
-constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t width) noexcept {
-  if (d.pairs != nullptr)
-    d.pairs += row * width;
-  else
-    d.cos += row * width, d.sin += row * width;
-  return d;
-}
-
 // Constant evaluation, compact float rows, no folded factor: a block whose streams move by small
 // steps from token to token (t = i, h = i / 2, w = i / 3; text with an image token here and there)
 // is written token by token, with no rows to gather from. In GCC's evaluator a gathered entry

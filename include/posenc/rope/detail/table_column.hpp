@@ -148,6 +148,16 @@ struct table_dest {
   }
 };
 
+// The destination's rows from `row` on (width elements a row in cos and sin, or pairs a row).
+template <class T>
+constexpr table_dest<T> rows_from(table_dest<T> d, std::size_t row, std::size_t width) noexcept {
+  if (d.pairs != nullptr)
+    d.pairs += row * width;
+  else
+    d.cos += row * width, d.sin += row * width;
+  return d;
+}
+
 // Pairs j < pairs of rows i < rows at positions list ? list[i] : start + i. Returns the first
 // non-ok status (ok otherwise); af != nullptr folds the attention factor; frequencies as in
 // rope_source.
