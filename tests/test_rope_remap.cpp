@@ -393,6 +393,17 @@ TEST_CASE("streaming: the kept tokens and their cache positions", "[remap][strea
   CHECK(rope::streaming_slot_token(c, 20, 14).error == status::domain_error);
   std::array<std::uint64_t, 12> short_tokens{}, short_positions{};
   CHECK(rope::streaming_step_slots(c, 20, short_tokens, short_positions) == status::domain_error);
+  // Every step's slots (streaming_step_slots writes them without streaming_slot_token's checks)
+  // are streaming_slot_token's, before the cache fills, at n = S + R, at the first eviction, after.
+  int slot_mismatches = 0;
+  for (std::uint64_t t = 0; t < 40; ++t) {
+    const std::uint64_t keys = rope::streaming_attention_step(c, t).value.keys;
+    std::vector<std::uint64_t> tk(keys), pos(keys);
+    REQUIRE(rope::streaming_step_slots(c, t, tk, pos) == status::ok);
+    for (std::uint64_t s = 0; s < keys; ++s)
+      slot_mismatches += tk[s] != rope::streaming_slot_token(c, t, s).value || pos[s] != s;
+  }
+  CHECK(slot_mismatches == 0);
   CHECK(!rope::validate(rope::streaming_cache_config{.recent_size = 0}).ok());
   CHECK(!rope::validate(rope::streaming_cache_config{.start_size = 1u << 21, .recent_size = 1}).ok());
 }

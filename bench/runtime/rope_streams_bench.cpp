@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -270,13 +271,32 @@ int main(int argc, char** argv) {
     auto [e1, f1] = race(leaky_fill, plain_fill, min_ms);
     report("posenc leaky vs posenc 1D range", e1, f1, leaky_rows * 64, "1D range");
   }
-  // StreamingLLM's rows of one step (4 sinks + 2000 recent tokens, token 10000: kv_len 2005): the
-  // slots' cache positions 0 .. 2004 as a position list (what make_streaming_table fills), against
-  // the 1D table of as many consecutive rows; expanded half-split float, as rope::table holds them.
-  // Until 2026-11-28 a list was scalar entries whatever its positions (about 74 ns an entry).
+  // StreamingLLM's rows of one step (4 sinks + 2000 recent tokens, token 10000: kv_len 2005), against
+  // the 1D table of as many consecutive rows, expanded half-split float: make_streaming_table (the
+  // fixed-size table, built in place; against make_table, each built into static storage, not
+  // copied), and the slots' cache positions 0 .. 2004 as a position list through fill_table (for a
+  // kv_len known at run time). Until 2026-11-28 a list was scalar entries whatever its positions
+  // (about 74 ns an entry) and make_streaming_table filled from that list, then copied the table.
+  constexpr std::size_t kv_len = 2005;
   const rope::checked_streaming_cache_config sink_window{
       rope::streaming_cache_config{.start_size = 4, .recent_size = 2000}};
-  const std::size_t kv_len = 2005;
+  using step_result = posenc::result<rope::streaming_table<float, kv_len, 128>>;
+  using range_result = posenc::result<rope::table<float, kv_len, 128>>;
+  alignas(step_result) static unsigned char step_memory[sizeof(step_result)];
+  alignas(range_result) static unsigned char range_memory[sizeof(range_result)];
+  const auto step_make = [&] {
+    const auto* const r = ::new (static_cast<void*>(step_memory))
+        step_result(rope::make_streaming_table<float, kv_len, 128>(llama, sink_window, 10000));
+    g_sink += r->value.rows.cos[kv_len * 64];
+  };
+  const auto range_make = [&] {
+    const auto* const r =
+        ::new (static_cast<void*>(range_memory)) range_result(rope::make_table<float, kv_len, 128>(llama));
+    g_sink += r->value.cos[kv_len * 64];
+  };
+  std::printf("StreamingLLM step table (4 sinks + 2000 recent, kv_len %zu) x 64 pairs, float, expanded\n", kv_len);
+  auto [em, fm] = race(step_make, range_make, min_ms);
+  report("make_streaming_table vs make_table", em, fm, kv_len * 64, "1D range");
   std::vector<std::uint64_t> slot_token(kv_len), slot_position(kv_len);
   if (rope::streaming_step_slots(sink_window, 10000, slot_token, slot_position) != posenc::status::ok) {
     std::fprintf(stderr, "rope_streams_bench: the StreamingLLM step's slots failed\n");
@@ -291,9 +311,8 @@ int main(int argc, char** argv) {
     static_cast<void>(rope::fill_table<float>(llama, range_cos, range_sin));
     g_sink += range_cos[kv_len * 64];
   };
-  std::printf("StreamingLLM step table (4 sinks + 2000 recent, kv_len %zu) x 64 pairs, float, expanded\n", kv_len);
   auto [es, fs] = race(step_fill, range_fill, min_ms);
-  report("posenc streaming step vs 1D range", es, fs, kv_len * 64, "1D range");
+  report("fill_table at the slots vs 1D range", es, fs, kv_len * 64, "1D range");
   // Llama-4's attention temperature: 2^20 positions (one value each), against a 1D RoPE table of
   // as many entries (one pair, 2^20 rows).
   const std::size_t temp_rows = std::size_t{1} << 20;

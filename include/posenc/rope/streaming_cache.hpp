@@ -11,7 +11,8 @@
 // token is appended, i.e. kv_len - 1, the new token's own slot. So the step of token t reads
 // kv_len = min(t, S + R) + 1 keys (the pruned cache of t tokens plus t) at positions 0 .. kv_len - 1
 // and rotates the query at kv_len - 1: rows 0 .. kv_len - 1 of the plain RoPE table
-// (make_streaming_table, through rope::fill_table's positions list). The scores depend on the
+// (make_streaming_table: the range table of those rows; streaming_step_slots gives the positions
+// for rope::fill_table's list form, whose one run of positions is the same range fill). The scores depend on the
 // cache-position differences only (RoFormer 3.2: <R_m q, R_n k> = q^T R_{n-m} k), which is what
 // lets the cache drop tokens without a position past the model's training length
 // (laws/rope/remapped_scores.hpp's streaming_scores; docs/rope-remap.md section 3).
@@ -115,10 +116,15 @@ constexpr posenc::status streaming_step_slots(const checked_streaming_cache_conf
     return rope::detail::streaming_failure("StreamingLLM slot spans must hold the step's kv_len entries",
                                            std::is_constant_evaluated())
         .error;
-  for (std::uint64_t s = 0; s < st.value.keys; ++s) {
-    tokens[static_cast<std::size_t>(s)] = streaming_slot_token(c, token, s).value;
+  // streaming_slot_token's map, slot by slot without its checks (made once above): the sinks, then
+  // the recent tokens, then t itself.
+  const std::uint64_t kept = st.value.keys - 1, sinks = c.get().start_size, recent = c.get().recent_size;
+  const bool pruned = token > sinks + recent;
+  for (std::uint64_t s = 0; s < kept; ++s) {
+    tokens[static_cast<std::size_t>(s)] = !pruned || s < sinks ? s : token - recent + (s - sinks);
     positions[static_cast<std::size_t>(s)] = s;
   }
+  tokens[static_cast<std::size_t>(kept)] = token, positions[static_cast<std::size_t>(kept)] = kept;
   return posenc::status::ok;
 }
 
@@ -138,9 +144,9 @@ constexpr posenc::result<streaming_table<T, Slots, RotaryDim, Layout>> make_stre
   std::array<std::uint64_t, Slots> positions{};
   r.error = streaming_step_slots(c, token, r.value.token, positions);
   if (!r.ok()) return r;
-  const auto t = rope::make_table<T, Slots, RotaryDim, Layout>(cfg, positions);
-  r.value.rows = t.value;
-  r.error = t.error;
+  // The slots' positions are 0 .. Slots - 1: the range table itself, built in place, with no list
+  // to read (a copy of it would cost about what its fill does at run time).
+  r.error = rope::detail::build_into(r.value.rows, cfg, 0, nullptr, false);
   return r;
 }
 

@@ -89,44 +89,48 @@ namespace posenc::rope::detail {
 
 using namespace posenc::detail;  // the shared internals (math, numeric) beside the scheme's own
 
-// A fill's outcome into the table's result: the status, and for q15/q31 the saturation count.
+// A fill's outcome into the table: the status, and for q15/q31 the saturation count.
 template <class Table>
-constexpr void record(posenc::result<Table>& r, posenc::status s) noexcept {
-  r.error = s;
+constexpr posenc::status record(Table&, posenc::status s) noexcept {
+  return s;
 }
 template <class Table>
-constexpr void record(posenc::result<Table>& r, const fixed_fill_status& s) noexcept {
-  r.error = s.error;
-  r.value.saturated = s.saturated;
+constexpr posenc::status record(Table& t, const fixed_fill_status& s) noexcept {
+  t.saturated = s.saturated;
+  return s.error;
 }
 
-// A table of a fixed type through the public fill: the positions column, then the fill on the
+// A table of a fixed type through the public fill, in place (a table holding one, as StreamingLLM's
+// step table does, builds it there, not in a copy): the positions column, then the fill on the
 // table's arrays. The fill takes its rows from the spans' sizes, so the table's own width is
 // checked here first: a RotaryDim (Pairs) other than the config's would otherwise be filled as
 // rows of another width.
 template <class Table>
-constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start, const std::uint64_t* list,
-                                      bool fold) noexcept {
+constexpr posenc::status build_into(Table& t, const rope::config& c, std::uint64_t start, const std::uint64_t* list,
+                                    bool fold) noexcept {
   using T = typename Table::value_type;
   constexpr std::size_t N = Table::positions;
-  posenc::result<Table> r{};
-  for (std::size_t i = 0; i < N; ++i)
-    r.value.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
-  if (static_cast<std::size_t>(rope::rotary_dim(c)) != 2 * Table::pairs) {
-    r.error = table_failure("table RotaryDim differs from rotary_dim(cfg)").error;
-    return r;
-  }
+  for (std::size_t i = 0; i < N; ++i) t.position[i] = static_cast<std::uint32_t>(list != nullptr ? list[i] : start + i);
+  if (static_cast<std::size_t>(rope::rotary_dim(c)) != 2 * Table::pairs)
+    return table_failure("table RotaryDim differs from rotary_dim(cfg)").error;
   const rope::table_options o{.start = start, .fold_attention = fold};
   if constexpr (requires { Table::rotary_dim; }) {
-    const std::span<T> cos(r.value.cos), sin(r.value.sin);
-    record(r, list != nullptr
-                  ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin, Table::layout_kind, fold)
-                  : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o));
+    const std::span<T> cos(t.cos), sin(t.sin);
+    return record(t, list != nullptr ? rope::fill_table<T>(c, std::span<const std::uint64_t>(list, N), cos, sin,
+                                                           Table::layout_kind, fold)
+                                     : rope::fill_table<T>(c, cos, sin, Table::layout_kind, o));
   } else {
-    const std::span<math::sincos_result<T>> out(r.value.data);
-    record(r, list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
-                              : rope::fill_pair_table<T>(c, out, o));
+    const std::span<math::sincos_result<T>> out(t.data);
+    return record(t, list != nullptr ? rope::fill_pair_table<T>(c, std::span<const std::uint64_t>(list, N), out, fold)
+                                     : rope::fill_pair_table<T>(c, out, o));
   }
+}
+
+template <class Table>
+constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start, const std::uint64_t* list,
+                                      bool fold) noexcept {
+  posenc::result<Table> r{};
+  r.error = build_into(r.value, c, start, list, fold);
   return r;
 }
 
