@@ -126,11 +126,22 @@ constexpr posenc::status build_into(Table& t, const rope::config& c, std::uint64
   }
 }
 
+// In constant evaluation the table is built in a local and copied into the result: a store into
+// r.value's arrays is one member deeper than into the local's, and GCC's evaluator resolves each
+// store member by member (the copy is one native copy of the array; 0.91x GCC's cost per entry
+// for StreamingLLM's step table, docs/performance.md section 7). At run time, in place: a copy
+// costs about what the fill does.
 template <class Table>
 constexpr posenc::result<Table> build(const rope::config& c, std::uint64_t start, const std::uint64_t* list,
                                       bool fold) noexcept {
   posenc::result<Table> r{};
-  r.error = build_into(r.value, c, start, list, fold);
+  if (std::is_constant_evaluated()) {
+    Table t{};
+    r.error = build_into(t, c, start, list, fold);
+    r.value = t;
+  } else {
+    r.error = build_into(r.value, c, start, list, fold);
+  }
   return r;
 }
 
