@@ -266,6 +266,21 @@ long fill_vs_scalar(const rope::config& c, const std::vector<std::uint64_t>& pos
   return bad;
 }
 
+// Entries where a compact table (pairs) and an expanded one of the same rows (cos, sin in layout l,
+// rotary dim d) differ, the first element of each pair.
+template <class T>
+long compact_vs_expanded(const std::vector<posenc::math::sincos_result<T>>& pairs, const std::vector<T>& cos,
+                         const std::vector<T>& sin, layout l, std::size_t d) {
+  long diff = 0;
+  for (std::size_t i = 0; i < cos.size() / d; ++i)
+    for (std::size_t j = 0; j < d / 2; ++j) {
+      const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
+      diff +=
+          !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
+    }
+  return diff;
+}
+
 template <class T>
 void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, layout l, bool fold) {
   const std::size_t d = static_cast<std::size_t>(rope::rotary_dim(c));
@@ -279,15 +294,9 @@ void check_fill(const rope::config& c, std::size_t n_rows, std::uint64_t start, 
   REQUIRE(rope::fill_table<T>(c, pos, lc, ls, l, fold) == posenc::status::ok);
   std::vector<posenc::math::sincos_result<T>> pairs(n_rows * d / 2);
   REQUIRE(rope::fill_pair_table<T>(c, pairs, {.start = start, .fold_attention = fold}) == posenc::status::ok);
-  long diff = 0;
+  long diff = compact_vs_expanded(pairs, cos, sin, l, d);
   for (std::size_t k = 0; k < cos.size(); ++k)
     diff += !posenc::same_bits(lc[k], cos[k]) || !posenc::same_bits(ls[k], sin[k]);
-  for (std::size_t i = 0; i < n_rows; ++i)
-    for (std::size_t j = 0; j < d / 2; ++j) {
-      const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
-      diff +=
-          !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
-    }
   CHECK(diff == 0);
 }
 
@@ -378,14 +387,7 @@ void check_list(const rope::config& c, layout l, bool fold) {
   CHECK(fill_vs_scalar(c, pos, l, fold, cos, sin) == 0);
   std::vector<posenc::math::sincos_result<T>> pairs(pos.size() * d / 2);
   REQUIRE(rope::fill_pair_table<T>(c, pos, pairs, fold) == posenc::status::ok);
-  long diff = 0;
-  for (std::size_t i = 0; i < pos.size(); ++i)
-    for (std::size_t j = 0; j < d / 2; ++j) {
-      const std::size_t k = i * d + rope::pair_index(l, j, 0, d);
-      diff +=
-          !posenc::same_bits(pairs[i * d / 2 + j].cos, cos[k]) || !posenc::same_bits(pairs[i * d / 2 + j].sin, sin[k]);
-    }
-  CHECK(diff == 0);
+  CHECK(compact_vs_expanded(pairs, cos, sin, l, d) == 0);
 }
 
 constexpr rope::config small_head{.head_dim = 16, .rope_theta = 10000.0};
