@@ -154,6 +154,51 @@ TEST_CASE("q15 RoPE tables: every entry at 0 error against MPFR, constexpr and r
     }
 }
 
+// A position list's runs of consecutive positions are range fills (from 4 rows at run time, 8 in
+// constant evaluation), the rest scalar entries; the saturation count adds up over the parts.
+template <class Q>
+void check_fixed_list() {
+  std::vector<std::uint64_t> pos;
+  for (std::uint64_t i = 0; i < 10; ++i) pos.push_back(i);  // a run from 0: cos 0 saturates
+  pos.push_back(100), pos.push_back(57);
+  for (std::uint64_t i = 0; i < 3; ++i) pos.push_back(5000 + i);
+  for (std::uint64_t i = 0; i < 5; ++i) pos.push_back(300 + i);
+  pos.push_back(0), pos.push_back(5), pos.push_back(5);
+  for (std::uint64_t i = 0; i < 40; ++i) pos.push_back(2000000 + i);
+  for (std::uint64_t i = 0; i < 9; ++i) pos.push_back(41 + i);
+  constexpr std::size_t pairs = 32;
+  std::vector<math::sincos_result<Q>> t(pos.size() * pairs);
+  const posenc::fixed_fill_status st = rope::fill_pair_table<Q>(llama2_like, pos, std::span(t));
+  REQUIRE(st.ok());
+  CHECK(oracle_mismatches<Q>(llama2_like, pos, t) == 0);
+  std::uint64_t one_by_one = 0;  // each position alone: a list of one row, the scalar path
+  for (const std::uint64_t p : pos) {
+    std::vector<math::sincos_result<Q>> row(pairs);
+    const std::array<std::uint64_t, 1> at{p};
+    one_by_one += rope::fill_pair_table<Q>(llama2_like, at, std::span(row)).saturated;
+  }
+  CHECK(st.saturated == one_by_one);
+  CHECK(st.saturated >= 2 * pairs);  // rows at position 0
+}
+
+TEST_CASE("q15/q31 RoPE tables at a position list: 0 error against MPFR, the saturation counted over the parts") {
+  check_fixed_list<q15>();
+  check_fixed_list<q31>();
+  // In constant evaluation: a run of 10, scattered positions, a run of 9.
+  static constexpr std::array<std::uint64_t, 22> at{0, 1, 2,  3,  4,  5,  6,  7,  8,  9,  77,
+                                                    3, 3, 41, 42, 43, 44, 45, 46, 47, 48, 49};
+  static constexpr auto ct = rope::make_pair_table<q15, 22, 32>(llama2_like, at);
+  static_assert(ct.ok());
+  std::vector<math::sincos_result<q15>> rt(22 * 32);
+  const posenc::fixed_fill_status st = rope::fill_pair_table<q15>(llama2_like, at, std::span(rt));
+  REQUIRE(st.ok());
+  int differ = 0;
+  for (std::size_t k = 0; k < rt.size(); ++k)
+    differ += !(ct.value.data[k].cos == rt[k].cos && ct.value.data[k].sin == rt[k].sin);
+  CHECK(differ == 0);
+  CHECK(ct.value.saturated == st.saturated);
+}
+
 TEST_CASE("q31 RoPE tables: 0 error against MPFR, including the entries whose double is a q31 midpoint") {
   constexpr std::size_t rows = 512, pairs = 32;
   std::vector<math::sincos_result<q31>> t(rows * pairs);

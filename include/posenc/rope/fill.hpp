@@ -179,12 +179,37 @@ constexpr std::size_t consecutive_run(const std::uint64_t* list, std::size_t n, 
   return r;
 }
 
+// The parts of a list of `rows` positions, in order: each run of at least min_run consecutive
+// positions as fill_part(start, n, nullptr, first_row), the positions between runs as
+// fill_part(0, n, list + first_row, first_row). Returns the first non-ok status.
+template <class FillPart>
+constexpr posenc::status for_list_parts(const std::uint64_t* list, std::size_t rows, std::size_t min_run,
+                                        FillPart fill_part) noexcept {
+  for (std::size_t i = 0; i < rows;) {
+    std::size_t run = consecutive_run(list, rows, i);
+    if (run >= min_run) {
+      if (const posenc::status st = fill_part(list[i], run, nullptr, i); st != posenc::status::ok) return st;
+      i += run;
+      continue;
+    }
+    std::size_t j = i + run;  // the positions up to the next long run: one list fill
+    while (j < rows && (run = consecutive_run(list, rows, j)) < min_run) j += run;
+    if (const posenc::status st = fill_part(0, j - i, list + i, i); st != posenc::status::ok) return st;
+    i = j;
+  }
+  return posenc::status::ok;
+}
+
+// The run length from which a list's runs are range fills, in this evaluation.
+constexpr std::size_t list_run_length() noexcept {
+  return std::is_constant_evaluated() ? list_min_run : list_min_run_runtime;
+}
+
 template <class T>
 constexpr posenc::status fill_list_rows(const rope::config& c, fill_request<T>& q, std::size_t rows,
                                         std::size_t rotating, const attention_value* af) noexcept {
   const std::size_t width = q.dest.stride;
-  // Not a const: its initialiser would be tried as a constant expression.
-  std::size_t min_run = std::is_constant_evaluated() ? list_min_run : list_min_run_runtime;
+  std::size_t min_run = list_run_length();  // not a const: its initialiser would be constant-evaluated
   // A list that is one run (KV-cache slots 0 .. n - 1) is the range fill itself.
   if (rows >= min_run && consecutive_run(q.list, rows, 0) == rows)
     return fill_rows<T>(c, q.list[0], rows, rotating, nullptr, af, q.dest, q.frequencies);
@@ -195,23 +220,11 @@ constexpr posenc::status fill_list_rows(const rope::config& c, fill_request<T>& 
     theta = cache_frequencies(c);
     f = theta.get();
   }
-  for (std::size_t i = 0; i < rows;) {
-    std::size_t run = consecutive_run(q.list, rows, i);
-    table_dest<T> d = rows_from(q.dest, i, width);
-    if (run >= min_run) {
-      if (const posenc::status st = fill_rows<T>(c, q.list[i], run, rotating, nullptr, af, d, f);
-          st != posenc::status::ok)
-        return st;
-      i += run;
-      continue;
-    }
-    std::size_t j = i + run;  // the positions up to the next long run: one list fill
-    while (j < rows && (run = consecutive_run(q.list, rows, j)) < min_run) j += run;
-    if (const posenc::status st = fill_rows<T>(c, 0, j - i, rotating, q.list + i, af, d, f); st != posenc::status::ok)
-      return st;
-    i = j;
-  }
-  return posenc::status::ok;
+  return for_list_parts(q.list, rows, min_run,
+                        [&](std::uint64_t start, std::size_t n, const std::uint64_t* list, std::size_t first_row) {
+                          table_dest<T> d = rows_from(q.dest, first_row, width);
+                          return fill_rows<T>(c, start, n, rotating, list, af, d, f);
+                        });
 }
 
 template <class T>

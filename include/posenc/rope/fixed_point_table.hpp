@@ -82,15 +82,29 @@ constexpr fixed_fill_status fill_fixed_resolved(const rope::config& c, fill_requ
   if (const rope::validation v = check_fill(c, q, rows, d); !v) return {v.error, 0};
   q.dest.stride = width;
   const attention_value af = q.fold ? attention_dd(c) : attention_value{};
-  const std::uint64_t* list = q.by_list ? q.list : nullptr;
-  sincos_table::fixed_sink<Q, table_dest<Q>, fixed_resolver> sink{&q.dest, {&c, q.start, list, q.fold ? &af : nullptr}};
+  const attention_value* const fold = q.fold ? &af : nullptr;
+  sincos_table::fixed_sink<Q, table_dest<Q>, fixed_resolver> sink{&q.dest, {&c, q.start, nullptr, fold}};
   const std::size_t rotating = static_cast<std::size_t>(rope::detail::rotating_pairs(c));
   const rope_source src{&c};
-  posenc::status st = sincos_table::fill_rows<S>(src, q.start, rows, rotating, list, q.fold ? &af : nullptr, sink);
-  if (st == posenc::status::ok) st = sink.error;
+  posenc::status st = posenc::status::ok;
+  if (q.by_list) {
+    // A list's runs of consecutive positions as range fills, as fill.hpp's fill_list_rows.
+    std::size_t min_run = list_run_length();  // not a const: its initialiser would be constant-evaluated
+    st = for_list_parts(q.list, rows, min_run,
+                        [&](std::uint64_t start, std::size_t n, const std::uint64_t* list, std::size_t first_row) {
+                          table_dest<Q> to = rows_from(q.dest, first_row, width);
+                          sincos_table::fixed_sink<Q, table_dest<Q>, fixed_resolver> part{&to, {&c, start, list, fold}};
+                          posenc::status e = sincos_table::fill_rows<S>(src, start, n, rotating, list, fold, part);
+                          sink.saturated += part.saturated;
+                          return e == posenc::status::ok ? part.error : e;
+                        });
+  } else {
+    st = sincos_table::fill_rows<S>(src, q.start, rows, rotating, nullptr, fold, sink);
+    if (st == posenc::status::ok) st = sink.error;
+  }
   if (st == posenc::status::ok && rotating < d / 2) {
     // Proportional's frequency-0 pairs: the value at angle 0, the same in every row.
-    const auto k = sincos_with<S>(c, rope::frequency_value{}, q.fold ? &af : nullptr, 0, static_cast<int>(rotating));
+    const auto k = sincos_with<S>(c, rope::frequency_value{}, fold, 0, static_cast<int>(rotating));
     st = k.error;
     std::int64_t ks = 0, kc = 0;
     constexpr int F = fixed_format<Q>::fraction_bits;
