@@ -288,6 +288,7 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
     ferr = fe > ferr ? fe : ferr;
   }
   posenc::status status = posenc::status::ok;
+  const rope_source text{&c.text};  // an undecided entry: the 1D engine's scalar entry (undecided_entry)
   // The streams the pairs read, and per stream: its position now, products since its anchor, this
   // token's products, whether it jumped, its bound.
   std::size_t used[4] = {}, n_used = 0;
@@ -327,9 +328,7 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
         vc[j] = cs, vs[j] = sn;
         sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
         if (sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
-          const auto x = sincos_with<float>(c.text, f[j], nullptr, cur[pair_slot[j]] + lag, static_cast<int>(j));
-          if (status == posenc::status::ok) status = x.error;
-          q->sin = x.value.sin, q->cos = x.value.cos;
+          *q = st::undecided_entry(text, f[j], cur[pair_slot[j]] + lag, j, status);
         } else {
           q->sin = sv, q->cos = cv;  // two scalar stores, not a braced pair
         }
@@ -373,11 +372,10 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
           vc[j] = cs, vs[j] = sn;
           sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
           if (sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
-            const auto x = sincos_with<float>(c.text, f[j], nullptr, p, static_cast<int>(j));
-            if (status == posenc::status::ok) status = x.error;
-            sv = x.value.sin, cv = x.value.cos;
+            *q = st::undecided_entry(text, f[j], p, j, status);
+          } else {
+            q->sin = sv, q->cos = cv;
           }
-          q->sin = sv, q->cos = cv;
         }
         continue;
       }
@@ -391,11 +389,10 @@ constexpr posenc::status fill_mrope_block_walk(const rope::mrope_config& c, cons
         vc[j] = cs, vs[j] = sn;
         sv = static_cast<float>(sn - e), cv = static_cast<float>(cs - e);
         if (slow[j] || sv != static_cast<float>(sn + e) || cv != static_cast<float>(cs + e)) {
-          const auto x = sincos_with<float>(c.text, f[j], nullptr, p, static_cast<int>(j));
-          if (status == posenc::status::ok) status = x.error;
-          sv = x.value.sin, cv = x.value.cos;
+          *q = st::undecided_entry(text, f[j], p, j, status);
+        } else {
+          q->sin = sv, q->cos = cv;  // two scalar stores, not a braced pair
         }
-        q->sin = sv, q->cos = cv;  // two scalar stores, not a braced pair
       }
     }
   }
@@ -512,16 +509,18 @@ constexpr posenc::status fill_mrope_block(const rope::mrope_config& c, const mro
   // Every pair rotates (no proportional pairs of frequency 0): the per-stream paths need it.
   bool all_rotate = static_cast<std::size_t>(rope::detail::rotating_pairs(c.text)) ==
                     pairs;  // not const: a const bool's initialiser would be tried as a constant expression
+  // Constant evaluation, compact float rows, no folded factor: GCC's walk or Clang's direct rows,
+  // where they pay.
   if constexpr (std::is_same_v<T, float>)
-    if (mrope_constexpr_walk && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
-        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate)
-      if (const mrope_walk_plan walk = mrope_walk_pays(c, tk); walk.pays)
-        return fill_mrope_block_walk(c, tk, walk.top, dest.pairs, dest.stride, theta);
-  if constexpr (std::is_same_v<T, float>)
-    if (mrope_constexpr_direct && std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
-        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate)
-      if (const mrope_stream_rows plan = mrope_stream_plan(c, tk); mrope_direct_pays(c, tk, plan))
-        return fill_mrope_block_direct(c, tk, plan, dest.pairs, dest.stride, theta);
+    if (std::is_constant_evaluated() && !fold && dest.pairs != nullptr &&
+        pairs <= posenc::detail::sincos_table::constexpr_columns_max && all_rotate) {
+      if (mrope_constexpr_walk)
+        if (const mrope_walk_plan walk = mrope_walk_pays(c, tk); walk.pays)
+          return fill_mrope_block_walk(c, tk, walk.top, dest.pairs, dest.stride, theta);
+      if (mrope_constexpr_direct)
+        if (const mrope_stream_rows plan = mrope_stream_plan(c, tk); mrope_direct_pays(c, tk, plan))
+          return fill_mrope_block_direct(c, tk, plan, dest.pairs, dest.stride, theta);
+    }
   const position_range range_of = mrope_position_range(c, tk);
   // Scratch: the 1D rows of the whole range, one fill of every pair (the row kernels are fastest
   // over all the pairs at once), or in constant evaluation each stream's own pairs over its own

@@ -144,15 +144,9 @@ constexpr posenc::result<streaming_table<T, Slots, RotaryDim, Layout>> make_stre
   std::array<std::uint64_t, Slots> positions{};
   r.error = streaming_step_slots(c, token, r.value.token, positions);
   if (!r.ok()) return r;
-  // The slots' positions are 0 .. Slots - 1: the range table itself, built in place, with no list
-  // to read (a copy of it would cost about what its fill does at run time).
-  if (std::is_constant_evaluated()) {
-    rope::table<T, Slots, RotaryDim, Layout> rows{};
-    r.error = rope::detail::build_into(rows, cfg, 0, nullptr, false);
-    r.value.rows = rows;
-  } else {
-    r.error = rope::detail::build_into(r.value.rows, cfg, 0, nullptr, false);
-  }
+  // The slots' positions are 0 .. Slots - 1: the range table itself, with no list to read, built
+  // where it is kept (at run time a copy of it would cost about what its fill does).
+  r.error = rope::detail::build_member(r.value.rows, cfg, 0, nullptr, false);
   return r;
 }
 
