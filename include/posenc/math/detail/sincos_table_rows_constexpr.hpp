@@ -40,6 +40,11 @@ concept has_row_pairs = requires(Sink& s, std::size_t i) {
   { s.row_pairs(i, i, i) } -> std::same_as<math::sincos_result<float>*>;
 };
 
+// A row_pairs sink whose null row means that nothing reads the row (M-RoPE's stream rows at a
+// position no token has): the walk steps past it, with no test and no store.
+template <class Sink>
+concept skips_unread_rows = has_row_pairs<Sink> && Sink::skips_unread_rows;
+
 // A sink told when a row's columns [j0, j0 + n) are written (RoPE's half-split rows then copy them
 // to their second half, keeping the table's stores in order).
 template <class Sink>
@@ -117,6 +122,15 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
       row_runs<float> r{};
       math::sincos_result<float>* pairs = nullptr;
       if constexpr (has_row_pairs<Sink>) pairs = sink.row_pairs(i, j0, n);
+      if constexpr (skips_unread_rows<Sink>)
+        if (pairs == nullptr) {  // an unread row: the walk's step alone (none at the block's anchor)
+          for (std::size_t k = 0; step && k < n; ++k) {
+            const double c = vc[k] * c1[k] - vs[k] * s1[k];
+            vs[k] = vs[k] * c1[k] + vc[k] * s1[k];
+            vc[k] = c;
+          }
+          continue;
+        }
       bool direct = false;
       if constexpr (has_row_runs<Sink>) direct = pairs == nullptr && sink.row_runs(i, j0, n, r);
       std::size_t j = 0;
@@ -126,9 +140,27 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
         double c = 0, s = 0, t = 0, k1 = 0, k2 = 0;
         float sv = 0, cv = 0;
         math::sincos_result<float>* q = pairs;
-        if (two_rows && i + 1 < i0 + nb && i + 1 < rows) {  // rows i and i + 1: both steps of the walk
-          math::sincos_result<float>* q2 = nullptr;         // pairs != nullptr: the sink has row_pairs
+        math::sincos_result<float>* q2 = nullptr;  // pairs != nullptr: the sink has row_pairs
+        const bool pass_of_two = two_rows && i + 1 < i0 + nb && i + 1 < rows;
+        if (pass_of_two)
           if constexpr (has_row_pairs<Sink>) q2 = sink.row_pairs(i + 1, j0, n);
+        if (skips_unread_rows<Sink> && pass_of_two &&
+            q2 == nullptr) {  // skips_unread_rows: row i, then row i + 1's step alone
+          for (; j < n; ++j, ++q) {
+            k1 = c1[j], k2 = s1[j], c = vc[j], s = vs[j];
+            t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
+            sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
+            if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
+              *q = undecided_entry(src, f[j], p, j0 + j, st);
+            } else {
+              q->sin = sv, q->cos = cv;
+            }
+            t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
+            vc[j] = c, vs[j] = s;
+          }
+          if constexpr (has_end_row<Sink>) sink.end_row(i, j0, n);
+          ++i;                       // row i + 1, unread, is stepped past (its end_row below finds no token)
+        } else if (q2 != nullptr) {  // rows i and i + 1: both steps of the walk
           const double e2 = (eb[i + 1 - i0] + ferr) * (1 + 0x1p-50);
           for (; j < n; ++j, ++q, ++q2) {
             k1 = c1[j], k2 = s1[j], c = vc[j], s = vs[j];
