@@ -368,6 +368,61 @@ TEST_CASE("ND axial RoPE (FLUX EmbedND): entries are the MPFR values per axis (0
   CHECK_FALSE(rf.holds);
 }
 
+// The entries of a two-axis ND table (EVA-02: head 64, axes {32, 32}, theta 1e4) at grid
+// positions, against MPFR: every storage type, compact rows without scratch (stack windows at run
+// time) and with, expanded rows in both layouts.
+template <class T>
+std::size_t nd_grid_mismatches(const rope::nd_config& c, const std::vector<double>& pos) {
+  const std::size_t n = pos.size() / 2;
+  std::vector<math::sincos_result<T>> bare(n * 32), with(n * 32), scratch(rope::nd_scratch_size(c, pos));
+  std::vector<T> hc(n * 64), hs(n * 64), ic(n * 64), is(n * 64);
+  REQUIRE(rope::fill_nd_pair_table<T>(c, pos, bare) == status::ok);
+  REQUIRE(rope::fill_nd_pair_table<T>(c, pos, with, scratch) == status::ok);
+  REQUIRE(rope::fill_nd_table<T>(c, pos, hc, hs, rope::layout::half_split) == status::ok);
+  REQUIRE(rope::fill_nd_table<T>(c, pos, ic, is, rope::layout::interleaved) == status::ok);
+  std::size_t bad = 0;
+  for (std::size_t j = 0; j < 32; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto e = verify::cr_rope_sincos_at<T>(pos[(j / 16) * n + i], 1e4, static_cast<int>(j % 16), 32);
+      const auto off = [&](const math::sincos_result<T>& x) {
+        return bits_of(x.sin) != bits_of(e.sin) || bits_of(x.cos) != bits_of(e.cos);
+      };
+      bad += static_cast<std::size_t>(off(bare[i * 32 + j])) + static_cast<std::size_t>(off(with[i * 32 + j]));
+      for (const std::size_t k : {i * 64 + j, i * 64 + j + 32})
+        bad += bits_of(hc[k]) != bits_of(e.cos) || bits_of(hs[k]) != bits_of(e.sin);
+      for (const std::size_t k : {i * 64 + 2 * j, i * 64 + 2 * j + 1})
+        bad += bits_of(ic[k]) != bits_of(e.cos) || bits_of(is[k]) != bits_of(e.sin);
+    }
+  return bad;
+}
+
+TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the MPFR values (0 ULP)", "[nd][oracle]") {
+  // Positions n 2^-s take the 1D row kernels as integer positions n of the axis config with its
+  // frequencies divided by 2^s (rope/nd.hpp, grid_axis); a negative one negates sin. A 12 x 12 grid
+  // at i * 0.75 (EVA-02's i * pt / ft), the same grid centred, (i - 5.5) / 4, and one too fine for
+  // a grid (i * 16 / 14 in doubles: the scalar entries).
+  static constexpr int axes[] = {32, 32};
+  const rope::nd_config eva{.axes_dim = axes, .rope_theta = 1e4};
+  for (const int shape : {0, 1, 2}) {
+    std::vector<double> pos(2 * 144);
+    for (std::size_t r = 0; r < 12; ++r)
+      for (std::size_t col = 0; col < 12; ++col) {
+        const auto at = [shape](std::size_t i) {
+          const double x = static_cast<double>(i);
+          return shape == 0 ? x * 0.75 : shape == 1 ? (x - 5.5) / 4 : x * 16.0 / 14.0;
+        };
+        pos[r * 12 + col] = at(r), pos[144 + r * 12 + col] = at(col);
+      }
+    INFO("shape " << shape);
+    CHECK(rope::nd_scratch_size(eva, pos) == (shape == 0   ? 34 * 16
+                                              : shape == 1 ? 11 * 16
+                                                           : 0));  // n = 0 .. 33; 1 .. 11
+    CHECK(nd_grid_mismatches<float>(eva, pos) == 0);
+    CHECK(nd_grid_mismatches<double>(eva, pos) == 0);
+    CHECK(nd_grid_mismatches<bfloat16>(eva, pos) == 0);
+  }
+}
+
 TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[mrope][nd]") {
   static constexpr rope::mrope_config q3{.text = {.head_dim = 64, .rope_theta = 5e6},
                                          .mrope_section = {12, 10, 10},
@@ -570,17 +625,25 @@ TEST_CASE("Multi-stream tables with scratch: the 1D row kernels and a gather giv
       CHECK(std::equal(again.begin(), again.end(), slow.begin(),
                        [](const math_pair& a, const math_pair& b) { return a.sin == b.sin && a.cos == b.cos; }));
     }
-  // ND: an integer axis through the row kernels, a fractional and a negative one through the scalar path.
+  // ND: every axis through the row kernels, with scratch and without (stack windows): an integer
+  // axis, a fractional one (the grid of halves: rows n = 2p), a negative one (sin negated); each
+  // entry the scalar nd_sincos, bit for bit.
   static constexpr int axes[] = {16, 56, 56};
   const rope::nd_config flux{.axes_dim = axes};
   const std::vector<double> ids{0, 1, 2, 7, /* integer */ 0, 0.5, 3, 9, /* fraction */ -4, 0, 5, 2 /* negative */};
   std::vector<math_pair> slow(4 * 64), fast(4 * 64), scratch(rope::nd_scratch_size(flux, ids));
-  CHECK(scratch.size() == 8 * 8);  // axis 0 only: positions 0 .. 7, 8 pairs
+  CHECK(scratch.size() == 19 * 28);  // the largest axis's rows: axis 1's n = 0 .. 18, 28 pairs
   REQUIRE(rope::fill_nd_pair_table<float>(flux, ids, slow) == status::ok);
   REQUIRE(rope::fill_nd_pair_table<float>(flux, ids, fast, scratch) == status::ok);
   std::size_t differ = 0;
-  for (std::size_t k = 0; k < slow.size(); ++k)
-    differ += bits_of(slow[k].sin) != bits_of(fast[k].sin) || bits_of(slow[k].cos) != bits_of(fast[k].cos);
+  for (std::size_t i = 0; i < 4; ++i)
+    for (int j = 0; j < 64; ++j) {
+      const double at[] = {ids[i], ids[4 + i], ids[8 + i]};
+      const auto e = rope::nd_sincos<float>(flux, at, j).value;
+      for (const math_pair& x :
+           {slow[i * 64 + static_cast<std::size_t>(j)], fast[i * 64 + static_cast<std::size_t>(j)]})
+        differ += bits_of(x.sin) != bits_of(e.sin) || bits_of(x.cos) != bits_of(e.cos);
+    }
   CHECK(differ == 0);
 }
 

@@ -105,55 +105,98 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
   return {a, j};
 }
 
-// Axis a's positions as a range of non-negative integers [lo, hi], or false (a fraction, a
-// negative position: that axis takes the scalar entries).
-constexpr bool integer_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
-                            std::uint64_t& hi) noexcept {
-  lo = ~std::uint64_t{0}, hi = 0;
+// Axis a's positions on a grid: each is (-1)^s n 2^-shift with n an integer, shift >= 0 the least
+// that holds them all, and n <= max_table_position; then [lo, hi] is the range of n. A position
+// n 2^-shift at pair k is the 1D entry at integer position n of the axis config with its
+// frequencies divided by 2^shift (grid_config: linear scaling, factor 2^shift), bit for bit: both
+// are RN(cos, sin of the exact real n 2^-shift theta_k); a negative position negates sin. So
+// EVA-02's i * 0.75 (shift 2, n = 3i) and negative coordinates take the 1D row kernels as integer
+// positions do (shift 0), and only positions far apart on their grid (n past 2^21: i * 16 / 14 in
+// doubles, whose last bits put them on a grid of 2^-50) stay scalar.
+constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
+                         std::uint64_t& hi, int& shift) noexcept {
+  lo = ~std::uint64_t{0}, hi = 0, shift = 0;
+  const double* const at = positions.data() + a * tokens;
   for (std::size_t i = 0; i < tokens; ++i) {
-    const double p = positions[a * tokens + i];
-    if (!(p >= 0) || p != static_cast<double>(static_cast<std::uint64_t>(p))) return false;
-    const auto q = static_cast<std::uint64_t>(p);
+    const rope::real_position r = rope::split_position(at[i]);
+    if (!r.ok() || -r.scale_exp > 21) return false;  // finer than 2^-21: n past 2^21 unless 0
+    shift = -r.scale_exp > shift ? -r.scale_exp : shift;
+  }
+  const double up = pow2(shift);
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const double n = (at[i] < 0 ? -at[i] : at[i]) * up;  // exact: a power of two, n < 2^43
+    if (!(n <= static_cast<double>(max_table_position))) return false;
+    const auto q = static_cast<std::uint64_t>(n);
     lo = q < lo ? q : lo;
     hi = q > hi ? q : hi;
   }
   return true;
 }
 
-// The 1D rows lo .. hi of axis a's config into rows (pa pairs each), then each token's pairs of
-// the axis gathered from them into dest's columns first .. first + pa.
+// The 1D config whose integer position n is the axis's position n 2^-shift (see grid_axis).
+constexpr rope::config grid_config(const rope::config& axis, int shift) noexcept {
+  if (shift == 0) return axis;
+  rope::config g = axis;  // axis_config: default scaling
+  g.rope_type = scaling::linear;
+  g.factor = pow2(shift);
+  return g;
+}
+
+// Token i's pairs from a 1D row of its grid position: copied, sin negated for a negative position.
 template <class T>
-constexpr posenc::status fill_nd_axis_rows(const rope::config& axis, std::uint64_t lo, std::uint64_t hi, std::size_t pa,
-                                           math::sincos_result<T>* rows, std::span<const double> positions,
-                                           std::size_t tokens, std::size_t a, std::size_t first,
-                                           table_dest<T>& dest) noexcept {
+constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n, bool negative, std::size_t i,
+                                 std::size_t j0, const std::size_t* column, table_dest<T>& dest) noexcept {
+  if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
+    math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
+    if (negative) {
+      for (std::size_t k = 0; k < n; ++k) to[column[k]] = {negated(from[k].sin), from[k].cos};
+    } else {
+      for (std::size_t k = 0; k < n; ++k) to[column[k]] = from[k];
+    }
+  } else {
+    for (std::size_t k = 0; k < n; ++k)
+      dest.store(i, j0, column[k], negative ? math::sincos_result<T>{negated(from[k].sin), from[k].cos} : from[k]);
+  }
+}
+
+// An axis's grid positions (grid_axis): token i at row n_i - lo, negative or not.
+struct grid_positions {
+  const double* at = nullptr;  // the axis's positions
+  double up = 1;               // 2^shift
+  constexpr std::uint64_t n(std::size_t i) const noexcept {
+    return static_cast<std::uint64_t>((at[i] < 0 ? -at[i] : at[i]) * up);
+  }
+  constexpr bool negative(std::size_t i) const noexcept { return at[i] < 0; }  // -0.0: not (sin 0 stays +0)
+};
+
+// The 1D rows lo .. hi of the axis's grid config into rows (pa pairs each), then each token's pairs
+// of the axis gathered from them into dest's columns first .. first + pa.
+template <class T>
+constexpr posenc::status fill_nd_axis_rows(const rope::config& grid, std::uint64_t lo, std::uint64_t hi, std::size_t pa,
+                                           math::sincos_result<T>* rows, const grid_positions& g, std::size_t tokens,
+                                           std::size_t first, table_dest<T>& dest) noexcept {
   const std::size_t n_rows = static_cast<std::size_t>(hi - lo + 1);
-  if (const posenc::status st = rope::fill_pair_table<T>(axis, std::span(rows, n_rows * pa), {.start = lo});
+  if (const posenc::status st = rope::fill_pair_table<T>(grid, std::span(rows, n_rows * pa), {.start = lo});
       st != posenc::status::ok)
     return st;
   constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+  std::size_t column[chunk] = {};
+  for (std::size_t k = 0; k < chunk; ++k) column[k] = k;
   for (std::size_t j0 = 0; j0 < pa; j0 += chunk) {
     const std::size_t n = pa - j0 < chunk ? pa - j0 : chunk;
     dest.begin_chunk(first + j0, n);
-    for (std::size_t i = 0; i < tokens; ++i) {
-      const auto p = static_cast<std::size_t>(static_cast<std::uint64_t>(positions[a * tokens + i]) - lo);
-      const math::sincos_result<T>* const from = rows + p * pa + j0;
-      if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
-        math::sincos_result<T>* const to = dest.pairs + i * dest.stride + first + j0;
-        for (std::size_t jj = 0; jj < n; ++jj) to[jj] = from[jj];
-      } else {
-        for (std::size_t jj = 0; jj < n; ++jj) dest.store(i, first + j0, jj, from[jj]);
-      }
-    }
+    for (std::size_t i = 0; i < tokens; ++i)
+      gather_grid_pairs<T>(rows + static_cast<std::size_t>(g.n(i) - lo) * pa + j0, n, g.negative(i), i, first + j0,
+                           column, dest);
   }
   return posenc::status::ok;
 }
 
-// Axis by axis: an axis of integer positions whose 1D rows over [lo, hi] fit scratch takes them
-// from the 1D row kernels and gathers (in constant evaluation the fill allocates the rows when
-// scratch is short and they are worth it; at run time it fills them window by window in a stack
-// buffer, stream_fill.hpp, when that pays); any other axis (fractional or negative positions,
-// turns), the scalar entries. The same bits every way (rope::sincos_at of the axis config).
+// Axis by axis: an axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
+// either sign) whose 1D rows over [lo, hi] fit scratch takes them from the 1D row kernels and
+// gathers (in constant evaluation the fill allocates the rows when scratch is short and they are
+// worth it; at run time it fills them window by window in a stack buffer, stream_fill.hpp, when
+// that pays); any other axis (positions too fine for the grid, turns), the scalar entries. The same bits every way (rope::sincos_at of the axis config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
                                  std::size_t sin_size, table_dest<T> dest,
@@ -182,36 +225,40 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   for (std::size_t a = 0; a < axes; ++a) {
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
     std::uint64_t lo = 0, hi = 0;
-    const bool rows = !turns && integer_axis(positions, tokens, a, lo, hi);
+    int shift = 0;
+    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift);
+    const rope::config grid = grid_config(axis[a], shift);
+    const grid_positions g{positions.data() + a * tokens, pow2(shift)};
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
     posenc::status st = posenc::status::ok;
     bool done = false;
     if (rows && need <= scratch.size()) {
-      st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, scratch.data(), positions, tokens, a, first, dest);
+      st = fill_nd_axis_rows<T>(grid, lo, hi, pa, scratch.data(), g, tokens, first, dest);
       done = true;
     }
     if (!done && rows && !std::is_constant_evaluated() && stream_windows_pay<T>(lo, hi, pa, tokens)) {
       // Run time, too little scratch: the axis's rows in windows of a stack buffer (stream_fill.hpp).
-      const frequency_cache theta = cache_frequencies(axis[a]);
+      const frequency_cache theta = cache_frequencies(grid);
       const auto fill_window = [&](std::uint64_t p0, std::size_t n_rows, math::sincos_result<T>* buffer) {
         const std::size_t n = n_rows * pa;
-        return rope::detail::fill<T>(axis[a], {.start = p0,
-                                               .size = n,
-                                               .sin_size = n,
-                                               .dest = {nullptr, nullptr, buffer, 0, layout::half_split},
-                                               .frequencies = theta.get()});
+        return rope::detail::fill<T>(grid, {.start = p0,
+                                            .size = n,
+                                            .sin_size = n,
+                                            .dest = {nullptr, nullptr, buffer, 0, layout::half_split},
+                                            .frequencies = theta.get()});
       };
-      const auto position_of = [&](std::size_t i) { return static_cast<std::uint64_t>(positions[a * tokens + i]); };
+      const auto position_of = [&g](std::size_t i) { return g.n(i); };
+      const auto negative_of = [&g](std::size_t i) { return g.negative(i); };
       std::size_t column[posenc::detail::sincos_table::chunk_columns] = {};  // pa <= chunk_columns: windows pay
       for (std::size_t k = 0; k < pa; ++k) column[k] = k;
       dest.begin_chunk(first, pa);
-      st = fill_stream_windows<T>(lo, hi, pa, tokens, fill_window, position_of, column, first, dest);
+      st = fill_stream_windows<T>(lo, hi, pa, tokens, fill_window, position_of, column, first, dest, negative_of);
       done = true;
     }
     if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
       if (!done && rows && rows_worth_allocating(need, tokens * pa)) {
         math::sincos_result<T>* const own = new math::sincos_result<T>[need];
-        st = fill_nd_axis_rows<T>(axis[a], lo, hi, pa, own, positions, tokens, a, first, dest);
+        st = fill_nd_axis_rows<T>(grid, lo, hi, pa, own, g, tokens, first, dest);
         delete[] own;
         done = true;
       }
@@ -261,16 +308,17 @@ constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const 
                                   {nullptr, nullptr, out.data(), 0, layout::half_split});
 }
 
-// The scratch the fast fills below use: for each axis of non-negative integer positions, its 1D
-// rows over [smallest, largest] (an axis with a fraction or a negative position needs none; nor
-// does a turns config, whose entries are all scalar).
+// The scratch the fast fills below use: for each axis of grid positions (integers, or fractions on
+// a grid of 2^-shift, of either sign: detail::grid_axis), its 1D rows over the range of n (an axis
+// too fine for the grid needs none; nor does a turns config, whose entries are all scalar).
 constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double> positions) noexcept {
   if (c.axes_dim.empty() || positions.size() % c.axes_dim.size() != 0 || c.angle == angle_unit::turns) return 0;
   const std::size_t tokens = positions.size() / c.axes_dim.size();
   std::size_t most = 0;  // the axes reuse the scratch one after the other
   for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
     std::uint64_t lo = 0, hi = 0;
-    if (tokens == 0 || !rope::detail::integer_axis(positions, tokens, a, lo, hi) || hi > max_table_position) continue;
+    int shift = 0;
+    if (tokens == 0 || !rope::detail::grid_axis(positions, tokens, a, lo, hi, shift)) continue;
     const std::size_t need = static_cast<std::size_t>(hi - lo + 1) * static_cast<std::size_t>(c.axes_dim[a] / 2);
     most = need > most ? need : most;
   }

@@ -76,11 +76,16 @@ constexpr bool stream_windows_pay(std::uint64_t lo, std::uint64_t hi, std::size_
 // the 1D rows p0 .. p0 + rows - 1 of the stream's pairs into buffer, `width` pairs a row, and
 // returns a status; position_of(i) is token i's position in the stream, in [lo, hi]; the stream's
 // k-th pair goes to pair j0 + column[k] of the token's row in dest (dest.begin_chunk(j0, n) done
-// by the caller, column[k] < n). Returns the first non-ok status of a window's fill.
-template <class T, class FillWindow, class PositionOf>
+// by the caller, column[k] < n); negative_of(i): token i's position is the negative of that row's
+// (ND's negative coordinates: sin negated). Returns the first non-ok status of a window's fill.
+struct never_negative {
+  constexpr bool operator()(std::size_t) const noexcept { return false; }
+};
+template <class T, class FillWindow, class PositionOf, class NegativeOf = never_negative>
 posenc::status fill_stream_windows(std::uint64_t lo, std::uint64_t hi, std::size_t width, std::size_t tokens,
                                    const FillWindow& fill_window, const PositionOf& position_of,
-                                   const std::size_t* column, std::size_t j0, table_dest<T>& dest) noexcept {
+                                   const std::size_t* column, std::size_t j0, table_dest<T>& dest,
+                                   const NegativeOf& negative_of = {}) noexcept {
   math::sincos_result<T> buffer[stream_window_entries<T>];
   const std::uint64_t per_window = stream_window_entries<T> / width;
   for (std::uint64_t p0 = lo; p0 <= hi; p0 += per_window) {
@@ -90,7 +95,10 @@ posenc::status fill_stream_windows(std::uint64_t lo, std::uint64_t hi, std::size
       const std::uint64_t at = position_of(i) - p0;  // wraps past rows when below p0
       if (at >= rows) continue;
       const math::sincos_result<T>* const from = buffer + static_cast<std::size_t>(at) * width;
-      if (dest.pairs != nullptr) {
+      if (negative_of(i)) {
+        for (std::size_t k = 0; k < width; ++k)
+          dest.store(i, j0, column[k], math::sincos_result<T>{negated(from[k].sin), from[k].cos});
+      } else if (dest.pairs != nullptr) {
         math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
         for (std::size_t k = 0; k < width; ++k) to[column[k]] = from[k];
       } else {
