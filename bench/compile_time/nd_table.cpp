@@ -6,8 +6,10 @@
 //                            (0, row, col) and N/4 text tokens at (0, 0, 0): each axis's 1D rows
 //                            over its range, then a gather
 //   POSENC_BENCH_VARIANT 2   EVA-02-like fractional positions (two axes of 32 pairs at i / 2 and
-//                            i / 4): scalar entries, as any table at a list of positions
-//   POSENC_BENCH_VARIANT 3   the baseline of variant 2: the 1D table at the position list 3 i
+//                            i / 4): grid positions (rope/nd.hpp, grid_axis), so each axis's 1D
+//                            rows at n = i with frequencies / 2 and / 4, then a gather (scalar
+//                            entries until 2026-11-29)
+//   POSENC_BENCH_VARIANT 3   a list baseline: the 1D table at the position list 3 i
 //                            (rope::fill_pair_table with positions: scalar entries)
 // Per entry is the difference between N = 1024 and N = 256 (what a variant costs once, GCC's
 // first evaluation of each function, drops out). Each variant timed with /usr/bin/time in one run:
