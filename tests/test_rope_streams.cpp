@@ -7,12 +7,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <mpfr.h>
 
 #include "posenc/laws/streams/axis_identity_at_zero.hpp"
 #include "posenc/laws/streams/axis_relative_dot.hpp"
@@ -398,20 +401,34 @@ std::size_t nd_grid_mismatches(const rope::nd_config& c, const std::vector<doubl
 
 TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the MPFR values (0 ULP)", "[nd][oracle]") {
   // Positions n 2^-s take the 1D row kernels as integer positions n of the axis config with its
-  // frequencies divided by 2^s (rope/nd.hpp, grid_axis); a negative one negates sin. A 12 x 12 grid
-  // at i * 0.75 (EVA-02's i * pt / ft), the same grid centred, (i - 5.5) / 4, and one too fine for
-  // a grid (i * 16 / 14 in doubles: the scalar entries).
+  // frequencies divided by 2^s (rope/nd.hpp, grid_axis); a negative one negates sin. Positions off
+  // any such grid but near a progression r h take them at step h theta_k, their deviations from r h
+  // in the test's bound (near_grid_axis; float types, doubles stay scalar). A 12 x 12 grid at
+  // i * 0.75 (EVA-02's i * pt / ft), the same grid centred, (i - 5.5) / 4; off any grid: i * 16 / 14
+  // and i / 24 * 16 (EVA-02 at pt / ft = 2 / 3) in doubles, (i - 5.5) * (2 / 3), i * 0.1, and rows
+  // at 2i / 3 whose columns are i * (2 / 3): the same grid points rounded two ways, so some tokens
+  // differ from their row's first in the last bit and take their own scalar entries; and rows at
+  // 1000.25 and 1000.2505 (one row, r = 1, 2^-21 h apart), whose second tokens' values differ.
   static constexpr int axes[] = {32, 32};
   const rope::nd_config eva{.axes_dim = axes, .rope_theta = 1e4};
-  for (const int shape : {0, 1, 2}) {
+  for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7}) {
     std::vector<double> pos(2 * 144);
     for (std::size_t r = 0; r < 12; ++r)
       for (std::size_t col = 0; col < 12; ++col) {
-        const auto at = [shape](std::size_t i) {
+        const auto at = [shape](std::size_t i, bool column) {
           const double x = static_cast<double>(i);
-          return shape == 0 ? x * 0.75 : shape == 1 ? (x - 5.5) / 4 : x * 16.0 / 14.0;
+          switch (shape) {
+            case 0: return x * 0.75;
+            case 1: return (x - 5.5) / 4;
+            case 2: return x * 16.0 / 14.0;
+            case 3: return x / 24 * 16;
+            case 4: return (x - 5.5) * (2.0 / 3);
+            case 5: return x * 0.1;
+            case 6: return column ? x * (2.0 / 3) : 2 * x / 3;
+            default: return column ? x * 0.1 : i % 2 == 0 ? 1000.25 : 1000.2505;
+          }
         };
-        pos[r * 12 + col] = at(r), pos[144 + r * 12 + col] = at(col);
+        pos[r * 12 + col] = at(r, false), pos[144 + r * 12 + col] = at(col, true);
       }
     INFO("shape " << shape);
     CHECK(rope::nd_scratch_size(eva, pos) == (shape == 0   ? 34 * 16
@@ -420,6 +437,23 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
     CHECK(nd_grid_mismatches<float>(eva, pos) == 0);
     CHECK(nd_grid_mismatches<double>(eva, pos) == 0);
     CHECK(nd_grid_mismatches<bfloat16>(eva, pos) == 0);
+    CHECK(nd_grid_mismatches<float16>(eva, pos) == 0);
+    if (shape >= 2) {  // near a progression, and the bound on the deviations holds (MPFR, exactly)
+      for (std::size_t a = 0; a < 2; ++a) {
+        rope::detail::near_grid g{};
+        REQUIRE(rope::detail::near_grid_axis(pos.data() + a * 144, 144, g));
+        mpfr_t d;
+        mpfr_init2(d, 256);
+        for (std::size_t i = 0; i < 144; ++i) {
+          const double x = std::fabs(pos[a * 144 + i]);
+          mpfr_set_d(d, g.h, MPFR_RNDN);
+          mpfr_mul_ui(d, d, static_cast<unsigned long>(rope::detail::near_grid_row(x, g.h)), MPFR_RNDN);
+          mpfr_d_sub(d, x, d, MPFR_RNDN);  // exact at 256 bits
+          CHECK(std::fabs(mpfr_get_d(d, MPFR_RNDU)) <= g.max_delta);
+        }
+        mpfr_clear(d);
+      }
+    }
   }
 }
 
@@ -533,6 +567,35 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
   for (std::size_t k = 0; k < c2.size(); ++k)
     differ += bits_of(c2[k]) != bits_of(nd[0][k]) || bits_of(s2[k]) != bits_of(nd[1][k]);
   CHECK(differ == 0);
+  // ND axes on a grid of 2^-s and near a progression off any grid (EVA-02 at 2 / 3, centred), in
+  // constant evaluation (rows allocated for it) as at run time (stack windows).
+  static constexpr int eva_axes[] = {32, 32};
+  static constexpr rope::nd_config eva{.axes_dim = eva_axes, .rope_theta = 1e4};
+  static constexpr std::size_t et = 24;
+  static constexpr auto eva_positions = [](int shape) {
+    std::array<double, 2 * et> p{};
+    for (std::size_t i = 0; i < et; ++i) {
+      const double x = static_cast<double>(i);
+      p[i] = shape == 0 ? x * 0.75 : x / 24 * 16;
+      p[et + i] = shape == 0 ? (x - 11.5) / 8 : (x - 11.5) * (2.0 / 3);
+    }
+    return p;
+  };
+  static constexpr auto eva_table = [](int shape) {
+    std::array<math_pair, et * 32> t{};
+    static_cast<void>(rope::fill_nd_pair_table<float>(eva, eva_positions(shape), t));
+    return t;
+  };
+  static constexpr auto e0 = eva_table(0), e1 = eva_table(1);
+  for (int shape : {0, 1}) {
+    std::vector<math_pair> rt(et * 32);
+    REQUIRE(rope::fill_nd_pair_table<float>(eva, eva_positions(shape), rt) == status::ok);
+    const auto& eva_ct = shape == 0 ? e0 : e1;
+    differ = 0;
+    for (std::size_t k = 0; k < rt.size(); ++k)
+      differ += bits_of(rt[k].sin) != bits_of(eva_ct[k].sin) || bits_of(rt[k].cos) != bits_of(eva_ct[k].cos);
+    CHECK(differ == 0);
+  }
 }
 
 TEST_CASE("The constexpr M-RoPE walk, run at run time on a long block, gives the fills' bits", "[mrope]") {

@@ -2,8 +2,8 @@
 // (rope::fill_mrope_pair_table, rope::fill_nd_pair_table; docs/rope-streams.md) per entry, against
 // baselines timed in the same run, reported as ratios (nothing is asserted):
 //   1D list    rope::fill_pair_table<float> of the same number of rows at a position list: the scalar
-//              entry of the 1D engine, which is what an ND entry at a position off any grid is
-//              (i * 16 / 14 in doubles), so that ratio is the price of the axes;
+//              entry of the 1D engine (the cost ND entries at fractional positions had until
+//              2026-11-29), for reference;
 //   1D range   rope::fill_pair_table<float> of consecutive positions (the row kernels);
 //   HF f32     the frameworks' float32 pipeline in plain C++ with libm: M-RoPE as HF's
 //              Qwen2VLRotaryEmbedding computes it (inv_freq = 1 / powf(base, 2j/d), three full
@@ -241,8 +241,9 @@ int main(int argc, char** argv) {
   report("posenc rope-nd (scratch) vs 1D range", c4, d4, m * 64, "1D range");
   // EVA-02-like fractional positions (the grid's rows and columns times 0.75, the text at 0): on
   // the grid of quarters, so the row kernels at n = 3i of the axes' configs with frequencies / 4
-  // (rope/nd.hpp, grid_axis; until 2026-11-29 scalar entries, about 39 ns each). Positions off any
-  // grid (times 16 / 14 in doubles) still take the scalar entries, as the 1D table at a list does.
+  // (rope/nd.hpp, grid_axis). Positions off any grid (times 16 / 14 in doubles): near the
+  // progression r h, h = 16 / 14, the row kernels at step h theta_k (near_grid_axis). Until
+  // 2026-11-29 both took the scalar entries, about 39 ns each, as the 1D table at a list does.
   std::vector<double> frac = ids, off_grid = ids;
   for (std::size_t k = m; k < 3 * m; ++k) frac[k] *= 0.75, off_grid[k] = off_grid[k] * 16.0 / 14.0;
   const auto nd_frac = [&] {
@@ -255,8 +256,10 @@ int main(int argc, char** argv) {
   };
   auto [c5, d5] = race(nd_frac, nd_range1d, min_ms);
   report("posenc rope-nd fractional vs 1D range", c5, d5, m * 64, "1D range");
-  auto [c6, d6] = race(nd_off_grid, nd_list1d, min_ms);
-  report("posenc rope-nd off-grid vs 1D list", c6, d6, m * 64, "1D list");
+  auto [c6, d6] = race(nd_off_grid, nd_range1d, min_ms);
+  report("posenc rope-nd off-grid vs 1D range", c6, d6, m * 64, "1D range");
+  auto [c7, d7] = race(nd_off_grid, nd_list1d, min_ms);
+  report("posenc rope-nd off-grid vs 1D list", c7, d7, m * 64, "1D list");
 
   // ---- the other tables of issue 22: each a 1D table, or cheaper ----
   // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows

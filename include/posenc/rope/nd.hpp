@@ -30,7 +30,9 @@
 #include <span>
 #include <type_traits>
 
+#include "posenc/math/detail/sincos_table_engine.hpp"
 #include "posenc/math/detail/sincos_table_entry.hpp"
+#include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
 #include "posenc/rope/config.hpp"
@@ -144,8 +146,9 @@ constexpr rope::config grid_config(const rope::config& axis, int shift) noexcept
 
 // Token i's pairs from a 1D row of its grid position: copied, sin negated for a negative position.
 template <class T>
-constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n, bool negative, std::size_t i,
-                                 std::size_t j0, const std::size_t* column, table_dest<T>& dest) noexcept {
+[[gnu::always_inline]] constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n,
+                                                        bool negative, std::size_t i, std::size_t j0,
+                                                        const std::size_t* column, table_dest<T>& dest) noexcept {
   if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
     math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
     if (negative) {
@@ -192,11 +195,181 @@ constexpr posenc::status fill_nd_axis_rows(const rope::config& grid, std::uint64
   return posenc::status::ok;
 }
 
+// Axis positions near a progression, off any grid of 2^-s (EVA-02 at pt / ft = 2 / 3: i / 24 * 16
+// in doubles, whose last bits put them on a grid of 2^-52): each |x| = r h + delta, h the least
+// positive |x|, r an integer up to 2^21 (r = 0 only at x = 0: the row kernels write cis(0)
+// exactly), |delta| <= 2^-20 h. Row r is then walked at step h theta_k, and the walk's value is
+// within |delta| theta_k of cis(x theta_k): that angle error goes into the frequencies' bound
+// (near_grid_rows), so the kernels' rounding test still decides only correctly rounded entries,
+// and the others are rope::sincos_at of the row's own position. Float, bfloat16, float16 tables
+// (a double's test would leave nearly every entry undecided: those stay scalar).
+struct near_grid {
+  double h = 0;
+  double max_delta = 0;  // the largest |x - r h|, rounded up
+  std::uint64_t lo = 0, hi = 0;
+};
+
+constexpr std::uint64_t near_grid_row(double x, double h) noexcept {
+  return static_cast<std::uint64_t>((x < 0 ? -x : x) / h + 0.5);
+}
+
+constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g) noexcept {
+  double h = 0;
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const double a = at[i] < 0 ? -at[i] : at[i];
+    if (!(a <= rope::max_real_position)) return false;
+    if (a > 0 && (h == 0 || a < h)) h = a;
+  }
+  if (h == 0) return false;
+  g = {h, 0, ~std::uint64_t{0}, 0};
+  for (std::size_t i = 0; i < tokens; ++i) {
+    const double a = at[i] < 0 ? -at[i] : at[i];
+    if (!(a / h <= static_cast<double>(max_table_position))) return false;
+    const std::uint64_t r = near_grid_row(a, h);
+    if (r == 0 && a != 0) return false;
+    if (r != 0) {
+      // r h = P + p exactly; a - P is exact (Sterbenz: a and P within 2^-19 of each other), so
+      // one rounding: |delta| <= |fl(a - P - p)| (1 + 2^-52).
+      const math::double_double rh = two_prod(static_cast<double>(r), h);
+      const double d = (a - rh.hi) - rh.lo;
+      const double bound = (d < 0 ? -d : d) * (1 + 0x1p-50);
+      if (!(bound <= h * 0x1p-20)) return false;
+      g.max_delta = bound > g.max_delta ? bound : g.max_delta;
+    }
+    g.lo = r < g.lo ? r : g.lo;
+    g.hi = r > g.hi ? r : g.hi;
+  }
+  return true;
+}
+
+// A near-grid axis's rows as a source of the row kernels (sincos_source.hpp): column k steps by
+// h theta_k, and the entry the test leaves undecided is the row's own position's.
+struct near_grid_source {
+  const rope::config* axis = nullptr;
+  const math::frequency_value* step = nullptr;   // h theta_k, its bound covering the deviations
+  const math::frequency_value* theta = nullptr;  // theta_k of the axis config
+  const double* x_of_row = nullptr;              // row r's |x| at x_of_row[r - first]
+  std::uint64_t first = 0;
+  constexpr math::frequency_value frequency(int k) const noexcept { return step[k]; }
+  template <class T>
+  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*,
+                                                         std::uint64_t r, int k) const noexcept {
+    return sincos_at_split<T>(*axis, theta[k], nullptr, rope::split_position(x_of_row[r - first]), k);
+  }
+};
+
+// Rows p0 .. p0 + n_rows - 1 of a near-grid axis into rows (pa pairs each). The walk at row r is
+// within r |h theta_k - step_k| + |delta_r| theta_k of cis(x_r theta_k); the kernels bound the
+// first part by end |step_k| rel_err (end = p0 + n_rows), so rel_err gets delta_max / (h end) on
+// top of theta's own bound and the product's rounding (dd_mul, below 2^-100).
+template <class T>
+constexpr posenc::status near_grid_rows(const rope::config& axis, const math::frequency_value* theta,
+                                        const near_grid& g, std::uint64_t p0, std::size_t n_rows, std::size_t pa,
+                                        const double* x_of_row, math::sincos_result<T>* rows) noexcept {
+  math::frequency_value step[frequency_cache::capacity] = {};
+  const double end = static_cast<double>(p0 + n_rows);
+  const double extra = g.max_delta / (g.h * end) * (1 + 0x1p-40);
+  for (std::size_t k = 0; k < pa; ++k)
+    step[k] = {dd_mul(theta[k].value, g.h), theta[k].rel_err * (1 + 0x1p-50) + 0x1p-100 + extra, posenc::status::ok};
+  const near_grid_source src{&axis, step, theta, x_of_row, p0};
+  table_dest<T> sink{nullptr, nullptr, rows, pa, layout::half_split};
+  return posenc::detail::sincos_table::fill_rows<T>(src, p0, n_rows, pa, nullptr, nullptr, sink);
+}
+
+// A near-grid axis, window by window of per_window rows (buffer: per_window x pa pairs, x_of_row:
+// per_window doubles): each window's rows at the positions its tokens hold (a row no token reads
+// at position 0), then each token's pairs copied from its row (sin negated for a negative x), or,
+// for a token whose position differs in its last bits from the first at its row, its own scalar
+// entries.
+template <class T>
+constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const math::frequency_value* theta,
+                                             const near_grid& g, const double* at, std::size_t tokens, std::size_t pa,
+                                             std::size_t first, table_dest<T>& dest, math::sincos_result<T>* buffer,
+                                             double* x_of_row, std::uint64_t per_window) noexcept {
+  constexpr std::size_t chunk = posenc::detail::sincos_table::chunk_columns;
+  std::size_t column[chunk] = {};
+  for (std::size_t k = 0; k < pa; ++k) column[k] = k;
+  posenc::status st = posenc::status::ok;
+  dest.begin_chunk(first, pa);
+  for (std::uint64_t p0 = g.lo; p0 <= g.hi; p0 += per_window) {
+    const auto rows = static_cast<std::size_t>(g.hi - p0 + 1 < per_window ? g.hi - p0 + 1 : per_window);
+    for (std::size_t r = 0; r < rows; ++r) x_of_row[r] = -1;
+    for (std::size_t i = 0; i < tokens; ++i) {
+      const std::uint64_t r = near_grid_row(at[i], g.h) - p0;  // wraps past rows when below p0
+      if (r < rows && x_of_row[r] < 0) x_of_row[r] = at[i] < 0 ? -at[i] : at[i];
+    }
+    for (std::size_t r = 0; r < rows; ++r)
+      if (x_of_row[r] < 0) x_of_row[r] = 0;
+    if (const posenc::status e = near_grid_rows<T>(axis, theta, g, p0, rows, pa, x_of_row, buffer);
+        e != posenc::status::ok)
+      return e;
+    for (std::size_t i = 0; i < tokens; ++i) {
+      const std::uint64_t r = near_grid_row(at[i], g.h) - p0;
+      if (r >= rows) continue;
+      if ((at[i] < 0 ? -at[i] : at[i]) == x_of_row[r]) {
+        gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i] < 0, i, first, column, dest);
+      } else {
+        for (std::size_t k = 0; k < pa; ++k) {
+          const auto x = sincos_at_split<T>(axis, theta[k], nullptr, rope::split_position(at[i]), static_cast<int>(k));
+          if (st == posenc::status::ok) st = x.error;
+          dest.store(i, first, k, x.value);
+        }
+      }
+    }
+  }
+  return st;
+}
+
+// At run time: the windows' 16 KiB on the stack of this call alone, not of every ND fill.
+template <class T>
+[[gnu::noinline]] posenc::status fill_near_grid_windows(const rope::config& axis, const math::frequency_value* theta,
+                                                        const near_grid& g, const double* at, std::size_t tokens,
+                                                        std::size_t pa, std::size_t first,
+                                                        table_dest<T>& dest) noexcept {
+  math::sincos_result<T> buffer[stream_window_entries<T>];
+  double x_of_row[stream_window_entries<T>];
+  return fill_near_grid_axis<T>(axis, theta, g, at, tokens, pa, first, dest, buffer, x_of_row,
+                                stream_window_entries<T> / pa);
+}
+
+// An axis near a progression off any grid (near_grid_axis), float types: its rows from the row
+// kernels, at run time in windows on the stack, in constant evaluation in rows allocated for the
+// evaluation, when those pay; true when it filled the axis (st: its status). Out of line: inlined
+// into fill_nd, its frame and code cost FLUX's integer axes 7-12% at run time.
+template <class T>
+[[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, const double* at, std::size_t tokens,
+                                                std::size_t pa, std::size_t first, table_dest<T>& dest,
+                                                posenc::status& st) noexcept {
+  near_grid ng{};
+  if (!near_grid_axis(at, tokens, ng)) return false;
+  const frequency_cache theta = cache_frequencies(axis);
+  if (theta.get() == nullptr) return false;
+  const std::size_t ng_rows = static_cast<std::size_t>(ng.hi - ng.lo + 1);
+  if (!std::is_constant_evaluated() && stream_windows_pay<T>(ng.lo, ng.hi, pa, tokens)) {
+    st = fill_near_grid_windows<T>(axis, theta.get(), ng, at, tokens, pa, first, dest);
+    return true;
+  }
+  if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
+    if (rows_worth_allocating(ng_rows * pa, tokens * pa)) {
+      math::sincos_result<T>* const own = new math::sincos_result<T>[ng_rows * pa];
+      double* const own_x = new double[ng_rows];
+      st = fill_near_grid_axis<T>(axis, theta.get(), ng, at, tokens, pa, first, dest, own, own_x, ng_rows);
+      delete[] own_x;
+      delete[] own;
+      return true;
+    }
+  }
+  return false;
+}
+
 // Axis by axis: an axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
 // either sign) whose 1D rows over [lo, hi] fit scratch takes them from the 1D row kernels and
 // gathers (in constant evaluation the fill allocates the rows when scratch is short and they are
 // worth it; at run time it fills them window by window in a stack buffer, stream_fill.hpp, when
-// that pays); any other axis (positions too fine for the grid, turns), the scalar entries. The same bits every way (rope::sincos_at of the axis config).
+// that pays); an axis near a progression off any grid (near_grid_axis), in float types, the row
+// kernels at step h theta_k likewise (no scratch: stack windows, or rows allocated in constant
+// evaluation); any other axis (turns, positions far apart or with no common step), the scalar
+// entries. The same bits every way (rope::sincos_at of the axis config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
                                  std::size_t sin_size, table_dest<T> dest,
@@ -263,6 +436,10 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
         done = true;
       }
     }
+    // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
+    if constexpr (!std::is_same_v<T, double>)
+      if (!done && !turns && !rows)
+        done = fill_near_grid<T>(axis[a], positions.data() + a * tokens, tokens, pa, first, dest, st);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
     first += pa;
@@ -290,10 +467,12 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
 }
 
 // Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). An axis of
-// non-negative integer positions is gathered from its 1D rows: at run time filled window by window
-// in an 8 KiB stack buffer when that pays (positions not far apart; the scalar entries otherwise),
-// in constant evaluation allocated for the evaluation. Other axes take the scalar entries. posenc
-// allocates nothing at run time. The same bits every way.
+// integer positions, of fractions on a grid of 2^-s (EVA-02's i * 0.75) or, in float types, of
+// reals near a progression r h (i * 2 / 3 in doubles), either sign, is gathered from 1D rows: at
+// run time filled window by window in an 8 KiB stack buffer when that pays (positions not far
+// apart; the scalar entries otherwise), in constant evaluation allocated for the evaluation.
+// Other axes (DINOv3's turns) take the scalar entries. posenc allocates nothing at run time. The
+// same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, layout l = layout::interleaved) noexcept {
