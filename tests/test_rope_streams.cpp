@@ -22,6 +22,7 @@
 #include "posenc/laws/streams/text_rows.hpp"
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
+#include "posenc/rope/dinov3.hpp"
 #include "posenc/rope/mrope.hpp"
 #include "posenc/rope/mrope_positions.hpp"
 #include "posenc/rope/nd.hpp"
@@ -457,6 +458,50 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
   }
 }
 
+TEST_CASE("ND tables in turns (DINOv3) near a progression are the MPFR values (0 ULP)", "[nd][oracle]") {
+  // DINOv3's coordinates (2i + 1) / H - 1, H = 14 and 16 (off any grid for 14), and i / 8 (a grid,
+  // with quarter turns whose zeros must stay +0 at negative positions: -i / 8 too) take the row
+  // kernels at step 2 pi h theta_k (rope/nd.hpp, near_grid_axis): each entry against MPFR, in
+  // every storage type (doubles take the scalar entries), compact and expanded.
+  static constexpr int axes[] = {32, 32};
+  const rope::nd_config dino{.axes_dim = axes, .rope_theta = 100.0, .angle = rope::angle_unit::turns};
+  for (const int shape : {14, 16, 8}) {
+    const std::size_t side = shape == 8 ? 17 : static_cast<std::size_t>(shape), n = side * side;
+    std::vector<double> pos(2 * n);
+    for (std::size_t r = 0; r < side; ++r)
+      for (std::size_t col = 0; col < side; ++col) {
+        const auto at = [shape](std::size_t i) {
+          return shape == 8 ? (static_cast<double>(i) - 8) / 8 : rope::dinov3_coord(i, static_cast<std::size_t>(shape));
+        };
+        pos[r * side + col] = at(r), pos[n + r * side + col] = at(col);
+      }
+    INFO("shape " << shape);
+    const auto mismatches = [&](auto tag) {
+      using T = decltype(tag);
+      std::vector<math::sincos_result<T>> out(n * 32);
+      std::vector<T> c(n * 64), s(n * 64);
+      REQUIRE(rope::fill_nd_pair_table<T>(dino, pos, out) == status::ok);
+      REQUIRE(rope::fill_nd_table<T>(dino, pos, c, s, rope::layout::half_split) == status::ok);
+      std::size_t bad = 0;
+      for (std::size_t j = 0; j < 32; ++j)
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto e = verify::cr_rope_turns_sincos_at<T>(pos[(j / 16) * n + i], 100.0, static_cast<int>(j % 16), 32);
+          const auto& x = out[i * 32 + j];
+          bad += bits_of(x.sin) != bits_of(e.sin) || bits_of(x.cos) != bits_of(e.cos);
+          for (const std::size_t k : {i * 64 + j, i * 64 + j + 32})
+            bad += bits_of(c[k]) != bits_of(e.cos) || bits_of(s[k]) != bits_of(e.sin);
+        }
+      return bad;
+    };
+    CHECK(mismatches(float{}) == 0);
+    CHECK(mismatches(double{}) == 0);
+    CHECK(mismatches(bfloat16{}) == 0);
+    CHECK(mismatches(float16{}) == 0);
+    rope::detail::near_grid g{};
+    CHECK(rope::detail::near_grid_axis(pos.data(), n, g));
+  }
+}
+
 TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[mrope][nd]") {
   static constexpr rope::mrope_config q3{.text = {.head_dim = 64, .rope_theta = 5e6},
                                          .mrope_section = {12, 10, 10},
@@ -586,11 +631,24 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
     static_cast<void>(rope::fill_nd_pair_table<float>(eva, eva_positions(shape), t));
     return t;
   };
-  static constexpr auto e0 = eva_table(0), e1 = eva_table(1);
-  for (int shape : {0, 1}) {
+  static constexpr rope::nd_config dino{.axes_dim = eva_axes, .rope_theta = 100.0, .angle = rope::angle_unit::turns};
+  static constexpr auto dino_table = [] {  // DINOv3's coordinates of a 24-token row, both axes
+    std::array<double, 2 * et> p{};
+    for (std::size_t i = 0; i < et; ++i)
+      p[i] = rope::dinov3_coord(i, et), p[et + i] = rope::dinov3_coord(et - 1 - i, et);
+    std::array<math_pair, et * 32> t{};
+    static_cast<void>(rope::fill_nd_pair_table<float>(dino, p, t));
+    return t;
+  };
+  static constexpr auto e0 = eva_table(0), e1 = eva_table(1), e2 = dino_table();
+  for (int shape : {0, 1, 2}) {
     std::vector<math_pair> rt(et * 32);
-    REQUIRE(rope::fill_nd_pair_table<float>(eva, eva_positions(shape), rt) == status::ok);
-    const auto& eva_ct = shape == 0 ? e0 : e1;
+    std::array<double, 2 * et> dp{};
+    for (std::size_t i = 0; i < et; ++i)
+      dp[i] = rope::dinov3_coord(i, et), dp[et + i] = rope::dinov3_coord(et - 1 - i, et);
+    REQUIRE(rope::fill_nd_pair_table<float>(shape == 2 ? dino : eva, shape == 2 ? dp : eva_positions(shape), rt) ==
+            status::ok);
+    const auto& eva_ct = shape == 0 ? e0 : shape == 1 ? e1 : e2;
     differ = 0;
     for (std::size_t k = 0; k < rt.size(); ++k)
       differ += bits_of(rt[k].sin) != bits_of(eva_ct[k].sin) || bits_of(rt[k].cos) != bits_of(eva_ct[k].cos);

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include <posenc/attn_temperature.hpp>
+#include <posenc/rope/dinov3.hpp>
 #include <posenc/rope/fill.hpp>
 #include <posenc/rope/leaky_rerope.hpp>
 #include <posenc/rope/mrope.hpp>
@@ -260,6 +261,23 @@ int main(int argc, char** argv) {
   report("posenc rope-nd off-grid vs 1D range", c6, d6, m * 64, "1D range");
   auto [c7, d7] = race(nd_off_grid, nd_list1d, min_ms);
   report("posenc rope-nd off-grid vs 1D list", c7, d7, m * 64, "1D list");
+  // DINOv3's axes (two of 64 pairs, theta 100, the angle in turns) at its normalised coordinates
+  // (2i + 1) / G - 1 of the same grid, the text tokens at 0: near a progression of step 1 / G, so
+  // the row kernels at step 2 pi theta_k / G (scalar entries until 2026-11-29).
+  static constexpr int dino_axes[] = {64, 64};
+  const rope::nd_config dino{.axes_dim = dino_axes, .rope_theta = 100.0, .angle = rope::angle_unit::turns};
+  std::vector<double> dino_pos(2 * m, 0.0);
+  for (std::size_t k = 0; k < m; ++k)
+    if (k >= static_cast<std::size_t>(T))  // the grid's tokens; the text's stay at 0
+      dino_pos[k] = rope::dinov3_coord(static_cast<std::uint64_t>(ids[m + k]), static_cast<std::uint64_t>(grid)),
+      dino_pos[m + k] =
+          rope::dinov3_coord(static_cast<std::uint64_t>(ids[2 * m + k]), static_cast<std::uint64_t>(grid));
+  const auto nd_dino = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(dino, dino_pos, nd_out));
+    g_sink += nd_out[m * 32].sin;
+  };
+  auto [c8, d8] = race(nd_dino, nd_range1d, min_ms);
+  report("posenc rope-nd DINOv3 (turns) vs 1D range", c8, d8, m * 64, "1D range");
 
   // ---- the other tables of issue 22: each a 1D table, or cheaper ----
   // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows

@@ -32,6 +32,7 @@
 
 #include "posenc/math/detail/sincos_table_engine.hpp"
 #include "posenc/math/detail/sincos_table_entry.hpp"
+#include "posenc/math/detail/turn_angle.hpp"
 #include "posenc/math/double_double.hpp"
 #include "posenc/math/sincos_result.hpp"
 #include "posenc/numeric/format.hpp"
@@ -144,6 +145,14 @@ constexpr rope::config grid_config(const rope::config& axis, int shift) noexcept
   return g;
 }
 
+// sin at -x from sin at x: negated, but a zero stays +0 (the turns entries' exact quarter turns,
+// rope/turns.hpp; in radians sin is 0 only at x = 0, which is not negative).
+template <class T>
+constexpr T sin_at_negative(T s) noexcept {
+  const auto b = posenc::detail::float_format<T>::to_bits(s);
+  return static_cast<decltype(b)>(b << 1) == 0 ? s : negated(s);
+}
+
 // Token i's pairs from a 1D row of its grid position: copied, sin negated for a negative position.
 template <class T>
 [[gnu::always_inline]] constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n,
@@ -152,13 +161,14 @@ template <class T>
   if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
     math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
     if (negative) {
-      for (std::size_t k = 0; k < n; ++k) to[column[k]] = {negated(from[k].sin), from[k].cos};
+      for (std::size_t k = 0; k < n; ++k) to[column[k]] = {sin_at_negative(from[k].sin), from[k].cos};
     } else {
       for (std::size_t k = 0; k < n; ++k) to[column[k]] = from[k];
     }
   } else {
     for (std::size_t k = 0; k < n; ++k)
-      dest.store(i, j0, column[k], negative ? math::sincos_result<T>{negated(from[k].sin), from[k].cos} : from[k]);
+      dest.store(i, j0, column[k],
+                 negative ? math::sincos_result<T>{sin_at_negative(from[k].sin), from[k].cos} : from[k]);
   }
 }
 
@@ -207,6 +217,7 @@ struct near_grid {
   double h = 0;
   double max_delta = 0;  // the largest |x - r h|, rounded up
   std::uint64_t lo = 0, hi = 0;
+  bool turns = false;  // the axis's angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
 };
 
 constexpr std::uint64_t near_grid_row(double x, double h) noexcept {
@@ -250,11 +261,13 @@ struct near_grid_source {
   const math::frequency_value* theta = nullptr;  // theta_k of the axis config
   const double* x_of_row = nullptr;              // row r's |x| at x_of_row[r - first]
   std::uint64_t first = 0;
+  bool turns = false;  // the angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
   constexpr math::frequency_value frequency(int k) const noexcept { return step[k]; }
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*,
                                                          std::uint64_t r, int k) const noexcept {
-    return sincos_at_split<T>(*axis, theta[k], nullptr, rope::split_position(x_of_row[r - first]), k);
+    const rope::real_position x = rope::split_position(x_of_row[r - first]);
+    return turns ? sincos_turns_split<T>(*axis, theta[k], x, k) : sincos_at_split<T>(*axis, theta[k], nullptr, x, k);
   }
 };
 
@@ -269,9 +282,13 @@ constexpr posenc::status near_grid_rows(const rope::config& axis, const math::fr
   math::frequency_value step[frequency_cache::capacity] = {};
   const double end = static_cast<double>(p0 + n_rows);
   const double extra = g.max_delta / (g.h * end) * (1 + 0x1p-40);
-  for (std::size_t k = 0; k < pa; ++k)
-    step[k] = {dd_mul(theta[k].value, g.h), theta[k].rel_err * (1 + 0x1p-50) + 0x1p-100 + extra, posenc::status::ok};
-  const near_grid_source src{&axis, step, theta, x_of_row, p0};
+  for (std::size_t k = 0; k < pa; ++k) {
+    // In turns a step is 2 pi h theta_k: 2 pi within 2^-107 (two_pi_dd), a second product.
+    const math::double_double ht = dd_mul(theta[k].value, g.h);
+    step[k] = {g.turns ? dd_mul(ht, two_pi_dd) : ht, theta[k].rel_err * (1 + 0x1p-50) + 0x1p-99 + extra,
+               posenc::status::ok};
+  }
+  const near_grid_source src{&axis, step, theta, x_of_row, p0, g.turns};
   table_dest<T> sink{nullptr, nullptr, rows, pa, layout::half_split};
   return posenc::detail::sincos_table::fill_rows<T>(src, p0, n_rows, pa, nullptr, nullptr, sink);
 }
@@ -310,7 +327,9 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
         gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i] < 0, i, first, column, dest);
       } else {
         for (std::size_t k = 0; k < pa; ++k) {
-          const auto x = sincos_at_split<T>(axis, theta[k], nullptr, rope::split_position(at[i]), static_cast<int>(k));
+          const rope::real_position xi = rope::split_position(at[i]);
+          const auto x = g.turns ? sincos_turns_split<T>(axis, theta[k], xi, static_cast<int>(k))
+                                 : sincos_at_split<T>(axis, theta[k], nullptr, xi, static_cast<int>(k));
           if (st == posenc::status::ok) st = x.error;
           dest.store(i, first, k, x.value);
         }
@@ -334,14 +353,15 @@ template <class T>
 
 // An axis near a progression off any grid (near_grid_axis), float types: its rows from the row
 // kernels, at run time in windows on the stack, in constant evaluation in rows allocated for the
-// evaluation, when those pay; true when it filled the axis (st: its status). Out of line: inlined
-// into fill_nd, its frame and code cost FLUX's integer axes 7-12% at run time.
+// evaluation, when those pay; true when it filled the axis (st: its status). turns: DINOv3's
+// angle in turns. Out of line, so that fill_nd's own code and frame stay as they were.
 template <class T>
-[[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, const double* at, std::size_t tokens,
-                                                std::size_t pa, std::size_t first, table_dest<T>& dest,
-                                                posenc::status& st) noexcept {
+[[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, bool turns, const double* at,
+                                                std::size_t tokens, std::size_t pa, std::size_t first,
+                                                table_dest<T>& dest, posenc::status& st) noexcept {
   near_grid ng{};
   if (!near_grid_axis(at, tokens, ng)) return false;
+  ng.turns = turns;
   const frequency_cache theta = cache_frequencies(axis);
   if (theta.get() == nullptr) return false;
   const std::size_t ng_rows = static_cast<std::size_t>(ng.hi - ng.lo + 1);
@@ -438,8 +458,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     }
     // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
     if constexpr (!std::is_same_v<T, double>)
-      if (!done && !turns && !rows)
-        done = fill_near_grid<T>(axis[a], positions.data() + a * tokens, tokens, pa, first, dest, st);
+      if (!done && !rows)
+        done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
     first += pa;
