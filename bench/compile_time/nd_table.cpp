@@ -14,9 +14,11 @@
 //   POSENC_BENCH_VARIANT 4   EVA-02 at pt / ft = 2 / 3 and a 0.1 pitch, off any grid (i / 24 * 16
 //                            and i * 0.1 in doubles): near a progression (rope/nd.hpp,
 //                            near_grid_axis), so each axis's rows at step h theta_k, then a gather
+//   POSENC_BENCH_VARIANT 5   EVA-02 at pt / ft = 2 / 3 on its grid: (N/16) x 16 tokens at
+//                            (r / 24 * 16, c / 24 * 16), each axis's rows read by many tokens
 // Per entry is the difference between N = 1024 and N = 256 (what a variant costs once, GCC's
 // first evaluation of each function, drops out). Each variant timed with /usr/bin/time in one run:
-//   for n in 256 1024; do for v in 0 1 2 3 4; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
+//   for n in 256 1024; do for v in 0 1 2 3 4 5; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
 //     -fconstexpr-ops-limit=2147483647 -fconstexpr-loop-limit=2147483647 -Iinclude
 //     -DPOSENC_BENCH_TOKENS=$n -DPOSENC_BENCH_VARIANT=$v -c bench/compile_time/nd_table.cpp
 //     -o /dev/null; done; done
@@ -57,6 +59,8 @@ constexpr auto positions = [] {
       p[i] = static_cast<double>(i) / 2, p[N + i] = static_cast<double>(i) / 4;
     } else if (POSENC_BENCH_VARIANT == 4) {
       p[i] = static_cast<double>(i) / 24 * 16, p[N + i] = static_cast<double>(i) * 0.1;
+    } else if (POSENC_BENCH_VARIANT == 5) {
+      p[i] = static_cast<double>(i / 16) / 24 * 16, p[N + i] = static_cast<double>(i % 16) / 24 * 16;
     } else if (i < grid) {
       p[N + i] = static_cast<double>(i / cols), p[2 * N + i] = static_cast<double>(i % cols);
     }
@@ -76,7 +80,7 @@ constexpr auto table = [] {
   static_cast<void>(rope::fill_pair_table<float>(rope::config{.head_dim = 128, .rope_theta = 10000.0}, out));
 #elif POSENC_BENCH_VARIANT == 1
   static_cast<void>(rope::fill_nd_pair_table<float>(flux, positions, out));
-#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT == 4
+#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT >= 4
   static_cast<void>(rope::fill_nd_pair_table<float>(eva, std::span(positions).first(2 * N), out));
 #else
   static_cast<void>(rope::fill_pair_table<float>(rope::config{.head_dim = 128, .rope_theta = 10000.0}, list, out));
