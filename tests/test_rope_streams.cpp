@@ -408,11 +408,12 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
   // i * 0.75 (EVA-02's i * pt / ft), the same grid centred, (i - 5.5) / 4; off any grid: i * 16 / 14
   // and i / 24 * 16 (EVA-02 at pt / ft = 2 / 3) in doubles, (i - 5.5) * (2 / 3), i * 0.1, and rows
   // at 2i / 3 whose columns are i * (2 / 3): the same grid points rounded two ways, so some tokens
-  // differ from their row's first in the last bit and take their own scalar entries; and rows at
-  // 1000.25 and 1000.2505 (one row, r = 1, 2^-21 h apart), whose second tokens' values differ.
+  // differ from their row's first in the last bit and take their own scalar entries; rows at
+  // 1000.25 and 1000.2505 (one row, r = 1, 2^-21 h apart), whose second tokens' values differ; and
+  // (i - 5.5) 2^-23, where float16's sin underflows: -0 at a negative position, not +0.
   static constexpr int axes[] = {32, 32};
   const rope::nd_config eva{.axes_dim = axes, .rope_theta = 1e4};
-  for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7}) {
+  for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
     std::vector<double> pos(2 * 144);
     for (std::size_t r = 0; r < 12; ++r)
       for (std::size_t col = 0; col < 12; ++col) {
@@ -426,7 +427,8 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
             case 4: return (x - 5.5) * (2.0 / 3);
             case 5: return x * 0.1;
             case 6: return column ? x * (2.0 / 3) : 2 * x / 3;
-            default: return column ? x * 0.1 : i % 2 == 0 ? 1000.25 : 1000.2505;
+            case 7: return column ? x * 0.1 : i % 2 == 0 ? 1000.25 : 1000.2505;
+            default: return (x - 5.5) * 0x1p-23;  // tiny: float16's sin underflows to -0 at negative x
           }
         };
         pos[r * 12 + col] = at(r, false), pos[144 + r * 12 + col] = at(col, true);
@@ -460,18 +462,21 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
 
 TEST_CASE("ND tables in turns (DINOv3) near a progression are the MPFR values (0 ULP)", "[nd][oracle]") {
   // DINOv3's coordinates (2i + 1) / H - 1, H = 14 and 16 (off any grid for 14), and i / 8 (a grid,
-  // with quarter turns whose zeros must stay +0 at negative positions: -i / 8 too) take the row
+  // with quarter turns whose zeros must stay +0 at negative positions: -i / 8 too; and tiny
+  // positions, whose float16 sin underflows to -0 at negative ones) take the row
   // kernels at step 2 pi h theta_k (rope/nd.hpp, near_grid_axis): each entry against MPFR, in
   // every storage type (doubles take the scalar entries), compact and expanded.
   static constexpr int axes[] = {32, 32};
   const rope::nd_config dino{.axes_dim = axes, .rope_theta = 100.0, .angle = rope::angle_unit::turns};
-  for (const int shape : {14, 16, 8}) {
-    const std::size_t side = shape == 8 ? 17 : static_cast<std::size_t>(shape), n = side * side;
+  for (const int shape : {14, 16, 8, 0}) {
+    const std::size_t side = shape == 8 ? 17 : shape == 0 ? 12 : static_cast<std::size_t>(shape), n = side * side;
     std::vector<double> pos(2 * n);
     for (std::size_t r = 0; r < side; ++r)
       for (std::size_t col = 0; col < side; ++col) {
         const auto at = [shape](std::size_t i) {
-          return shape == 8 ? (static_cast<double>(i) - 8) / 8 : rope::dinov3_coord(i, static_cast<std::size_t>(shape));
+          const double x = static_cast<double>(i);
+          if (shape == 0) return (x - 5.5) * 0x1p-23;  // float16's sin underflows: -0 at a negative x
+          return shape == 8 ? (x - 8) / 8 : rope::dinov3_coord(i, static_cast<std::size_t>(shape));
         };
         pos[r * side + col] = at(r), pos[n + r * side + col] = at(col);
       }

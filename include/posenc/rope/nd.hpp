@@ -114,8 +114,8 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
 // frequencies divided by 2^shift (grid_config: linear scaling, factor 2^shift), bit for bit: both
 // are RN(cos, sin of the exact real n 2^-shift theta_k); a negative position negates sin. So
 // EVA-02's i * 0.75 (shift 2, n = 3i) and negative coordinates take the 1D row kernels as integer
-// positions do (shift 0), and only positions far apart on their grid (n past 2^21: i * 16 / 14 in
-// doubles, whose last bits put them on a grid of 2^-50) stay scalar.
+// positions do (shift 0); positions far apart on their grid (n past 2^21: i * 16 / 14 in doubles,
+// whose last bits put them on a grid of 2^-50) are not a grid axis (near_grid_axis below).
 constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
                          std::uint64_t& hi, int& shift) noexcept {
   lo = ~std::uint64_t{0}, hi = 0, shift = 0;
@@ -145,41 +145,52 @@ constexpr rope::config grid_config(const rope::config& axis, int shift) noexcept
   return g;
 }
 
-// sin at -x from sin at x: negated, but a zero stays +0 (the turns entries' exact quarter turns,
-// rope/turns.hpp; in radians sin is 0 only at x = 0, which is not negative).
+// A turns axis's frequencies, for its entries at negative positions whose sin is zero.
+struct turns_zeros {
+  const rope::config* axis = nullptr;
+  const math::frequency_value* theta = nullptr;
+};
+
+// sin at -x from the row's sin at |x|: negated (RN(-y) = -RN(y), so an underflowed +0 becomes
+// -0, as the scalar entries have it), except a zero of a turns axis (turns != nullptr): an exact
+// quarter turn keeps +0 there (rope/turns.hpp) and an underflowed one does not, so that entry is
+// the scalar function's (rare: a zero sin). In radians sin is never exactly 0 at x != 0.
 template <class T>
-constexpr T sin_at_negative(T s) noexcept {
+constexpr T sin_at_negative(T s, const turns_zeros* turns, double x, std::size_t k) noexcept {
   const auto b = posenc::detail::float_format<T>::to_bits(s);
-  return static_cast<decltype(b)>(b << 1) == 0 ? s : negated(s);
+  if (turns == nullptr || static_cast<decltype(b)>(b << 1) != 0) return negated(s);
+  return sincos_turns_split<T>(*turns->axis, turns->theta[k], rope::split_position(x), static_cast<int>(k)).value.sin;
 }
 
-// Token i's pairs from a 1D row of its grid position: copied, sin negated for a negative position.
+// Token i at position x: its pairs from a 1D row of |x| (column[k] of dest's pairs from j0 on),
+// copied, sin negated at a negative position (sin_at_negative; k is the axis's pair).
 template <class T>
-[[gnu::always_inline]] constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n,
-                                                        bool negative, std::size_t i, std::size_t j0,
-                                                        const std::size_t* column, table_dest<T>& dest) noexcept {
+[[gnu::always_inline]] constexpr void gather_grid_pairs(const math::sincos_result<T>* from, std::size_t n, double x,
+                                                        std::size_t i, std::size_t j0, const std::size_t* column,
+                                                        table_dest<T>& dest,
+                                                        const turns_zeros* turns = nullptr) noexcept {
+  const bool negative = x < 0;  // -0.0: not (sin 0 stays +0)
   if (dest.pairs != nullptr) {  // in place: each call costs about what the copy does in constant evaluation
     math::sincos_result<T>* const to = dest.pairs + i * dest.stride + j0;
     if (negative) {
-      for (std::size_t k = 0; k < n; ++k) to[column[k]] = {sin_at_negative(from[k].sin), from[k].cos};
+      for (std::size_t k = 0; k < n; ++k) to[column[k]] = {sin_at_negative(from[k].sin, turns, x, k), from[k].cos};
     } else {
       for (std::size_t k = 0; k < n; ++k) to[column[k]] = from[k];
     }
   } else {
     for (std::size_t k = 0; k < n; ++k)
       dest.store(i, j0, column[k],
-                 negative ? math::sincos_result<T>{sin_at_negative(from[k].sin), from[k].cos} : from[k]);
+                 negative ? math::sincos_result<T>{sin_at_negative(from[k].sin, turns, x, k), from[k].cos} : from[k]);
   }
 }
 
-// An axis's grid positions (grid_axis): token i at row n_i - lo, negative or not.
+// An axis's grid positions (grid_axis): token i at row n_i - lo.
 struct grid_positions {
   const double* at = nullptr;  // the axis's positions
   double up = 1;               // 2^shift
   constexpr std::uint64_t n(std::size_t i) const noexcept {
     return static_cast<std::uint64_t>((at[i] < 0 ? -at[i] : at[i]) * up);
   }
-  constexpr bool negative(std::size_t i) const noexcept { return at[i] < 0; }  // -0.0: not (sin 0 stays +0)
 };
 
 // The 1D rows lo .. hi of the axis's grid config into rows (pa pairs each), then each token's pairs
@@ -199,8 +210,8 @@ constexpr posenc::status fill_nd_axis_rows(const rope::config& grid, std::uint64
     const std::size_t n = pa - j0 < chunk ? pa - j0 : chunk;
     dest.begin_chunk(first + j0, n);
     for (std::size_t i = 0; i < tokens; ++i)
-      gather_grid_pairs<T>(rows + static_cast<std::size_t>(g.n(i) - lo) * pa + j0, n, g.negative(i), i, first + j0,
-                           column, dest);
+      gather_grid_pairs<T>(rows + static_cast<std::size_t>(g.n(i) - lo) * pa + j0, n, g.at[i], i, first + j0, column,
+                           dest);
   }
   return posenc::status::ok;
 }
@@ -307,6 +318,7 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
   std::size_t column[chunk] = {};
   for (std::size_t k = 0; k < pa; ++k) column[k] = k;
   posenc::status st = posenc::status::ok;
+  const turns_zeros zeros{&axis, theta};
   dest.begin_chunk(first, pa);
   for (std::uint64_t p0 = g.lo; p0 <= g.hi; p0 += per_window) {
     const auto rows = static_cast<std::size_t>(g.hi - p0 + 1 < per_window ? g.hi - p0 + 1 : per_window);
@@ -324,7 +336,8 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
       const std::uint64_t r = near_grid_row(at[i], g.h) - p0;
       if (r >= rows) continue;
       if ((at[i] < 0 ? -at[i] : at[i]) == x_of_row[r]) {
-        gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i] < 0, i, first, column, dest);
+        gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i], i, first, column, dest,
+                             g.turns ? &zeros : nullptr);
       } else {
         for (std::size_t k = 0; k < pa; ++k) {
           const rope::real_position xi = rope::split_position(at[i]);
@@ -441,7 +454,7 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
                                             .frequencies = theta.get()});
       };
       const auto position_of = [&g](std::size_t i) { return g.n(i); };
-      const auto negative_of = [&g](std::size_t i) { return g.negative(i); };
+      const auto negative_of = [&g](std::size_t i) { return g.at[i] < 0; };  // -0.0: not
       std::size_t column[posenc::detail::sincos_table::chunk_columns] = {};  // pa <= chunk_columns: windows pay
       for (std::size_t k = 0; k < pa; ++k) column[k] = k;
       dest.begin_chunk(first, pa);
