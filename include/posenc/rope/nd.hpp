@@ -264,6 +264,14 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
   return true;
 }
 
+// The scalar entry of pair k of a radian or turns axis at a split position (theta_k evaluated).
+template <class T>
+constexpr posenc::result<math::sincos_result<T>> axis_entry(const rope::config& axis, bool turns,
+                                                            const math::frequency_value& theta_k,
+                                                            const rope::real_position& x, int k) noexcept {
+  return turns ? sincos_turns_split<T>(axis, theta_k, x, k) : sincos_at_split<T>(axis, theta_k, nullptr, x, k);
+}
+
 // A near-grid axis's rows as a source of the row kernels (sincos_source.hpp): column k steps by
 // h theta_k, and the entry the test leaves undecided is the row's own position's.
 struct near_grid_source {
@@ -277,8 +285,7 @@ struct near_grid_source {
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*,
                                                          std::uint64_t r, int k) const noexcept {
-    const rope::real_position x = rope::split_position(x_of_row[r - first]);
-    return turns ? sincos_turns_split<T>(*axis, theta[k], x, k) : sincos_at_split<T>(*axis, theta[k], nullptr, x, k);
+    return axis_entry<T>(*axis, turns, theta[k], rope::split_position(x_of_row[r - first]), k);
   }
 };
 
@@ -339,10 +346,9 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
         gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i], i, first, column, dest,
                              g.turns ? &zeros : nullptr);
       } else {
+        const rope::real_position xi = rope::split_position(at[i]);  // once a token, not a pair
         for (std::size_t k = 0; k < pa; ++k) {
-          const rope::real_position xi = rope::split_position(at[i]);
-          const auto x = g.turns ? sincos_turns_split<T>(axis, theta[k], xi, static_cast<int>(k))
-                                 : sincos_at_split<T>(axis, theta[k], nullptr, xi, static_cast<int>(k));
+          const auto x = axis_entry<T>(axis, g.turns, theta[k], xi, static_cast<int>(k));
           if (st == posenc::status::ok) st = x.error;
           dest.store(i, first, k, x.value);
         }
@@ -504,8 +510,8 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
 // reals near a progression r h (i * 2 / 3 in doubles), either sign, is gathered from 1D rows: at
 // run time filled window by window in an 8 KiB stack buffer when that pays (positions not far
 // apart; the scalar entries otherwise), in constant evaluation allocated for the evaluation.
-// Other axes (DINOv3's turns) take the scalar entries. posenc allocates nothing at run time. The
-// same bits every way.
+// DINOv3's turns axes take the near-progression path (float types). Other axes take the scalar
+// entries. posenc allocates nothing at run time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, layout l = layout::interleaved) noexcept {
