@@ -404,16 +404,19 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
   // Positions n 2^-s take the 1D row kernels as integer positions n of the axis config with its
   // frequencies divided by 2^s (rope/nd.hpp, grid_axis); a negative one negates sin. Positions off
   // any such grid but near a progression r h take them at step h theta_k, their deviations from r h
-  // in the test's bound (near_grid_axis; float types, doubles stay scalar). A 12 x 12 grid at
+  // in the test's bound (near_grid_axis) or, in doubles, each row turned by its own offset
+  // cis(delta_r theta_k) where |delta_r theta_k| <= 2^-30 (sincos_table_rows_double.hpp). A 12 x 12 grid at
   // i * 0.75 (EVA-02's i * pt / ft), the same grid centred, (i - 5.5) / 4; off any grid: i * 16 / 14
   // and i / 24 * 16 (EVA-02 at pt / ft = 2 / 3) in doubles, (i - 5.5) * (2 / 3), i * 0.1, and rows
   // at 2i / 3 whose columns are i * (2 / 3): the same grid points rounded two ways, so some tokens
   // differ from their row's first in the last bit and take their own scalar entries; rows at
   // 1000.25 and 1000.2505 (one row, r = 1, 2^-21 h apart), whose second tokens' values differ; and
-  // (i - 5.5) 2^-23, where float16's sin underflows: -0 at a negative position, not +0.
+  // (i - 5.5) 2^-23, where float16's sin underflows: -0 at a negative position, not +0; and
+  // 100 i + 6e-8 i^2, whose deviations (up to 6.6e-6) put delta_r theta_k above 2^-30 in the high
+  // frequencies (those columns of a double table take the scalar entries) and below in the low.
   static constexpr int axes[] = {32, 32};
   const rope::nd_config eva{.axes_dim = axes, .rope_theta = 1e4};
-  for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8}) {
+  for (const int shape : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}) {
     std::vector<double> pos(2 * 144);
     for (std::size_t r = 0; r < 12; ++r)
       for (std::size_t col = 0; col < 12; ++col) {
@@ -428,7 +431,8 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
             case 5: return x * 0.1;
             case 6: return column ? x * (2.0 / 3) : 2 * x / 3;
             case 7: return column ? x * 0.1 : i % 2 == 0 ? 1000.25 : 1000.2505;
-            default: return (x - 5.5) * 0x1p-23;  // tiny: float16's sin underflows to -0 at negative x
+            case 8: return (x - 5.5) * 0x1p-23;  // tiny: float16's sin underflows to -0 at negative x
+            default: return x * 100 + 6e-8 * x * x;
           }
         };
         pos[r * 12 + col] = at(r, false), pos[144 + r * 12 + col] = at(col, true);
@@ -464,8 +468,8 @@ TEST_CASE("ND tables in turns (DINOv3) near a progression are the MPFR values (0
   // DINOv3's coordinates (2i + 1) / H - 1, H = 14 and 16 (off any grid for 14), and i / 8 (a grid,
   // with quarter turns whose zeros must stay +0 at negative positions: -i / 8 too; and tiny
   // positions, whose float16 sin underflows to -0 at negative ones) take the row
-  // kernels at step 2 pi h theta_k (rope/nd.hpp, near_grid_axis): each entry against MPFR, in
-  // every storage type (doubles take the scalar entries), compact and expanded.
+  // kernels at step 2 pi h theta_k (rope/nd.hpp, near_grid_axis; doubles turn each row by its
+  // offset): each entry against MPFR, in every storage type, compact and expanded.
   static constexpr int axes[] = {32, 32};
   const rope::nd_config dino{.axes_dim = axes, .rope_theta = 100.0, .angle = rope::angle_unit::turns};
   for (const int shape : {14, 16, 8, 0}) {

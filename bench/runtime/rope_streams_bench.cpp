@@ -18,6 +18,7 @@
 // (rope/detail/stream_fill.hpp); with scratch (mrope_scratch_size, nd_scratch_size) from one fill.
 // Each timing: one untimed call of each side, then 7 alternating passes of at least --min-ms; the
 // best pass counts.
+// The ND tables (integer, off any grid, DINOv3) again in doubles, against the 1D double table.
 // Then the other tables of issue 22 against the 1D table of as many entries: Leaky ReRoPE's decode
 // table (two 1D fills), StreamingLLM's rows of one step (a position list, the cache slots),
 // Llama-4's attention temperature (one value per step, copied).
@@ -47,6 +48,7 @@ namespace {
 
 namespace rope = posenc::rope;
 using pair_f = posenc::math::sincos_result<float>;
+using pair_d = posenc::math::sincos_result<double>;
 
 double g_sink = 0;
 
@@ -278,6 +280,44 @@ int main(int argc, char** argv) {
   };
   auto [c8, d8] = race(nd_dino, nd_range1d, min_ms);
   report("posenc rope-nd DINOv3 (turns) vs 1D range", c8, d8, m * 64, "1D range");
+  // The same tables in doubles, against the 1D double table of as many rows. Off any grid, a
+  // double row is turned by its own offset cis(delta_r theta_k) in the double row kernel
+  // (sincos_table_rows_double.hpp); until 2026-11-29 those tables took the scalar entries (about
+  // 41 ns an entry off the grid, 55 in turns). The sampled entries against rope::nd_sincos first.
+  std::vector<pair_d> nd_out_d(m * 64), nd_base_d(m * 64);
+  const auto nd_range1d_d = [&] {
+    static_cast<void>(rope::fill_pair_table<double>(qwen.text, nd_base_d));
+    g_sink += nd_base_d[m * 32].sin;
+  };
+  const auto nd_double = [&](const rope::nd_config& c, const std::vector<double>& p) {
+    return [&c, &p, &nd_out_d] {
+      static_cast<void>(rope::fill_nd_pair_table<double>(c, p, nd_out_d));
+      g_sink += nd_out_d[nd_out_d.size() / 2].sin;
+    };
+  };
+  std::printf("The same ND tables in doubles\n");
+  const std::pair<const char*, std::pair<const rope::nd_config*, const std::vector<double>*>> double_cases[] = {
+      {"posenc rope-nd double vs 1D range", {&flux, &ids}},
+      {"posenc rope-nd off-grid double vs 1D", {&flux, &off_grid}},
+      {"posenc rope-nd DINOv3 double vs 1D", {&dino, &dino_pos}}};
+  for (const auto& [what, table] : double_cases) {
+    const auto& [c, p] = table;
+    const auto fill = nd_double(*c, *p);
+    fill();
+    const std::size_t axes_n = c->axes_dim.size(), width = static_cast<std::size_t>(rope::nd_rotary_dim(*c)) / 2;
+    for (std::size_t i = 0; i < m; i += 37)
+      for (std::size_t j = 0; j < width; j += 5) {
+        double at[3] = {};
+        for (std::size_t a = 0; a < axes_n; ++a) at[a] = (*p)[a * m + i];
+        const auto e = rope::nd_sincos<double>(*c, std::span<const double>(at, axes_n), static_cast<int>(j));
+        if (e.value.sin != nd_out_d[i * width + j].sin || e.value.cos != nd_out_d[i * width + j].cos) {
+          std::fprintf(stderr, "rope_streams_bench: a double ND entry differs from rope::nd_sincos\n");
+          return 1;
+        }
+      }
+    auto [cd, dd] = race(fill, nd_range1d_d, min_ms);
+    report(what, cd, dd, m * 64, "1D double");
+  }
 
   // ---- the other tables of issue 22: each a 1D table, or cheaper ----
   // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows

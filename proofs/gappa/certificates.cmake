@@ -14,6 +14,7 @@ set(_posenc_gappa_certificates
     rows_double_step
     rows_double_entry
     rows_double_folded
+    rows_double_offset
     rows_double_recurrence
     round_test_cheap
     xpos_rows

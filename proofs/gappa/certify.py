@@ -701,6 +701,66 @@ def cert_rows_double_folded():
                    "least common value Gappa proves")
 
 
+ND = "include/posenc/rope/nd.hpp"
+SOURCE = "include/posenc/math/sincos_source.hpp"
+
+
+def cert_rows_double_offset():
+    """The double kernel's row offsets: the entry product turned by t = RN(o_p theta_hi), |t| <= 2^-30
+    (rotate_small), within R_o per component of the exact rotation, once the rotated entry bound and
+    the rounding of e_row + R_o are paid from R_o; and the test's margin on the turned low part."""
+    k = dd_consts()
+    h = Header(ROWS_DD)
+    for stmt in ("const d4 q = (t * t) * 0.5;", "const d4 kc = (s + sl) * t + c * q, ks = (c + cl) * t - s * q;",
+                 "cl = cl - kc; sl = sl + ks;", "if (t != nullptr) rotate_small(*t, c, cl, s, sl);",
+                 "for (std::size_t k = 0; k < vectors; ++k) t[k] = fhi[k] * o;",
+                 "fhi[j / lanes][j % lanes] = slow[j] ? 0.0 : f[j].value.hi;",
+                 "e_row += anchor_error_dd::R_o;", "d4 rc, rs, e = (e_row + ferr[k]) * (1 + 0x1p-50);"):
+        find(h, stmt, "anchor_error_dd::R_o (row offsets)", count=1)
+    # The source's side: o within 2^-51 |o| of the exact offset (sincos_source.hpp); nd.hpp's near-grid
+    # offset rounds twice (x - P exact by Sterbenz: near_grid_axis).
+    find(Header(SOURCE), "row_offset(p) within 2^-51 |o| of the exact offset", "row offset contract", count=1)
+    find(Header(ND), "return ((x - rh.hi) - rh.lo) / h;", "near-grid row offset (two roundings)", count=1)
+    gate = find(h, "slow[j] = slow[j] || !(o_bound * at <= {{G}}) || !(f[j].rel_err <= {{REL}});", "offset gate", count=1)
+    ro = find(h, "static constexpr double R_o = {{X:expr}};", "anchor_error_dd::R_o", count=1)["X"]
+    ro.name = "anchor_error_dd::R_o"
+    G, REL = Fr(gate["G"].value), Fr(gate["REL"].value)
+    # |t| <= |o| |theta_hi| (1 + u), |o| |theta_hi| <= fl(o_bound at) (1 + u) <= G (1 + u) (G a power of two).
+    if G.numerator != 1 or G.denominator & (G.denominator - 1):
+        raise CertFail(f"offset gate ({gate['G'].where}, {gate['G'].text}): not a power of two")
+    tmax = G * (1 + U) ** 2
+    # t = t_ (1 + e_o)(1 + e_f)(1 + e_3): o within 2^-51, theta_hi within rel_err + 2u of theta, the product.
+    eta = (1 + Fr(1, 2**51)) * (1 + REL + 2 * U) * (1 + U) - 1
+    terr = tmax / (1 - eta) * eta
+    tp = tmax + terr
+    # The entry bound before the turn (entry_bounds_dd's worst: delta_1 = delta, b = dd_block_max - 1):
+    # a turn by t_ grows a component bound e to e (1 + |t_|); e_row = fl(e_base + R_o) loses u (e_base + R_o).
+    nmax = int(find(h, "inline constexpr std::size_t dd_block_max = {{N}};", "dd_block_max", count=1)["N"].value)
+    s2 = sqrt2_up()
+    a_x = al_x = s2 * Fr(k["delta"].value)
+    R_x, Re_x = Fr(k["R"].value), Fr(k["R_e"].value)
+    eta_x, emax = Fr(0), Fr(0)
+    for b in range(nmax):
+        emax = max(emax, al_x * (1 + eta_x) + eta_x + Re_x)
+        eta_x = a_x if b == 0 else up(eta_x * (1 + a_x) + a_x + R_x * (1 + eta_x) * (1 + a_x))
+    ro_eff = Fr(ro.value) - emax * tp - U * (emax + Fr(ro.value))
+    if ro_eff <= 0:
+        raise CertFail(f"anchor_error_dd::R_o ({ro.where}, {ro.text}): below the turned entry bound alone")
+    kk = find(h, "d4 rc, rs, e = (e_row + ferr[k]) * {{K50:expr}};", "row e", count=1)["K50"]
+    tm = find(h, "e += {{TM}};", "test margin", count=1)["TM"]
+    subs = {"RO": gnum(dyadic_down(ro_eff)), "TMAX": gnum(dyadic_up(tmax)), "TERR": gnum(dyadic_up(terr)),
+            "EC": gnum(dyadic_up(tp ** 4 / 24)), "ES": gnum(dyadic_up(tp ** 3 / 6)), "K50": gnum(kk.value),
+            "TM": gnum(tm.value), "RELOW": gnum(Re_x)}
+    parts = load_parts("rows_double_offset")
+    for pname, spec in parts.items():
+        c = ro if pname == "rotate" else tm
+        prove("rows_double_offset", pname, spec, subs, c.name, c)
+        if REPORT_MODE and pname == "rotate":
+            worst = query_widest("rows_double_offset", pname, spec, subs)
+            report("rows_double_offset", "R_o: a row offset's turn (per component)", ro.where, Fr(ro.value), worst,
+                   f"Gappa; R_o also pays the turned entry bound {fmt(emax * tp)}")
+
+
 def cert_rows_double_recurrence():
     """Exact arithmetic: entry_bounds_dd's doubles >= the exact recurrence, for every delta_1 <= delta
     and b < dd_block_max; and what the accepted anchors' error can be (delta)."""
@@ -1000,6 +1060,7 @@ CERTS = {
     "rows_double_step": cert_rows_double_step,
     "rows_double_entry": cert_rows_double_entry,
     "rows_double_folded": cert_rows_double_folded,
+    "rows_double_offset": cert_rows_double_offset,
     "rows_double_recurrence": cert_rows_double_recurrence,
     "round_test_cheap": cert_round_test_cheap,
     "xpos_rows": cert_xpos_rows,

@@ -14,6 +14,13 @@
 // which the double row kernel reads for a column whose frequency() bound is too loose to decide
 // double entries (RoPE's Llama-3 band: 2^-60); without it such a column's entries more often take
 // entry().
+// A source may also place its rows off the progression, for double tables (the double row kernel,
+// detail/sincos_table_rows_double.hpp; other kernels do not take such a source):
+//     constexpr double row_offset(std::uint64_t p) const;   // o_p: row p sits at p + o_p steps
+//     constexpr double row_offset_bound() const;            // >= every |row_offset(p)|
+// so that entry (p, j) is cis((p + o_p) theta_j) and entry() returns that row's value, with
+// row_offset(p) within 2^-51 |o| of the exact offset o_p; a column where |o_p theta_j| could exceed
+// 2^-30 takes entry() (rope/nd.hpp: ND axes near a progression).
 // entry() must return RN_T(sin(p theta_j)), RN_T(cos(p theta_j)) of the encoding's exact real
 // frequency (times the exact amplitude when af != nullptr): the engine's own entries are the same
 // correctly rounded values, so a table is bit for bit its scalar function whichever path an entry

@@ -222,8 +222,10 @@ constexpr posenc::status fill_nd_axis_rows(const rope::config& grid, std::uint64
 // exactly), |delta| <= 2^-20 h. Row r is then walked at step h theta_k, and the walk's value is
 // within |delta| theta_k of cis(x theta_k): that angle error goes into the frequencies' bound
 // (near_grid_rows), so the kernels' rounding test still decides only correctly rounded entries,
-// and the others are rope::sincos_at of the row's own position. Float, bfloat16, float16 tables
-// (a double's test would leave nearly every entry undecided: those stay scalar).
+// and the others are rope::sincos_at of the row's own position. Float, bfloat16, float16 tables.
+// A double's test could decide hardly any entry within that bound: the double row kernel instead
+// turns row r by its own offset, cis(delta_r theta_k), |delta_r theta_k| <= 2^-30
+// (near_grid_offset_source; sincos_table_rows_double.hpp), at run time.
 struct near_grid {
   double h = 0;
   double max_delta = 0;  // the largest |x - r h|, rounded up
@@ -289,17 +291,35 @@ struct near_grid_source {
   }
 };
 
+// The same rows for the double row kernel: row r at r + delta_r / h steps (sincos_source.hpp's row
+// offsets), delta_r = x_r - r h to one rounding (r h = P + p exactly, x_r - P exact as in
+// near_grid_axis), divided by h with one more: with step_k's high part (2^-53 of h theta_k plus its
+// bound), the kernel's t = o_r step_k is within 2^-50 |t| of delta_r theta_k. A row no token reads
+// (x_of_row 0) has offset 0: its walk value is never read.
+struct near_grid_offset_source : near_grid_source {
+  double h = 0;
+  double offset_bound = 0;  // max_delta / h, rounded up
+  constexpr double row_offset(std::uint64_t r) const noexcept {
+    const double x = x_of_row[r - first];
+    if (x == 0) return 0;
+    const math::double_double rh = two_prod(static_cast<double>(r), h);
+    return ((x - rh.hi) - rh.lo) / h;
+  }
+  constexpr double row_offset_bound() const noexcept { return offset_bound; }
+};
+
 // Rows p0 .. p0 + n_rows - 1 of a near-grid axis into rows (pa pairs each). The walk at row r is
 // within r |h theta_k - step_k| + |delta_r| theta_k of cis(x_r theta_k); the kernels bound the
 // first part by end |step_k| rel_err (end = p0 + n_rows), so rel_err gets delta_max / (h end) on
-// top of theta's own bound and the product's rounding (dd_mul, below 2^-100).
+// top of theta's own bound and the product's rounding (dd_mul, below 2^-100). Double tables take
+// the second part as row offsets instead (near_grid_offset_source).
 template <class T>
 constexpr posenc::status near_grid_rows(const rope::config& axis, const math::frequency_value* theta,
                                         const near_grid& g, std::uint64_t p0, std::size_t n_rows, std::size_t pa,
                                         const double* x_of_row, math::sincos_result<T>* rows) noexcept {
   math::frequency_value step[frequency_cache::capacity] = {};
   const double end = static_cast<double>(p0 + n_rows);
-  const double extra = g.max_delta / (g.h * end) * (1 + 0x1p-40);
+  const double extra = std::is_same_v<T, double> ? 0.0 : g.max_delta / (g.h * end) * (1 + 0x1p-40);
   for (std::size_t k = 0; k < pa; ++k) {
     // In turns a step is 2 pi h theta_k: 2 pi within 2^-107 (two_pi_dd), a second product.
     const math::double_double ht = dd_mul(theta[k].value, g.h);
@@ -308,7 +328,12 @@ constexpr posenc::status near_grid_rows(const rope::config& axis, const math::fr
   }
   const near_grid_source src{&axis, step, theta, x_of_row, p0, g.turns};
   table_dest<T> sink{nullptr, nullptr, rows, pa, layout::half_split};
-  return posenc::detail::sincos_table::fill_rows<T>(src, p0, n_rows, pa, nullptr, nullptr, sink);
+  if constexpr (std::is_same_v<T, double>) {
+    const near_grid_offset_source off{src, g.h, g.max_delta / g.h * (1 + 0x1p-50)};
+    return posenc::detail::sincos_table::fill_rows<T>(off, p0, n_rows, pa, nullptr, nullptr, sink);
+  } else {
+    return posenc::detail::sincos_table::fill_rows<T>(src, p0, n_rows, pa, nullptr, nullptr, sink);
+  }
 }
 
 // A near-grid axis, window by window of per_window rows (buffer: per_window x pa pairs, x_of_row:
@@ -370,14 +395,17 @@ template <class T>
                                 stream_window_entries<T> / pa);
 }
 
-// An axis near a progression off any grid (near_grid_axis), float types: its rows from the row
-// kernels, at run time in windows on the stack, in constant evaluation in rows allocated for the
-// evaluation, when those pay; true when it filled the axis (st: its status). turns: DINOv3's
-// angle in turns. Out of line, so that fill_nd's own code and frame stay as they were.
+// An axis near a progression off any grid (near_grid_axis): its rows from the row kernels, at run
+// time in windows on the stack, in constant evaluation (float types: double tables take every entry
+// from the scalar function there) in rows allocated for the evaluation, when those pay; true when
+// it filled the axis (st: its status). turns: DINOv3's angle in turns. Out of line, so that
+// fill_nd's own code and frame stay as they were.
 template <class T>
 [[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, bool turns, const double* at,
                                                 std::size_t tokens, std::size_t pa, std::size_t first,
                                                 table_dest<T>& dest, posenc::status& st) noexcept {
+  if constexpr (std::is_same_v<T, double>)
+    if (std::is_constant_evaluated()) return false;  // the row kernel's offsets are run time's alone
   near_grid ng{};
   if (!near_grid_axis(at, tokens, ng)) return false;
   ng.turns = turns;
@@ -405,8 +433,8 @@ template <class T>
 // either sign) whose 1D rows over [lo, hi] fit scratch takes them from the 1D row kernels and
 // gathers (in constant evaluation the fill allocates the rows when scratch is short and they are
 // worth it; at run time it fills them window by window in a stack buffer, stream_fill.hpp, when
-// that pays); an axis near a progression off any grid (near_grid_axis), in float types, the row
-// kernels at step h theta_k likewise (no scratch: stack windows, or rows allocated in constant
+// that pays); an axis near a progression off any grid (near_grid_axis), the row kernels at step
+// h theta_k likewise (no scratch: stack windows, or in float types rows allocated in constant
 // evaluation); any other axis (turns, positions far apart or with no common step), the scalar
 // entries. The same bits every way (rope::sincos_at of the axis config).
 template <class T>
@@ -476,9 +504,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
       }
     }
     // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
-    if constexpr (!std::is_same_v<T, double>)
-      if (!done && !rows)
-        done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st);
+    if (!done && !rows)
+      done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
     first += pa;
@@ -506,11 +533,11 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
 }
 
 // Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). An axis of
-// integer positions, of fractions on a grid of 2^-s (EVA-02's i * 0.75) or, in float types, of
-// reals near a progression r h (i * 2 / 3 in doubles), either sign, is gathered from 1D rows: at
-// run time filled window by window in an 8 KiB stack buffer when that pays (positions not far
-// apart; the scalar entries otherwise), in constant evaluation allocated for the evaluation.
-// DINOv3's turns axes take the near-progression path (float types). Other axes take the scalar
+// integer positions, of fractions on a grid of 2^-s (EVA-02's i * 0.75) or of reals near a
+// progression r h (i * 2 / 3 in doubles), either sign, is gathered from 1D rows: at run time
+// filled window by window in an 8 KiB stack buffer when that pays (positions not far apart; the
+// scalar entries otherwise), in constant evaluation allocated for the evaluation (not for double
+// tables of reals off a grid). DINOv3's turns axes take the near-progression path. Other axes take the scalar
 // entries. posenc allocates nothing at run time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,

@@ -112,6 +112,10 @@ template <class T, class Source, class Sink>
   requires math::sincos_source<Source, T>
 constexpr posenc::status fill_rows(const Source& src, std::uint64_t start, std::size_t rows, std::size_t columns,
                                    const std::uint64_t* list, const math::amplitude* af, Sink& sink) noexcept {
+  // Rows off the progression are the double row kernel's alone; every other path reads them only
+  // through entry(), which a float kernel's walk would not match.
+  static_assert(!has_row_offsets<Source> || std::is_same_v<T, double>,
+                "a source with row offsets (sincos_source.hpp) fills double tables only");
   // Tables of consecutive positions with no folded factor: the row paths (the same bits).
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float16>)
     if (!std::is_constant_evaluated() && list == nullptr && runtime_rows_take(af, float_format<T>::max_exponent))

@@ -41,6 +41,16 @@
 //    proofs/gappa/rows_double_folded.g); s is at least 2^-60 (else the lane goes to
 //    the scalar path) and 2^-500 <= |af.hi| <= 2^500 (runtime_rows_double_take), so no product
 //    underflows; the test's margin is then 2^-76 |af.hi|.
+//  * Rows off the progression (a source with row offsets, sincos_source.hpp: ND axes near a
+//    progression, rope/nd.hpp): row p is at p + o_p steps, so its entry is A E_b cis(t), t = o_p theta,
+//    |t| <= 2^-30 (a column whose t could be larger takes the scalar path). The product's
+//    unnormalised (c + cl, s + sl) times 1 - t^2/2 + i t (cos t, sin t to within 2^-92):
+//      cl' = cl - ((s + sl) t + c t^2/2),  sl' = sl + ((c + cl) t - s t^2/2),
+//    each component within R_o = 2^-76 of the exact rotation of the product: t is within 2^-49.7 |t|
+//    of o_p theta (o_p within 2^-51, theta's high part within rel_err <= 2^-52 plus 2^-52, the
+//    product rounded once), and Gappa proves 2^-77.75 (proofs/gappa/rows_double_offset.g). The
+//    turn also grows the entry bound e_base (at most 2^-71.4) by |t| e_base; R_o pays that and the
+//    rounding of e_base + R_o. |cl'| stays below 2^-24.9, so the test below keeps its margin.
 //  * Vectors of 4 doubles (GCC/Clang vector extensions; an AVX copy taken where the processor has
 //    it, like the float kernel) over slices of 8 columns; the E_b of a slice fill 64 KiB of stack.
 // Every value is an IEEE operation in a fixed order (no FMA: the splits and the TwoProduct need
@@ -48,6 +58,7 @@
 // them, so the table equals constant evaluation's bit for bit (tests/test_table_rows.cpp).
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -96,6 +107,7 @@ struct anchor_error_dd {
   static constexpr double alpha = anchor_error::sqrt2 * delta * (1 + 0x1p-50);
   static constexpr double R = 0x1p-100;   // a recurrence step's rounding, as a modulus
   static constexpr double R_e = 0x1p-75;  // an entry's rounding, per component
+  static constexpr double R_o = 0x1p-76;  // a row offset's rotation, per component
   static constexpr double up = 1 + 0x1p-40;
 };
 
@@ -208,17 +220,34 @@ struct cshort {
   r = lo;
 }
 
+// (c + cl) + i (s + sl) times cis(t), |t| <= 2^-30, as 1 - t^2/2 + i t: the header's row offsets.
+[[gnu::always_inline]] inline void rotate_small(const d4& t, d4& c, d4& cl, d4& s, d4& sl) noexcept {
+  const d4 q = (t * t) * 0.5;
+  const d4 kc = (s + sl) * t + c * q, ks = (c + cl) * t - s * q;
+  cl = cl - kc;
+  sl = sl + ks;
+}
+
 }  // namespace rows_dd
+
+// Whether a source places its rows off the progression (sincos_source.hpp: row_offset).
+template <class Source>
+concept has_row_offsets = requires(const Source& src, std::uint64_t p) {
+  { src.row_offset(p) } -> std::same_as<double>;
+  { src.row_offset_bound() } -> std::same_as<double>;
+};
 
 // The entries A E_b of one vector of columns, rounded where the test decides (bad: -1 elsewhere).
 // e: the bounds of A E_b, column by column, with the test's margin (Folded: of the folded values).
+// t: the row's offset angles (nullptr: a row on the progression).
 template <bool Folded>
 [[gnu::always_inline]] inline void entry_vector(const rows_dd::cshort& a, const rows_dd::cshort& eb,
-                                                const rows_dd::d4& e, const math::amplitude* af, rows_dd::d4& rc,
-                                                rows_dd::d4& rs, rows_dd::l4& bad) noexcept {
+                                                const rows_dd::d4& e, const math::amplitude* af, const rows_dd::d4* t,
+                                                rows_dd::d4& rc, rows_dd::d4& rs, rows_dd::l4& bad) noexcept {
   using namespace rows_dd;
   d4 c, cl, s, sl;
   cmul_short(a, eb, c, cl, s, sl);
+  if (t != nullptr) rotate_small(*t, c, cl, s, sl);
   if constexpr (Folded) {
     const double ah = af->v.hi, al = af->v.lo;
     const d4 ahv = {ah, ah, ah, ah};
@@ -242,13 +271,15 @@ template <bool Folded>
 
 // One row's slice of w <= 8 entries at position p != 0, written to sn[j], cs[j]; the undecided
 // lanes and the slow columns from the source's scalar function. e_row: the row's bound before the
-// frequencies' terms; ferr: those, column by column.
+// frequencies' terms; ferr: those, column by column; t: the row's offset angles, vector by vector
+// (nullptr: none).
 template <bool Folded, class Source>
 [[gnu::always_inline]] inline void row_values_dd(const Source& src, const math::frequency_value* f,
                                                  const rows_dd::cshort* a, const rows_dd::cshort* eb, double e_row,
-                                                 const rows_dd::d4* ferr, const math::amplitude* af, const bool* slow,
-                                                 bool block_slow, std::uint64_t p, std::size_t j0s, std::size_t w,
-                                                 double* sn, double* cs, posenc::status& st) noexcept {
+                                                 const rows_dd::d4* ferr, const rows_dd::d4* t,
+                                                 const math::amplitude* af, const bool* slow, bool block_slow,
+                                                 std::uint64_t p, std::size_t j0s, std::size_t w, double* sn,
+                                                 double* cs, posenc::status& st) noexcept {
   using namespace rows_dd;
   l4 bad[vectors] = {}, any_bad = {0, 0, 0, 0};
   for (std::size_t k = 0; k < vectors; ++k) {
@@ -259,7 +290,7 @@ template <bool Folded, class Source>
     } else {
       e += 0x1p-77;
     }
-    entry_vector<Folded>(a[k], eb[k], e, af, rc, rs, bad[k]);
+    entry_vector<Folded>(a[k], eb[k], e, af, t != nullptr ? t + k : nullptr, rc, rs, bad[k]);
     if (w == width) {  // whole vectors in place
       std::memcpy(cs + k * lanes, &rc, sizeof rc);
       std::memcpy(sn + k * lanes, &rs, sizeof rs);
@@ -309,6 +340,11 @@ template <class Source, class Sink>
   const double end = static_cast<double>(start + rows);
   d4 ferr[vectors] = {};
   double delta_1 = 0;
+  // Row offsets (sincos_source.hpp): t = o_p theta lane by lane, from the frequencies' high parts
+  // (fhi; 0 in the lanes past w and the slow ones).
+  [[maybe_unused]] d4 fhi[vectors] = {};
+  [[maybe_unused]] double o_bound = 0;
+  if constexpr (has_row_offsets<Source>) o_bound = src.row_offset_bound();
   for (std::size_t j = 0; j < width; ++j) {
     // Lanes past w: E_1 = 1 (E_b stays exactly 1) and A = 0.5 + 0.5i below, never undecided.
     math::double_double c{1.0, 0.0}, s{0.0, 0.0};
@@ -327,6 +363,12 @@ template <class Source, class Sink>
       double err = 0;
       // |theta| >= 2^-400 keeps every product of two components far above underflow (Dekker).
       slow[j] = !(at >= 0x1p-400) || !cis_anchor_dd(1, f[j].value, c, s, err) || !(err <= anchor_error_dd::delta);
+      if constexpr (has_row_offsets<Source>) {
+        // |t| <= |o_p| |theta_hi| (1 + 2^-53) <= 2^-30, and t within 2^-49.7 |t| of o_p theta when
+        // theta's rel_err is at most 2^-52 (the header).
+        slow[j] = slow[j] || !(o_bound * at <= 0x1p-31) || !(f[j].rel_err <= 0x1p-52);
+        fhi[j / lanes][j % lanes] = slow[j] ? 0.0 : f[j].value.hi;
+      }
       if (slow[j]) c = {1.0, 0.0}, s = {0.0, 0.0}, err = 0;
       delta_1 = err > delta_1 ? err : delta_1;
       ferr[j / lanes][j % lanes] = end * at * (f[j].rel_err * 1.0000001);
@@ -372,16 +414,25 @@ template <class Source, class Sink>
       const std::uint64_t p = start + i;
       double *sn = sbuf, *cs = cbuf;
       const bool direct = slice_dest(sink, i, j0, s0, w, sn, cs);
-      if (p == 0 && af == nullptr) {  // cis(0) = 1 exactly
+      d4 t[vectors] = {};
+      const d4* row_t = nullptr;  // the row's offset angles, when it has an offset
+      double e_row = e_base[b];
+      if constexpr (has_row_offsets<Source>)
+        if (const double o = src.row_offset(p); o != 0) {
+          for (std::size_t k = 0; k < vectors; ++k) t[k] = fhi[k] * o;
+          row_t = t;
+          e_row += anchor_error_dd::R_o;  // R_o also pays this sum's rounding (rows_double_offset.g)
+        }
+      if (p == 0 && row_t == nullptr && af == nullptr) {  // cis(0) = 1 exactly
         for (std::size_t j = 0; j < w; ++j) sn[j] = 0.0, cs[j] = 1.0;
-      } else if (p == 0) {  // RN(af), RN(0) in every column: the source's scalar entry, once
+      } else if (p == 0 && row_t == nullptr) {  // RN(af), RN(0) in every column: the source's scalar entry, once
         const auto x = src.template entry<double>(f[0], af, 0, static_cast<int>(j0 + s0));
         if (st == posenc::status::ok) st = x.error;
         for (std::size_t j = 0; j < w; ++j) sn[j] = x.value.sin, cs[j] = x.value.cos;
       } else if (af == nullptr) {
-        row_values_dd<false>(src, f, a, eb[b], e_base[b], ferr, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
+        row_values_dd<false>(src, f, a, eb[b], e_row, ferr, row_t, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       } else {
-        row_values_dd<true>(src, f, a, eb[b], e_base[b], ferr, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
+        row_values_dd<true>(src, f, a, eb[b], e_row, ferr, row_t, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       }
       if (!direct)
         for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<double>{sn[j], cs[j]});
