@@ -3,7 +3,8 @@
 //  * every table it writes is the scalar function entry by entry (which the oracle tests check
 //    against MPFR), on both of its instruction sets, over the shapes that move its boundaries:
 //    rows around the block size, columns around the slice width and the vector width, positions
-//    where the block anchors leave cis_anchor's range, negative sinusoidal positions, RoPE scalings;
+//    where the block anchors leave cis_anchor's range, negative sinusoidal positions, RoPE scalings,
+//    and (double kernel) rows off the progression, each turned by its own offset (against MPFR);
 //  * its entry bound holds: the recurrence E_{b+1} = fl(E_b E_1) and the entry fl(A E_b), computed
 //    as the kernel computes them, against MPFR's cis of the exact angle, and the bound is not
 //    vacuous (the worst measured error is a visible fraction of it);
@@ -26,8 +27,10 @@
 #include <posenc/math/sincos_table.hpp>
 #include <posenc/rope/angle.hpp>
 #include <posenc/rope/fill.hpp>
+#include <posenc/rope/real_position.hpp>
 #include <posenc/sinusoidal.hpp>
 #include <posenc/verify/oracle.hpp>
+#include <posenc/verify/rope_oracle.hpp>
 
 namespace {
 
@@ -504,6 +507,70 @@ TEST_CASE("the double kernel: the rounding test decides at its bound", "[table_r
     CHECK(same(cs[0], redo[t] ? -7.0 : want));
     CHECK(same(cs[1], 0.5));
   }
+}
+
+namespace {
+
+// Rows off the progression (sincos_source.hpp's row offsets): row p at p + o_p, o_p = m 2^-e
+// (exact, so p + o_p is a double), RoPE frequencies 1e4^(-2j/d); entry() is the scalar function at
+// that real position.
+struct offset_rows_source {
+  posenc::rope::config cfg;
+  std::uint64_t start = 0;
+  const double* offsets = nullptr;
+  double bound = 0;
+  posenc::math::frequency_value frequency(int j) const { return posenc::rope::frequency_dd(cfg, j); }
+  template <class T>
+  posenc::result<sincos_result<T>> entry(const posenc::math::frequency_value&, const posenc::math::amplitude*,
+                                         std::uint64_t p, int j) const {
+    return posenc::rope::sincos_at<T>(cfg, static_cast<double>(p) + offsets[p - start], j);
+  }
+  double row_offset(std::uint64_t p) const { return offsets[p - start]; }
+  double row_offset_bound() const { return bound; }
+};
+
+}  // namespace
+
+TEST_CASE("the double kernel: rows off the progression (row offsets) are the MPFR values", "[table_rows]") {
+  // Offsets up to 2^-32 (every column turned, |o theta| <= 2^-32), up to 2^-22 and 2^-14 (columns
+  // with theta above 2^-8, 2^-16 past the 2^-30 gate: the scalar entries, where a turn as
+  // 1 - t^2/2 + i t would be off by t^3/6; the others turned), and none on some rows;
+  // row 0 at a small negative position (the kernel's cis(0) shortcut must not apply); rows around the block size,
+  // columns around the vector and slice widths. Every entry against MPFR at p + o_p.
+  struct offset_case {
+    std::size_t rows, columns;
+    std::uint64_t start;
+    int scale;  // o_p = m 2^-scale, |m| <= 1024
+  };
+  // (start + rows) 2^scale < 2^53: p + o_p exact.
+  const offset_case cases[] = {
+      {300, 13, 0, 42}, {300, 13, 0, 32}, {300, 13, 0, 24}, {70, 8, 1000, 42}, {40, 21, 1 << 19, 32}};
+  for (const isa k : isas())
+    for (const offset_case& c : cases) {
+      std::vector<double> offsets(c.rows);
+      for (std::size_t i = 0; i < c.rows; ++i)  // m in [-1024, 1024], 0 on every fifth row
+        offsets[i] = i % 5 == 3
+                         ? 0.0
+                         : std::ldexp(static_cast<double>(static_cast<int>((i * 7919 + 11) % 2049) - 1024), -c.scale);
+      const posenc::rope::config cfg{.head_dim = static_cast<int>(2 * c.columns), .rope_theta = 1e4};
+      const offset_rows_source src{cfg, c.start, offsets.data(), std::ldexp(1024.0, -c.scale)};
+      std::vector<sincos_result<double>> out(c.rows * c.columns);
+      st::row_major_sink<double> sink{out.data(), c.columns};
+      REQUIRE(run<double>(k, src, c.start, c.rows, c.columns, sink) == posenc::status::ok);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < c.rows; ++i)
+        for (std::size_t j = 0; j < c.columns; ++j) {
+          const double x = static_cast<double>(c.start + i) + offsets[i];
+          const auto e =
+              posenc::verify::cr_rope_sincos_at<double>(x, 1e4, static_cast<int>(j), static_cast<int>(2 * c.columns));
+          const auto& r = out[i * c.columns + j];
+          if (!same(r.sin, e.sin) || !same(r.cos, e.cos))
+            if (bad++ == 0)
+              UNSCOPED_INFO("isa " << static_cast<int>(k) << " start " << c.start << " scale " << c.scale
+                                   << ": first difference at row " << i << " column " << j);
+        }
+      CHECK(bad == 0);
+    }
 }
 
 namespace {
