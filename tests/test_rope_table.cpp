@@ -222,6 +222,21 @@ TEST_CASE("RoPE table errors are statuses, never truncation", "[rope][table]") {
   CHECK(rope::make_table<float, 4, 128>(llama2, {.start = (std::uint64_t{1} << 21) - 3}).ok());
   CHECK(rope::make_table<float, 2, 128>(llama2, std::array<std::uint64_t, 2>{5, (std::uint64_t{1} << 21) + 1}).error ==
         S::domain_error);
+  // Lists that are one run of consecutive positions are checked by their ends (fill.hpp,
+  // consecutive_list): the last past 2^21, and a run that wraps past 2^64 (consecutive modulo 2^64).
+  CHECK(rope::make_table<float, 2, 128>(
+            llama2, std::array<std::uint64_t, 2>{(std::uint64_t{1} << 21) - 1, std::uint64_t{1} << 21})
+            .ok());
+  CHECK(rope::make_table<float, 2, 128>(
+            llama2, std::array<std::uint64_t, 2>{std::uint64_t{1} << 21, (std::uint64_t{1} << 21) + 1})
+            .error == S::domain_error);
+  CHECK(rope::make_table<float, 2, 128>(llama2, std::array<std::uint64_t, 2>{~std::uint64_t{0}, 0}).error ==
+        S::domain_error);
+  {
+    std::vector<float> c(2 * 128), s(2 * 128);
+    const std::uint64_t wraps[] = {~std::uint64_t{0}, 0};
+    CHECK(rope::fill_table<float>(llama2, wraps, c, s) == S::domain_error);
+  }
   // Shape differs from the config, invalid config.
   CHECK(rope::make_table<float, 4, 64>(llama2).error == S::domain_error);
   CHECK(rope::make_table<float, 4, 128>(rope::config{.head_dim = 128, .rope_theta = 1.0}).error == S::domain_error);

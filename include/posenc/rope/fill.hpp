@@ -127,9 +127,10 @@ struct fill_request {
   std::uint64_t start = 0;
   const std::uint64_t* list = nullptr;  // by_list: row i is position list[i]
   std::size_t list_size = 0;
-  bool by_list = false;      // not list != nullptr: an empty span's data() may be null
-  std::size_t size = 0;      // elements of cos (expanded) or of out (compact)
-  std::size_t sin_size = 0;  // elements of sin (expanded); size for compact tables
+  bool by_list = false;       // not list != nullptr: an empty span's data() may be null
+  bool list_one_run = false;  // by_list, list[i] = list[0] + i for every i (fill() finds it once)
+  std::size_t size = 0;       // elements of cos (expanded) or of out (compact)
+  std::size_t sin_size = 0;   // elements of sin (expanded); size for compact tables
   bool fold = false;
   table_dest<T> dest{};  // stride still 0
   // The config's rotating frequencies evaluated once by a caller filling several row ranges of one
@@ -148,7 +149,11 @@ constexpr rope::validation check_fill(const rope::config& c, const fill_request<
   if (v && q.size != rows * width)
     v = q.by_list ? table_failure("table span size is not positions.size() times the row width")
                   : table_failure("table span size is not a multiple of the row width");
-  for (std::size_t i = 0; v && q.by_list && i < q.list_size; ++i)
+  // One run (list_one_run): its first and last positions bound all the others (no wrap once the first is in range).
+  if (v && q.by_list && q.list_one_run &&
+      (q.list[0] > rope::max_table_position || q.list[q.list_size - 1] > rope::max_table_position))
+    v = table_failure("table positions past 2^21");
+  for (std::size_t i = 0; v && q.by_list && !q.list_one_run && i < q.list_size; ++i)
     if (q.list[i] > rope::max_table_position) v = table_failure("table positions past 2^21");
   // precondition check
   return v;
@@ -158,6 +163,7 @@ constexpr rope::validation check_fill(const rope::config& c, const fill_request<
 template <class T>
 constexpr std::uint64_t last_position(const fill_request<T>& q, std::size_t rows) noexcept {
   if (!q.by_list) return rows == 0 ? q.start : q.start + (rows - 1);
+  if (q.list_one_run) return q.list[q.list_size - 1];  // (check_fill refuses a run that wraps past 2^64)
   std::uint64_t last = 0;
   for (std::size_t i = 0; i < q.list_size; ++i) last = q.list[i] > last ? q.list[i] : last;
   return last;
@@ -172,6 +178,16 @@ constexpr std::uint64_t last_position(const fill_request<T>& q, std::size_t rows
 // bits every way (every entry is rope::sincos). Before the runs, a list of 4096 consecutive
 // positions cost 74 ns an entry at run time, the range table 1 ns (docs/performance.md section 7).
 inline constexpr std::size_t list_min_run = 8, list_min_run_runtime = 4;
+
+// Whether list[0 .. n), n > 0, is list[0], list[0] + 1, ... (modulo 2^64: check_fill then bounds the
+// first and the last). One pass with no early exit, which the compilers vectorise: a KV cache's slots
+// 0 .. n - 1 are such a list, whose range check and run search were two passes of loops that exit
+// early, about 1% of a 2005-row StreamingLLM table (0.3-0.8% now; docs/performance.md section 7).
+constexpr bool consecutive_list(const std::uint64_t* list, std::size_t n) noexcept {
+  std::uint64_t differ = 0;
+  for (std::size_t i = 0; i < n; ++i) differ |= (list[i] - list[0]) ^ static_cast<std::uint64_t>(i);
+  return n > 0 && differ == 0;
+}
 
 constexpr std::size_t consecutive_run(const std::uint64_t* list, std::size_t n, std::size_t i) noexcept {
   std::size_t r = 1;  // positions are at most max_table_position (check_fill): no wrap
@@ -211,7 +227,7 @@ constexpr posenc::status fill_list_rows(const rope::config& c, fill_request<T>& 
   const std::size_t width = q.dest.stride;
   std::size_t min_run = list_run_length();  // not a const: its initialiser would be constant-evaluated
   // A list that is one run (KV-cache slots 0 .. n - 1) is the range fill itself.
-  if (rows >= min_run && consecutive_run(q.list, rows, 0) == rows)
+  if (rows >= min_run && q.list_one_run)
     return fill_rows<T>(c, q.list[0], rows, rotating, nullptr, af, q.dest, q.frequencies);
   // Otherwise the frequencies once for all the fills of the list, unless the caller evaluated them.
   frequency_cache theta{};
@@ -261,6 +277,7 @@ constexpr posenc::status fill(const rope::config& given, fill_request<T> q) noex
   const std::size_t d = dim > 0 ? static_cast<std::size_t>(dim) : 0;
   const std::size_t width = q.dest.pairs != nullptr ? d / 2 : d;
   const std::size_t rows = q.by_list ? q.list_size : (width == 0 ? 0 : q.size / width);
+  if (q.by_list) q.list_one_run = consecutive_list(q.list, q.list_size);
   // Dynamic NTK and LongRoPE with seq_len unset read the table's own length, as HF (seq_len.hpp).
   // Only they get a copy of the config; every other fill works on the caller's object, as before
   // the rule existed.
