@@ -127,7 +127,7 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
   }
   const double up = pow2(shift);
   for (std::size_t i = 0; i < tokens; ++i) {
-    const double n = (at[i] < 0 ? -at[i] : at[i]) * up;  // exact: a power of two, n < 2^43
+    const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
     if (!(n <= static_cast<double>(max_table_position))) return false;
     const auto q = static_cast<std::uint64_t>(n);
     lo = q < lo ? q : lo;
@@ -188,9 +188,7 @@ template <class T>
 struct grid_positions {
   const double* at = nullptr;  // the axis's positions
   double up = 1;               // 2^shift
-  constexpr std::uint64_t n(std::size_t i) const noexcept {
-    return static_cast<std::uint64_t>((at[i] < 0 ? -at[i] : at[i]) * up);
-  }
+  constexpr std::uint64_t n(std::size_t i) const noexcept { return static_cast<std::uint64_t>(dabs(at[i]) * up); }
 };
 
 // The 1D rows lo .. hi of the axis's grid config into rows (pa pairs each), then each token's pairs
@@ -234,20 +232,20 @@ struct near_grid {
 };
 
 constexpr std::uint64_t near_grid_row(double x, double h) noexcept {
-  return static_cast<std::uint64_t>((x < 0 ? -x : x) / h + 0.5);
+  return static_cast<std::uint64_t>(dabs(x) / h + 0.5);
 }
 
 constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g) noexcept {
   double h = 0;
   for (std::size_t i = 0; i < tokens; ++i) {
-    const double a = at[i] < 0 ? -at[i] : at[i];
+    const double a = dabs(at[i]);
     if (!(a <= rope::max_real_position)) return false;
     if (a > 0 && (h == 0 || a < h)) h = a;
   }
   if (h == 0) return false;
   g = {h, 0, ~std::uint64_t{0}, 0};
   for (std::size_t i = 0; i < tokens; ++i) {
-    const double a = at[i] < 0 ? -at[i] : at[i];
+    const double a = dabs(at[i]);
     if (!(a / h <= static_cast<double>(max_table_position))) return false;
     const std::uint64_t r = near_grid_row(a, h);
     if (r == 0 && a != 0) return false;
@@ -256,7 +254,7 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
       // one rounding: |delta| <= |fl(a - P - p)| (1 + 2^-52).
       const math::double_double rh = two_prod(static_cast<double>(r), h);
       const double d = (a - rh.hi) - rh.lo;
-      const double bound = (d < 0 ? -d : d) * (1 + 0x1p-50);
+      const double bound = dabs(d) * (1 + 0x1p-50);
       if (!(bound <= h * 0x1p-20)) return false;
       g.max_delta = bound > g.max_delta ? bound : g.max_delta;
     }
@@ -357,7 +355,7 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
     for (std::size_t r = 0; r < rows; ++r) x_of_row[r] = -1;
     for (std::size_t i = 0; i < tokens; ++i) {
       const std::uint64_t r = near_grid_row(at[i], g.h) - p0;  // wraps past rows when below p0
-      if (r < rows && x_of_row[r] < 0) x_of_row[r] = at[i] < 0 ? -at[i] : at[i];
+      if (r < rows && x_of_row[r] < 0) x_of_row[r] = dabs(at[i]);
     }
     for (std::size_t r = 0; r < rows; ++r)
       if (x_of_row[r] < 0) x_of_row[r] = 0;
@@ -367,7 +365,7 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
     for (std::size_t i = 0; i < tokens; ++i) {
       const std::uint64_t r = near_grid_row(at[i], g.h) - p0;
       if (r >= rows) continue;
-      if ((at[i] < 0 ? -at[i] : at[i]) == x_of_row[r]) {
+      if (dabs(at[i]) == x_of_row[r]) {
         gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i], i, first, column, dest,
                              g.turns ? &zeros : nullptr);
       } else {
