@@ -280,6 +280,34 @@ int main(int argc, char** argv) {
   };
   auto [c8, d8] = race(nd_dino, nd_range1d, min_ms);
   report("posenc rope-nd DINOv3 (turns) vs 1D range", c8, d8, m * 64, "1D range");
+  // Every token its own row on two axes (positions i, and i * 16 / 14 off any grid; no listed
+  // model's shape): without scratch the rows come in 8 KiB windows, each window paying a fill's
+  // set-up (E_1, the E_b chain, an anchor a column), or as scalar entries where the windows do not
+  // pay; an integer axis with scratch is one fill. Measured 2026-11-29, left open (issue 22).
+  std::vector<double> own_rows(3 * m, 0.0), own_off(3 * m, 0.0);
+  for (std::size_t i = 0; i < m; ++i) {
+    own_rows[m + i] = own_rows[2 * m + i] = static_cast<double>(i);
+    own_off[m + i] = own_off[2 * m + i] = static_cast<double>(i) * 16.0 / 14.0;
+  }
+  std::vector<pair_f> own_scratch(rope::nd_scratch_size(flux, own_rows));
+  const auto nd_own = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_rows, nd_out));
+    g_sink += nd_out[m * 32].sin;
+  };
+  const auto nd_own_scratch = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_rows, nd_out, own_scratch));
+    g_sink += nd_out[m * 32].sin;
+  };
+  const auto nd_own_off = [&] {
+    static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_off, nd_out));
+    g_sink += nd_out[m * 32].sin;
+  };
+  auto [c9, d9] = race(nd_own, nd_range1d, min_ms);
+  report("posenc rope-nd own rows vs 1D range", c9, d9, m * 64, "1D range");
+  auto [c10, d10] = race(nd_own_scratch, nd_range1d, min_ms);
+  report("posenc rope-nd own rows (scratch) vs 1D", c10, d10, m * 64, "1D range");
+  auto [c11, d11] = race(nd_own_off, nd_range1d, min_ms);
+  report("posenc rope-nd own rows off-grid vs 1D", c11, d11, m * 64, "1D range");
   // The same tables in doubles, against the 1D double table of as many rows. Off any grid, a
   // double row is turned by its own offset cis(delta_r theta_k) in the double row kernel
   // (sincos_table_rows_double.hpp); until 2026-11-29 those tables took the scalar entries (about
