@@ -241,8 +241,13 @@ template <class T, class Source, class Sink>
         const double ef = ((e * afa + afe) * (1 + 0x1p-50) + afa * 0x1.8p-52 * (1 + 0x1p-40)) * (1 + 0x1p-50);
         row_values<T, true>(src, f, ac, as, ec[b], es[b], ef, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       }
-      if (!direct)
-        for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<T>{sn[j], cs[j]});
+      if (!direct) {
+        // A sink that places a row's slice as a whole (rope/detail/token_rows.hpp) takes it in one call.
+        if constexpr (requires { sink.store_slice(i, j0, s0, w, sn, cs); })
+          sink.store_slice(i, j0, s0, w, sn, cs);
+        else
+          for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<T>{sn[j], cs[j]});
+      }
     }
   }
   return st;

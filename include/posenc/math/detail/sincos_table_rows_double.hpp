@@ -282,7 +282,9 @@ template <bool Folded, class Source>
                                                  double* cs, posenc::status& st) noexcept {
   using namespace rows_dd;
   l4 bad[vectors] = {}, any_bad = {0, 0, 0, 0};
-  for (std::size_t k = 0; k < vectors; ++k) {
+  // Only the vectors that hold columns: a slice of w <= 4 (the last of an axis of 28 or 20 pairs:
+  // FLUX's, Qwen2-VL ViT's) costs one vector's products, not two. The lanes past w are never read.
+  for (std::size_t k = 0; k < vectors && k * lanes < w; ++k) {
     d4 rc, rs, e = (e_row + ferr[k]) * (1 + 0x1p-50);
     if constexpr (Folded) {
       const double ah = dabs(af->v.hi);
@@ -434,8 +436,13 @@ template <class Source, class Sink>
       } else {
         row_values_dd<true>(src, f, a, eb[b], e_row, ferr, row_t, af, slow, block_slow, p, j0 + s0, w, sn, cs, st);
       }
-      if (!direct)
-        for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<double>{sn[j], cs[j]});
+      if (!direct) {
+        // A sink that places a row's slice as a whole (rope/detail/token_rows.hpp) takes it in one call.
+        if constexpr (requires { sink.store_slice(i, j0, s0, w, sn, cs); })
+          sink.store_slice(i, j0, s0, w, sn, cs);
+        else
+          for (std::size_t j = 0; j < w; ++j) sink.store(i, j0, s0 + j, math::sincos_result<double>{sn[j], cs[j]});
+      }
     }
   }
   return st;
