@@ -454,7 +454,7 @@ TEST_CASE("ND tables at fractional and negative grid positions (EVA-02) are the 
         for (std::size_t i = 0; i < 144; ++i) {
           const double x = std::fabs(pos[a * 144 + i]);
           mpfr_set_d(d, g.h, MPFR_RNDN);
-          mpfr_mul_ui(d, d, static_cast<unsigned long>(rope::detail::near_grid_row(x, g.h)), MPFR_RNDN);
+          mpfr_mul_ui(d, d, static_cast<unsigned long>(g.row(x)), MPFR_RNDN);
           mpfr_d_sub(d, x, d, MPFR_RNDN);  // exact at 256 bits
           CHECK(std::fabs(mpfr_get_d(d, MPFR_RNDU)) <= g.max_delta);
         }
@@ -508,6 +508,126 @@ TEST_CASE("ND tables in turns (DINOv3) near a progression are the MPFR values (0
     CHECK(mismatches(float16{}) == 0);
     rope::detail::near_grid g{};
     CHECK(rope::detail::near_grid_axis(pos.data(), n, g));
+  }
+}
+
+// Every entry of a two-axis ND table (axes {32, 32}, theta 1e4, radians or turns) against MPFR, in
+// compact rows and in both expanded layouts; positions axis-major.
+template <class T>
+std::size_t nd_mismatches(const rope::nd_config& c, const std::vector<double>& pos) {
+  const std::size_t n = pos.size() / 2;
+  std::vector<math::sincos_result<T>> out(n * 32);
+  std::vector<T> hc(n * 64), hs(n * 64), ic(n * 64), is(n * 64);
+  REQUIRE(rope::fill_nd_pair_table<T>(c, pos, out) == status::ok);
+  REQUIRE(rope::fill_nd_table<T>(c, pos, hc, hs, rope::layout::half_split) == status::ok);
+  REQUIRE(rope::fill_nd_table<T>(c, pos, ic, is, rope::layout::interleaved) == status::ok);
+  const bool turns = c.angle == rope::angle_unit::turns;
+  std::size_t bad = 0;
+  for (std::size_t j = 0; j < 32; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      const double x = pos[(j / 16) * n + i];
+      const int k = static_cast<int>(j % 16);
+      const auto e = turns ? verify::cr_rope_turns_sincos_at<T>(x, c.rope_theta, k, 32)
+                           : verify::cr_rope_sincos_at<T>(x, c.rope_theta, k, 32);
+      const auto& v = out[i * 32 + j];
+      bad += bits_of(v.sin) != bits_of(e.sin) || bits_of(v.cos) != bits_of(e.cos);
+      for (const std::size_t el : {i * 64 + j, i * 64 + j + 32})
+        bad += bits_of(hc[el]) != bits_of(e.cos) || bits_of(hs[el]) != bits_of(e.sin);
+      for (const std::size_t el : {i * 64 + 2 * j, i * 64 + 2 * j + 1})
+        bad += bits_of(ic[el]) != bits_of(e.cos) || bits_of(is[el]) != bits_of(e.sin);
+    }
+  return bad;
+}
+
+TEST_CASE(
+    "ND axes whose rows never go back along the tokens: one fill into the tokens' rows is the MPFR values (0 ULP)",
+    "[nd][oracle]") {
+  // At run time an axis whose row index (|x| on its grid, or its row near a progression) never
+  // decreases along the tokens takes one fill of the row kernels over its rows, each row written
+  // straight into the rows of the tokens at it (rope/detail/token_rows.hpp), where every token
+  // has its own row (a 1D stream on an axis) or W tokens do (a grid's row axis). Axis 0 takes the
+  // shapes below; axis 1 is (i mod 7) / 8 (windows). Shapes: integers i from -0.0; -i (|x| grows, sin
+  // negated); i * 0.75 and -(i / 4) (grids of 2^-2); floor(i / 3) (rows read by three tokens); off
+  // any grid i * 16 / 14 and -(i * 2 / 3); rows at (k + 1) * 0.1 whose second
+  // token sits one ulp above (its own scalar entries after the fill); 100 i + 6e-8 (i mod 12)^2
+  // (some columns' offsets too large for the double kernel: scalar entries there). In turns (DINOv3's
+  // angle): -(i / 64), whose exact quarter turns keep sin +0 at negative positions, and i * 0.01.
+  const std::size_t n = 150;
+  static constexpr int axes[] = {32, 32};
+  for (const bool turns : {false, true})
+    for (int shape = 0; shape < (turns ? 2 : 9); ++shape) {
+      const rope::nd_config c{.axes_dim = axes,
+                              .rope_theta = turns ? 100.0 : 1e4,
+                              .angle = turns ? rope::angle_unit::turns : rope::angle_unit::radians};
+      std::vector<double> pos(2 * n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = static_cast<double>(i);
+        double p = 0;
+        if (turns) {
+          p = shape == 0 ? -(x / 64) : x * 0.01;  // |p| < 2.5: base 100's quarter turns (rope/turns.hpp)
+        } else {
+          switch (shape) {
+            case 0: p = i == 0 ? -0.0 : x; break;
+            case 1: p = -x; break;
+            case 2: p = x * 0.75; break;
+            case 3: p = -(x / 4); break;
+            case 4: p = static_cast<double>(i / 3); break;
+            case 5: p = x * 16.0 / 14.0; break;
+            case 6: p = -(x * 2.0 / 3); break;
+            case 7:
+              p = i % 2 == 0 ? static_cast<double>(i / 2) * 0.1 + 0.1
+                             : std::nextafter(static_cast<double>(i / 2) * 0.1 + 0.1, 1e9);
+              break;
+            default: p = x * 100 + 6e-8 * static_cast<double>((i % 12) * (i % 12)); break;
+          }
+        }
+        pos[i] = p;
+        pos[n + i] = static_cast<double>(i % 7) / 8;
+      }
+      INFO("turns " << turns << " shape " << shape);
+      // The axis's rows never go back (on its grid or near its progression), and one fill pays.
+      rope::detail::near_grid g{};
+      std::uint64_t lo = 0, hi = 0;
+      int shift = 0;
+      bool ordered = false;
+      if (!turns && rope::detail::grid_axis(pos, n, 0, lo, hi, shift, &ordered)) {
+        const rope::detail::grid_positions gp{pos.data(), rope::detail::pow2(shift)};
+        CHECK(rope::detail::rows_nondecreasing([&gp](std::size_t k) { return gp.n(k); }, n));
+        CHECK(ordered);
+        CHECK(rope::detail::direct_rows_pay(lo, hi, n));
+        // Axis 1, (i mod 7) / 8, goes back every 7 tokens: the windows' path.
+        bool ordered1 = true;
+        REQUIRE(rope::detail::grid_axis(pos, n, 1, lo, hi, shift, &ordered1));
+        CHECK_FALSE(ordered1);
+      } else {
+        REQUIRE(rope::detail::near_grid_axis(pos.data(), n, g));
+        CHECK(rope::detail::rows_nondecreasing([&](std::size_t k) { return g.row(pos[k]); }, n));
+        CHECK(rope::detail::direct_rows_pay(g.lo, g.hi, n));
+      }
+      CHECK(nd_mismatches<float>(c, pos) == 0);
+      CHECK(nd_mismatches<double>(c, pos) == 0);
+      CHECK(nd_mismatches<bfloat16>(c, pos) == 0);
+      CHECK(nd_mismatches<float16>(c, pos) == 0);
+    }
+  // Long: 4096 tokens at their own rows, in doubles (the windows' limit made these scalar before:
+  // rows past 4 x width windows), integer and off any grid, against MPFR at every 5th token.
+  const std::size_t m = 4096;
+  for (const bool off : {false, true}) {
+    std::vector<double> pos(2 * m);
+    for (std::size_t i = 0; i < m; ++i)
+      pos[i] = off ? static_cast<double>(i) * 16.0 / 14.0 : static_cast<double>(i), pos[m + i] = 0;
+    const rope::nd_config c{.axes_dim = axes, .rope_theta = 1e4};
+    std::vector<math::sincos_result<double>> out(m * 32);
+    REQUIRE(rope::fill_nd_pair_table<double>(c, pos, out) == status::ok);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < m; i += 5)
+      for (int k = 0; k < 16; ++k) {
+        const auto e = verify::cr_rope_sincos_at<double>(pos[i], 1e4, k, 32);
+        const auto& v = out[i * 32 + static_cast<std::size_t>(k)];
+        bad += bits_of(v.sin) != bits_of(e.sin) || bits_of(v.cos) != bits_of(e.cos);
+      }
+    INFO("off grid " << off);
+    CHECK(bad == 0);
   }
 }
 
@@ -661,6 +781,50 @@ TEST_CASE("Multi-stream tables: constant evaluation gives the run-time bits", "[
     differ = 0;
     for (std::size_t k = 0; k < rt.size(); ++k)
       differ += bits_of(rt[k].sin) != bits_of(eva_ct[k].sin) || bits_of(rt[k].cos) != bits_of(eva_ct[k].cos);
+    CHECK(differ == 0);
+  }
+  // Axes whose rows never go back along the tokens: compact float rows written in place by one
+  // fill in constant evaluation too (rope/detail/token_rows.hpp: row_pairs, then end_row copies a
+  // row to its other tokens and negates sin at negative coordinates, the first token's last).
+  // Axis 0: -(i / 4); -floor(i / 3) (three tokens a row, the first at -0.0); rows at (k + 1) * 0.1
+  // whose second token is one ulp above (its own scalar entries); -(floor(i / 2) * 2 / 3) off any
+  // grid; in turns -(i / 64) (quarter turns: sin +0 at negative positions). Axis 1: (i mod 5) / 8.
+  static constexpr auto ordered_positions = [](int shape) {
+    std::array<double, 2 * et> p{};
+    for (std::size_t i = 0; i < et; ++i) {
+      const double x = static_cast<double>(i);
+      switch (shape) {
+        case 0: p[i] = -(x / 4); break;
+        case 1: p[i] = -static_cast<double>(i / 3); break;
+        case 2: {
+          const double r = static_cast<double>(i / 2 + 1) * 0.1;
+          p[i] = i % 2 == 0 ? r : r + r * 0x1p-52;  // one ulp above (r in [0.1, 1.2]: ulp <= 2^-52 r)
+          break;
+        }
+        case 3: p[i] = -(static_cast<double>(i / 2) * 2.0 / 3); break;
+        default: p[i] = -(x / 64); break;
+      }
+      p[et + i] = static_cast<double>(i % 5) / 8;
+    }
+    return p;
+  };
+  static constexpr auto ordered_table = [](int shape) {
+    std::array<math_pair, et * 32> t{};
+    static_cast<void>(rope::fill_nd_pair_table<float>(shape == 4 ? dino : eva, ordered_positions(shape), t));
+    return t;
+  };
+  static constexpr auto o0 = ordered_table(0), o1 = ordered_table(1), o2 = ordered_table(2), o3 = ordered_table(3),
+                        o4 = ordered_table(4);
+  const std::array<math_pair, et * 32>* const ordered[] = {&o0, &o1, &o2, &o3, &o4};
+  for (int shape = 0; shape < 5; ++shape) {
+    INFO("ordered shape " << shape);
+    std::vector<math_pair> rt(et * 32);
+    REQUIRE(rope::fill_nd_pair_table<float>(shape == 4 ? dino : eva, ordered_positions(shape), rt) == status::ok);
+    differ = 0;
+    for (std::size_t k = 0; k < rt.size(); ++k) {
+      const math_pair& at_ct = (*ordered[static_cast<std::size_t>(shape)])[k];
+      differ += bits_of(rt[k].sin) != bits_of(at_ct.sin) || bits_of(rt[k].cos) != bits_of(at_ct.cos);
+    }
     CHECK(differ == 0);
   }
 }

@@ -40,6 +40,7 @@
 #include "posenc/rope/detail/frequency_cache.hpp"
 #include "posenc/rope/detail/stream_fill.hpp"
 #include "posenc/rope/detail/table_column.hpp"
+#include "posenc/rope/detail/token_rows.hpp"
 #include "posenc/rope/fill.hpp"
 #include "posenc/rope/layout.hpp"
 #include "posenc/rope/real_position.hpp"
@@ -117,22 +118,48 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
 // positions do (shift 0); positions far apart on their grid (n past 2^21: i * 16 / 14 in doubles,
 // whose last bits put them on a grid of 2^-50) are not a grid axis (near_grid_axis below).
 constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
-                         std::uint64_t& hi, int& shift) noexcept {
+                         std::uint64_t& hi, int& shift, bool* nondecreasing = nullptr) noexcept {
   lo = ~std::uint64_t{0}, hi = 0, shift = 0;
   const double* const at = positions.data() + a * tokens;
+  // Integers up to 2^21 (the common case) in one pass: one compare and one conversion a token
+  // (through int64: one instruction, where double to uint64 is a branch and two), not
+  // split_position's bit work; about 1.5 ns a token at run time, a tenth of a 64-pair ND row
+  // where every token has its own row. The same pass says whether n never decreases along the
+  // tokens (fill_grid_direct's condition), where a pass of its own cost as much again.
+  bool integers = true, ordered = true;
+  std::uint64_t before = 0;
   for (std::size_t i = 0; i < tokens; ++i) {
+    const double x = dabs(at[i]);
+    const auto q = static_cast<std::int64_t>(x <= rope::max_real_position ? x : 0.0);  // NaN: 0
+    if (x <= rope::max_real_position && x == static_cast<double>(q)) {
+      const auto u = static_cast<std::uint64_t>(q);
+      lo = u < lo ? u : lo;
+      hi = u > hi ? u : hi;
+      ordered = ordered && u >= before;
+      before = u;
+      continue;
+    }
+    integers = false;
     const rope::real_position r = rope::split_position(at[i]);
     if (!r.ok() || -r.scale_exp > 21) return false;  // finer than 2^-21: n past 2^21 unless 0
     shift = -r.scale_exp > shift ? -r.scale_exp : shift;
   }
+  if (integers) {  // n = |x| <= 2^21 = max_table_position
+    if (nondecreasing != nullptr) *nondecreasing = ordered;
+    return true;
+  }
+  lo = ~std::uint64_t{0}, hi = 0, ordered = true, before = 0;
   const double up = pow2(shift);
   for (std::size_t i = 0; i < tokens; ++i) {
     const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
     if (!(n <= static_cast<double>(max_table_position))) return false;
-    const auto q = static_cast<std::uint64_t>(n);
+    const auto q = static_cast<std::uint64_t>(static_cast<std::int64_t>(n));  // n <= 2^21
     lo = q < lo ? q : lo;
     hi = q > hi ? q : hi;
+    ordered = ordered && q >= before;
+    before = q;
   }
+  if (nondecreasing != nullptr) *nondecreasing = ordered;
   return true;
 }
 
@@ -188,7 +215,10 @@ template <class T>
 struct grid_positions {
   const double* at = nullptr;  // the axis's positions
   double up = 1;               // 2^shift
-  constexpr std::uint64_t n(std::size_t i) const noexcept { return static_cast<std::uint64_t>(dabs(at[i]) * up); }
+  // Through int64 (n <= 2^21): one instruction, where double to uint64 is a branch and two.
+  constexpr std::uint64_t n(std::size_t i) const noexcept {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(dabs(at[i]) * up));
+  }
 };
 
 // The 1D rows lo .. hi of the axis's grid config into rows (pa pairs each), then each token's pairs
@@ -229,11 +259,15 @@ struct near_grid {
   double max_delta = 0;  // the largest |x - r h|, rounded up
   std::uint64_t lo = 0, hi = 0;
   bool turns = false;  // the axis's angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
+  double inv_h = 0;    // 1 / h, rounded
+  // The row of |x|: the integer nearest |x| / h, through a product (a fill reads it several times a
+  // token, and a division costs about as much as a row's entry). Any rounding of the quotient
+  // gives the same r where |x| is within 2^-20 h of r h (near_grid_axis checks that of this r), and
+  // it never decreases as |x| grows. Callers: |x| / h below 2^21 (near_grid_axis).
+  constexpr std::uint64_t row(double x) const noexcept {
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(dabs(x) * inv_h + 0.5));
+  }
 };
-
-constexpr std::uint64_t near_grid_row(double x, double h) noexcept {
-  return static_cast<std::uint64_t>(dabs(x) / h + 0.5);
-}
 
 constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g) noexcept {
   double h = 0;
@@ -243,11 +277,14 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
     if (a > 0 && (h == 0 || a < h)) h = a;
   }
   if (h == 0) return false;
-  g = {h, 0, ~std::uint64_t{0}, 0};
+  const near_grid at_h{h, 0, 0, 0, false, 1 / h};
+  // Locals, not g's members, in the loop: a double store to g could alias at[i].
+  double max_delta = 0;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
   for (std::size_t i = 0; i < tokens; ++i) {
     const double a = dabs(at[i]);
-    if (!(a / h <= static_cast<double>(max_table_position))) return false;
-    const std::uint64_t r = near_grid_row(a, h);
+    if (!(a * at_h.inv_h <= static_cast<double>(max_table_position))) return false;  // 1 / h past double: inf
+    const std::uint64_t r = at_h.row(a);
     if (r == 0 && a != 0) return false;
     if (r != 0) {
       // r h = P + p exactly; a - P is exact (Sterbenz: a and P within 2^-19 of each other), so
@@ -256,11 +293,12 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
       const double d = (a - rh.hi) - rh.lo;
       const double bound = dabs(d) * (1 + 0x1p-50);
       if (!(bound <= h * 0x1p-20)) return false;
-      g.max_delta = bound > g.max_delta ? bound : g.max_delta;
+      max_delta = bound > max_delta ? bound : max_delta;
     }
-    g.lo = r < g.lo ? r : g.lo;
-    g.hi = r > g.hi ? r : g.hi;
+    lo = r < lo ? r : lo;
+    hi = r > hi ? r : hi;
   }
+  g = {h, max_delta, lo, hi, false, at_h.inv_h};
   return true;
 }
 
@@ -273,32 +311,41 @@ constexpr posenc::result<math::sincos_result<T>> axis_entry(const rope::config& 
 }
 
 // A near-grid axis's rows as a source of the row kernels (sincos_source.hpp): column k steps by
-// h theta_k, and the entry the test leaves undecided is the row's own position's.
+// h theta_k, and the entry the test leaves undecided is the row's own position's: x_of(r), row
+// r's |x| (0 at a row no token reads; a window's array, or the tokens' walk: token_rows.hpp).
+template <class RowX>
 struct near_grid_source {
   const rope::config* axis = nullptr;
   const math::frequency_value* step = nullptr;   // h theta_k, its bound covering the deviations
   const math::frequency_value* theta = nullptr;  // theta_k of the axis config
-  const double* x_of_row = nullptr;              // row r's |x| at x_of_row[r - first]
-  std::uint64_t first = 0;
+  RowX x_of;
   bool turns = false;  // the angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
   constexpr math::frequency_value frequency(int k) const noexcept { return step[k]; }
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value&, const math::amplitude*,
                                                          std::uint64_t r, int k) const noexcept {
-    return axis_entry<T>(*axis, turns, theta[k], rope::split_position(x_of_row[r - first]), k);
+    return axis_entry<T>(*axis, turns, theta[k], rope::split_position(x_of(r)), k);
   }
+};
+
+// Row r's |x| from a window's array: x_of_row[r - first].
+struct window_row_x {
+  const double* x_of_row = nullptr;
+  std::uint64_t first = 0;
+  constexpr double operator()(std::uint64_t r) const noexcept { return x_of_row[r - first]; }
 };
 
 // The same rows for the double row kernel: row r at r + delta_r / h steps (sincos_source.hpp's row
 // offsets), delta_r = x_r - r h to one rounding (r h = P + p exactly, x_r - P exact as in
 // near_grid_axis), divided by h with one more: with step_k's high part (2^-53 of h theta_k plus its
 // bound), the kernel's t = o_r step_k is within 2^-50 |t| of delta_r theta_k. A row no token reads
-// (x_of_row 0) has offset 0: its walk value is never read.
-struct near_grid_offset_source : near_grid_source {
+// (x_of 0) has offset 0: its walk value is never read.
+template <class RowX>
+struct near_grid_offset_source : near_grid_source<RowX> {
   double h = 0;
   double offset_bound = 0;  // max_delta / h, rounded up
   constexpr double row_offset(std::uint64_t r) const noexcept {
-    const double x = x_of_row[r - first];
+    const double x = this->x_of(r);
     if (x == 0) return 0;
     const math::double_double rh = two_prod(static_cast<double>(r), h);
     return ((x - rh.hi) - rh.lo) / h;
@@ -306,15 +353,16 @@ struct near_grid_offset_source : near_grid_source {
   constexpr double row_offset_bound() const noexcept { return offset_bound; }
 };
 
-// Rows p0 .. p0 + n_rows - 1 of a near-grid axis into rows (pa pairs each). The walk at row r is
-// within r |h theta_k - step_k| + |delta_r| theta_k of cis(x_r theta_k); the kernels bound the
-// first part by end |step_k| rel_err (end = p0 + n_rows), so rel_err gets delta_max / (h end) on
-// top of theta's own bound and the product's rounding (dd_mul, below 2^-100). Double tables take
-// the second part as row offsets instead (near_grid_offset_source).
-template <class T>
+// Rows p0 .. p0 + n_rows - 1 of a near-grid axis into sink (pa pairs each; x_of as in
+// near_grid_source). The walk at row r is within r |h theta_k - step_k| + |delta_r| theta_k of
+// cis(x_r theta_k); the kernels bound the first part by end |step_k| rel_err (end = p0 + n_rows),
+// so rel_err gets delta_max / (h end) on top of theta's own bound and the product's rounding
+// (dd_mul, below 2^-100). Double tables take the second part as row offsets instead
+// (near_grid_offset_source).
+template <class T, class RowX, class Sink>
 constexpr posenc::status near_grid_rows(const rope::config& axis, const math::frequency_value* theta,
                                         const near_grid& g, std::uint64_t p0, std::size_t n_rows, std::size_t pa,
-                                        const double* x_of_row, math::sincos_result<T>* rows) noexcept {
+                                        const RowX& x_of, Sink& sink) noexcept {
   math::frequency_value step[frequency_cache::capacity] = {};
   const double end = static_cast<double>(p0 + n_rows);
   const double extra = std::is_same_v<T, double> ? 0.0 : g.max_delta / (g.h * end) * (1 + 0x1p-40);
@@ -324,10 +372,9 @@ constexpr posenc::status near_grid_rows(const rope::config& axis, const math::fr
     step[k] = {g.turns ? dd_mul(ht, two_pi_dd) : ht, theta[k].rel_err * (1 + 0x1p-50) + 0x1p-99 + extra,
                posenc::status::ok};
   }
-  const near_grid_source src{&axis, step, theta, x_of_row, p0, g.turns};
-  table_dest<T> sink{nullptr, nullptr, rows, pa, layout::half_split};
+  const near_grid_source<RowX> src{&axis, step, theta, x_of, g.turns};
   if constexpr (std::is_same_v<T, double>) {
-    const near_grid_offset_source off{src, g.h, g.max_delta / g.h * (1 + 0x1p-50)};
+    const near_grid_offset_source<RowX> off{src, g.h, g.max_delta / g.h * (1 + 0x1p-50)};
     return posenc::detail::sincos_table::fill_rows<T>(off, p0, n_rows, pa, nullptr, nullptr, sink);
   } else {
     return posenc::detail::sincos_table::fill_rows<T>(src, p0, n_rows, pa, nullptr, nullptr, sink);
@@ -354,16 +401,17 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
     const auto rows = static_cast<std::size_t>(g.hi - p0 + 1 < per_window ? g.hi - p0 + 1 : per_window);
     for (std::size_t r = 0; r < rows; ++r) x_of_row[r] = -1;
     for (std::size_t i = 0; i < tokens; ++i) {
-      const std::uint64_t r = near_grid_row(at[i], g.h) - p0;  // wraps past rows when below p0
+      const std::uint64_t r = g.row(at[i]) - p0;  // wraps past rows when below p0
       if (r < rows && x_of_row[r] < 0) x_of_row[r] = dabs(at[i]);
     }
     for (std::size_t r = 0; r < rows; ++r)
       if (x_of_row[r] < 0) x_of_row[r] = 0;
-    if (const posenc::status e = near_grid_rows<T>(axis, theta, g, p0, rows, pa, x_of_row, buffer);
+    table_dest<T> window{nullptr, nullptr, buffer, pa, layout::half_split};
+    if (const posenc::status e = near_grid_rows<T>(axis, theta, g, p0, rows, pa, window_row_x{x_of_row, p0}, window);
         e != posenc::status::ok)
       return e;
     for (std::size_t i = 0; i < tokens; ++i) {
-      const std::uint64_t r = near_grid_row(at[i], g.h) - p0;
+      const std::uint64_t r = g.row(at[i]) - p0;
       if (r >= rows) continue;
       if (dabs(at[i]) == x_of_row[r]) {
         gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i], i, first, column, dest,
@@ -393,6 +441,86 @@ template <class T>
                                 stream_window_entries<T> / pa);
 }
 
+// Whether one fill over the rows [lo, hi] of a stream, written straight into its tokens' rows
+// (token_rows.hpp), pays: at most 16 rows a token (a row entry costs about 1.5 ns at run time, a
+// scalar one about 60), as for the windows, but no limit on the rows: no window pays a set-up.
+constexpr bool direct_rows_pay(std::uint64_t lo, std::uint64_t hi, std::size_t tokens) noexcept {
+  return hi >= lo && hi - lo < 16 * static_cast<std::uint64_t>(tokens);
+}
+
+// In constant evaluation the one fill writes compact float rows in place (token_rows_sink's
+// row_pairs); other tables keep the rows allocated for the evaluation and the gather there.
+template <class T>
+constexpr bool direct_in_constant_evaluation(const table_dest<T>& dest) noexcept {
+  return std::is_same_v<T, float> && dest.pairs != nullptr;
+}
+
+// A grid axis whose rows never go back along the tokens (every token at its own row, a grid's row
+// axis, a text run at 0) in one fill over [lo, hi] of the grid config, each row written into the
+// rows of its tokens (sin negated at a negative coordinate, as gather_grid_pairs does): at run
+// time, and for compact float tables in constant evaluation. True when it filled the axis (st:
+// its status).
+template <class T>
+[[gnu::noinline]] constexpr bool fill_grid_direct(const rope::config& grid, std::uint64_t lo, std::uint64_t hi,
+                                                  std::size_t pa, const grid_positions& g, std::size_t tokens,
+                                                  std::size_t first, table_dest<T>& dest, posenc::status& st,
+                                                  bool nondecreasing) noexcept {
+  if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
+  if (!nondecreasing || !direct_rows_pay(lo, hi, tokens)) return false;
+  const auto row_of = [&g](std::size_t k) { return g.n(k); };
+  const frequency_cache theta = cache_frequencies(grid);
+  token_walk<decltype(row_of)> walk{row_of, tokens};
+  const auto negate = [](T s, double, std::size_t) { return negated(s); };
+  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, lo, first, &dest, g.at, negate};
+  const rope_source src{&grid, theta.get()};
+  st = posenc::detail::sincos_table::fill_rows<T>(src, lo, static_cast<std::size_t>(hi - lo + 1), pa, nullptr, nullptr,
+                                                  sink);
+  return true;
+}
+
+// A near-grid axis whose rows never go back along the tokens, in one fill over [g.lo, g.hi]
+// written into its tokens' rows (when fill_grid_direct would be). A row's x is its first token's (the walk, which the
+// source and the sink share: both seek the row the kernel is on); a later token at the row whose
+// position differs in its last bits takes its own scalar entries after the fill. True when it
+// filled the axis (st: its status).
+template <class T>
+[[gnu::noinline]] constexpr bool fill_near_grid_direct(const rope::config& axis, const math::frequency_value* theta,
+                                                       const near_grid& g, const double* at, std::size_t tokens,
+                                                       std::size_t pa, std::size_t first, table_dest<T>& dest,
+                                                       posenc::status& st) noexcept {
+  if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
+  const auto row_of = [at, &g](std::size_t k) { return g.row(at[k]); };
+  if (!direct_rows_pay(g.lo, g.hi, tokens) || !rows_nondecreasing(row_of, tokens)) return false;
+  token_walk<decltype(row_of)> walk{row_of, tokens};
+  const auto x_of = [&walk, at](std::uint64_t r) {
+    walk.seek(r);
+    return walk.first < walk.last ? dabs(at[walk.first]) : 0.0;
+  };
+  const turns_zeros zeros{&axis, theta};
+  const turns_zeros* const z = g.turns ? &zeros : nullptr;
+  const auto negate = [z](T s, double x, std::size_t column) { return sin_at_negative(s, z, x, column); };
+  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, g.lo, first, &dest, at, negate};
+  st = near_grid_rows<T>(axis, theta, g, g.lo, static_cast<std::size_t>(g.hi - g.lo + 1), pa, x_of, sink);
+  if (st != posenc::status::ok) return true;
+  dest.begin_chunk(first, pa);
+  std::uint64_t before = row_of(0);
+  for (std::size_t k = 1, k0 = 0; k < tokens; ++k) {
+    const std::uint64_t row = row_of(k);
+    if (row != before) {
+      k0 = k, before = row;  // the first token at its row: the row's x
+      continue;
+    }
+    if (dabs(at[k]) == dabs(at[k0])) continue;
+    const rope::real_position xk = rope::split_position(at[k]);  // once a token, not a pair
+    for (std::size_t j = 0; j < pa; ++j) {
+      const auto x = axis_entry<T>(axis, g.turns, theta[j], xk, static_cast<int>(j));
+      if (st == posenc::status::ok) st = x.error;
+      dest.store(k, first, j, x.value);
+    }
+  }
+  return true;
+}
+
 // An axis near a progression off any grid (near_grid_axis): its rows from the row kernels, at run
 // time in windows on the stack, in constant evaluation (float types: double tables take every entry
 // from the scalar function there) in rows allocated for the evaluation, when those pay; true when
@@ -410,6 +538,7 @@ template <class T>
   const frequency_cache theta = cache_frequencies(axis);
   if (theta.get() == nullptr) return false;
   const std::size_t ng_rows = static_cast<std::size_t>(ng.hi - ng.lo + 1);
+  if (fill_near_grid_direct<T>(axis, theta.get(), ng, at, tokens, pa, first, dest, st)) return true;
   if (!std::is_constant_evaluated() && stream_windows_pay<T>(ng.lo, ng.hi, pa, tokens)) {
     st = fill_near_grid_windows<T>(axis, theta.get(), ng, at, tokens, pa, first, dest);
     return true;
@@ -427,14 +556,17 @@ template <class T>
   return false;
 }
 
-// Axis by axis: an axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
-// either sign) whose 1D rows over [lo, hi] fit scratch takes them from the 1D row kernels and
-// gathers (in constant evaluation the fill allocates the rows when scratch is short and they are
-// worth it; at run time it fills them window by window in a stack buffer, stream_fill.hpp, when
-// that pays); an axis near a progression off any grid (near_grid_axis), the row kernels at step
-// h theta_k likewise (no scratch: stack windows, or in float types rows allocated in constant
-// evaluation); any other axis (turns, positions far apart or with no common step), the scalar
-// entries. The same bits every way (rope::sincos_at of the axis config).
+// Axis by axis. An axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
+// either sign) whose rows never go back along the tokens (every token at its own row, a grid's row
+// axis) is one fill of the 1D row kernels over [lo, hi] written straight into its tokens' rows
+// (fill_grid_direct: at run time, and for compact float tables in constant evaluation). Otherwise
+// its 1D rows over [lo, hi] come from the row kernels and are gathered: into scratch when they fit
+// it, else at run time window by window in a stack buffer (stream_fill.hpp) when that pays, in
+// constant evaluation rows allocated for the evaluation when they are worth it. An axis near a
+// progression off any grid (near_grid_axis) takes the row kernels at step h theta_k the same ways
+// (no scratch; in constant evaluation float types only). Any other axis (positions far apart or
+// with no common step), the scalar entries. The same bits every way (rope::sincos_at of the axis
+// config).
 template <class T>
 constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const double> positions, std::size_t size,
                                  std::size_t sin_size, table_dest<T> dest,
@@ -446,11 +578,25 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     return table_failure("ND RoPE positions must be axes x tokens, tokens > 0").error;
   if (size != sin_size) return table_failure("table cos and sin spans differ in size").error;
   if (size != tokens * width) return table_failure("table span size is not tokens times the row width").error;
-  for (const double p : positions)
-    if (!rope::split_position(p).ok()) return table_failure("ND RoPE positions must be finite, |p| <= 2^21").error;
+  bool finite = true;  // split_position(p).ok(): NaN and the infinities fail both compares
+  for (const double p : positions) finite = finite & (p <= rope::max_real_position) & (p >= -rope::max_real_position);
+  if (!finite) return table_failure("ND RoPE positions must be finite, |p| <= 2^21").error;
   rope::config axis[rope::nd_max_axes] = {};
   for (std::size_t a = 0; a < axes; ++a) axis[a] = rope::axis_config(c, a);
   dest.stride = width;
+  // The axes write their pairs axis after axis, so each row's later pairs are first written after
+  // the next rows' earlier ones. GCC's evaluator pays for an array element first stored before the
+  // last one stored at a cost that grows with the table (two axes of 32 pairs at 4096 tokens:
+  // 1.94x the 1D table's cost an entry, 1.54x after this; docs/performance.md): there every
+  // element is first written in order, as a 1D table writes it. Clang's evaluator holds a whole
+  // array from the start, so the pass would only cost it.
+  if (std::is_constant_evaluated() && !posenc::detail::sincos_table::clang_evaluator && axes > 1) {
+    if (dest.pairs != nullptr) {
+      for (std::size_t k = 0; k < size; ++k) dest.pairs[k] = math::sincos_result<T>{};
+    } else {
+      for (std::size_t k = 0; k < size; ++k) dest.cos[k] = T{}, dest.sin[k] = T{};
+    }
+  }
   const bool turns = c.angle == rope::angle_unit::turns;
   const auto plan = [&c, &axis, turns](std::size_t j) {
     const nd_pair q = nd_pair_of(c, static_cast<int>(j));
@@ -464,13 +610,15 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
     std::uint64_t lo = 0, hi = 0;
     int shift = 0;
-    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift);
+    bool ordered = false;  // the grid's n never decreases along the tokens
+    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift, &ordered);
     const rope::config grid = grid_config(axis[a], shift);
     const grid_positions g{positions.data() + a * tokens, pow2(shift)};
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
     posenc::status st = posenc::status::ok;
     bool done = false;
-    if (rows && need <= scratch.size()) {
+    if (rows) done = fill_grid_direct<T>(grid, lo, hi, pa, g, tokens, first, dest, st, ordered);
+    if (!done && rows && need <= scratch.size()) {
       st = fill_nd_axis_rows<T>(grid, lo, hi, pa, scratch.data(), g, tokens, first, dest);
       done = true;
     }
@@ -532,11 +680,14 @@ constexpr posenc::result<math::sincos_result<T>> nd_sincos(const nd_config& c, s
 
 // Rows i < tokens (positions.size() / axes), expanded in layout l (FLUX: interleaved). An axis of
 // integer positions, of fractions on a grid of 2^-s (EVA-02's i * 0.75) or of reals near a
-// progression r h (i * 2 / 3 in doubles), either sign, is gathered from 1D rows: at run time
-// filled window by window in an 8 KiB stack buffer when that pays (positions not far apart; the
-// scalar entries otherwise), in constant evaluation allocated for the evaluation (not for double
-// tables of reals off a grid). DINOv3's turns axes take the near-progression path. Other axes take the scalar
-// entries. posenc allocates nothing at run time. The same bits every way.
+// progression r h (i * 2 / 3 in doubles), either sign, comes from the 1D row kernels: where its
+// positions never go back along the tokens (|x| nondecreasing: a grid's row axis, a stream of
+// distinct positions), one fill writing each row into its tokens' rows; otherwise gathered from
+// 1D rows filled at run time window by window in an 8 KiB stack buffer when that pays (positions
+// not far apart; the scalar entries otherwise), in constant evaluation allocated for the
+// evaluation (not for double tables of reals off a grid). DINOv3's turns axes take the
+// near-progression path. Other axes take the scalar entries. posenc allocates nothing at run
+// time. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, layout l = layout::interleaved) noexcept {
@@ -553,7 +704,10 @@ constexpr posenc::status fill_nd_pair_table(const nd_config& c, std::span<const 
 
 // The scratch the fast fills below use: for each axis of grid positions (integers, or fractions on
 // a grid of 2^-shift, of either sign: detail::grid_axis), its 1D rows over the range of n (an axis
-// too fine for the grid needs none; nor does a turns config, whose entries are all scalar).
+// too fine for the grid needs none; nor does a turns config, whose entries are all scalar). An
+// axis whose rows never go back along the tokens leaves it unread, at run time and for compact
+// float tables in constant evaluation; the size counts it all the same, so that it does not
+// depend on the table's type or on where it is evaluated.
 constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double> positions) noexcept {
   if (c.axes_dim.empty() || positions.size() % c.axes_dim.size() != 0 || c.angle == angle_unit::turns) return 0;
   const std::size_t tokens = positions.size() / c.axes_dim.size();
@@ -568,8 +722,10 @@ constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double
   return most;
 }
 
-// The same tables, with the caller's scratch: each axis of integer positions whose rows fit it comes
-// from one fill of the 1D row kernels and is gathered (the others as above). The same bits every way.
+// The same tables, with the caller's scratch: each axis of grid positions whose rows fit it and go
+// back along the tokens (a grid's column axis) comes from one fill of the 1D row kernels into the
+// scratch and is gathered; an axis whose rows never go back needs none (one fill into the tokens'
+// rows, as above); the others as above. The same bits every way.
 template <storage_type T>
 constexpr posenc::status fill_nd_table(const nd_config& c, std::span<const double> positions, std::span<T> cos,
                                        std::span<T> sin, std::span<math::sincos_result<T>> scratch,

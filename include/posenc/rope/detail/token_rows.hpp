@@ -1,0 +1,145 @@
+// token_rows.hpp: one fill of a position stream's 1D rows written straight into the rows of the
+// tokens that read them, with no buffer and no gather: the path of an ND axis whose tokens' row
+// indices never go back (rope/nd.hpp), at run time and for compact float tables in constant
+// evaluation. Every token at its own row (a 1D stream of distinct positions on an axis), or a
+// grid's row axis (W tokens a row): the row kernels visit rows in increasing order within each
+// slice of columns, so a cursor over the tokens finds the tokens at each row in time linear in
+// the tokens a slice. Before it, an axis without scratch came in 8 KiB stack windows
+// (stream_fill.hpp), each paying a fill's set-up (E_1, the E_b chain, an anchor a column) every
+// 16 to 32 rows: 0.27x the 1D table where every token had its own row (docs/performance.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "posenc/math/sincos_result.hpp"
+#include "posenc/rope/detail/table_column.hpp"
+
+namespace posenc::rope::detail {
+
+// The tokens at a row of a stream whose rows never go back along the tokens: row_of(k) is token
+// k's row, nondecreasing in k. seek(p) sets [first, last) to the tokens at row p (empty when none
+// holds it): forward from the last row sought, from token 0 when p is below it (the next slice
+// of columns starts again at the first row).
+template <class RowOf>
+struct token_walk {
+  RowOf row_of;
+  std::size_t tokens = 0;
+  std::uint64_t row = ~std::uint64_t{0};  // the row last sought (none yet: every p is below it)
+  std::size_t first = 0, last = 0;
+
+  std::uint64_t before_row = ~std::uint64_t{0};  // the row sought before it, and its tokens
+  std::size_t before_first = 0, before_last = 0;
+
+  constexpr void seek(std::uint64_t p) noexcept {
+    if (p == row) return;
+    before_row = row, before_first = first, before_last = last;
+    std::size_t k = p < row ? 0 : last;
+    while (k < tokens && row_of(k) < p) ++k;
+    first = k;
+    while (k < tokens && row_of(k) == p) ++k;
+    last = k;
+    row = p;
+  }
+  // The tokens at row p, which may be the row before the last sought: constant evaluation's
+  // two-row pass asks for rows i and i + 1, then ends row i.
+  struct token_range {
+    std::size_t first, last;
+  };
+  constexpr token_range at(std::uint64_t p) noexcept {
+    if (p == before_row && p != row) return {before_first, before_last};
+    seek(p);
+    return {first, last};
+  }
+};
+
+// Whether token k's row never goes back along the tokens (token_walk's precondition).
+template <class RowOf>
+constexpr bool rows_nondecreasing(const RowOf& row_of, std::size_t tokens) noexcept {
+  if (tokens == 0) return true;
+  auto before = row_of(0);
+  for (std::size_t k = 1; k < tokens; ++k) {
+    const auto row = row_of(k);
+    if (row < before) return false;
+    before = row;
+  }
+  return true;
+}
+
+// The row kernels' sink (math/detail/sincos_table_engine.hpp) for rows lo + i of one stream,
+// whose column jj of chunk j0 is pair first + j0 + jj of the table: an entry goes to each token at
+// its row, its sin through negate(sin, x, column) at a negative coordinate x (rope/nd.hpp: RN(-y)
+// = -RN(y), but for a turns axis's exact zeros). The run-time kernels hand over a row's slice of
+// columns at once (store_slice: one seek and one test of the sign a token, not an entry);
+// constant evaluation's entries arrive one by one (store), row by row, so the walk moves once a
+// row there too.
+template <class T, class RowOf, class Negate>
+struct token_rows_sink {
+  token_walk<RowOf>* walk = nullptr;  // shared with a source that seeks the same rows (near-grid offsets)
+  std::uint64_t lo = 0;
+  std::size_t first = 0;
+  table_dest<T>* dest = nullptr;
+  const double* x = nullptr;  // the tokens' coordinates (their signs)
+  Negate negate;
+
+  constexpr void begin_chunk(std::size_t j0, std::size_t n) noexcept { dest->begin_chunk(first + j0, n); }
+  // Constant evaluation's float kernel (math/detail/sincos_table_rows_constexpr.hpp) writes a
+  // compact row in place: the first token's at the row, as its |x| gives it (null: no token
+  // reads the row, which the walk steps past); end_row then copies it to the row's other tokens
+  // and negates sin where a token's coordinate is negative, the first token's last (its values
+  // are the others' source). Only compact float tables take this sink in constant evaluation.
+  static constexpr bool skips_unread_rows = true;
+  constexpr math::sincos_result<float>* row_pairs(std::size_t i, std::size_t j0, std::size_t) noexcept
+    requires std::is_same_v<T, float>
+  {
+    if (dest->pairs == nullptr) return nullptr;
+    walk->seek(lo + i);
+    return walk->first < walk->last ? dest->pairs + walk->first * dest->stride + first + j0 : nullptr;
+  }
+  constexpr void end_row(std::size_t i, std::size_t j0, std::size_t n) noexcept {
+    if (dest->pairs == nullptr) return;
+    const auto tk = walk->at(lo + i);
+    if (tk.first == tk.last) return;
+    math::sincos_result<T>* const from = dest->pairs + tk.first * dest->stride + first + j0;
+    for (std::size_t k = tk.first + 1; k < tk.last; ++k) {
+      math::sincos_result<T>* const to = dest->pairs + k * dest->stride + first + j0;
+      if (x[k] < 0) {
+        for (std::size_t j = 0; j < n; ++j)
+          to[j] = math::sincos_result<T>{negate(from[j].sin, x[k], j0 + j), from[j].cos};
+      } else {
+        for (std::size_t j = 0; j < n; ++j) to[j] = from[j];
+      }
+    }
+    if (x[tk.first] < 0)
+      for (std::size_t j = 0; j < n; ++j) from[j].sin = negate(from[j].sin, x[tk.first], j0 + j);
+  }
+  constexpr void store(std::size_t i, std::size_t j0, std::size_t jj, const math::sincos_result<T>& r) noexcept {
+    walk->seek(lo + i);
+    for (std::size_t k = walk->first; k < walk->last; ++k)
+      dest->store(k, first + j0, jj, x[k] < 0 ? math::sincos_result<T>{negate(r.sin, x[k], j0 + jj), r.cos} : r);
+  }
+  [[gnu::always_inline]] void store_slice(std::size_t i, std::size_t j0, std::size_t s0, std::size_t w, const T* sn,
+                                          const T* cs) noexcept {
+    walk->seek(lo + i);
+    const std::size_t last = walk->last;
+    for (std::size_t k = walk->first; k < last; ++k) {
+      const double xk = x[k];
+      if (dest->pairs != nullptr) {
+        math::sincos_result<T>* const to = dest->pairs + k * dest->stride + first + j0 + s0;
+        if (xk < 0) {  // -0.0: not (sin 0 stays +0)
+          for (std::size_t j = 0; j < w; ++j) to[j] = math::sincos_result<T>{negate(sn[j], xk, j0 + s0 + j), cs[j]};
+        } else {
+          for (std::size_t j = 0; j < w; ++j) to[j] = math::sincos_result<T>{sn[j], cs[j]};
+        }
+      } else if (xk < 0) {
+        for (std::size_t j = 0; j < w; ++j)
+          dest->store(k, first + j0, s0 + j, math::sincos_result<T>{negate(sn[j], xk, j0 + s0 + j), cs[j]});
+      } else {
+        for (std::size_t j = 0; j < w; ++j) dest->store(k, first + j0, s0 + j, math::sincos_result<T>{sn[j], cs[j]});
+      }
+    }
+  }
+};
+
+}  // namespace posenc::rope::detail
