@@ -118,15 +118,15 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
 // positions do (shift 0); positions far apart on their grid (n past 2^21: i * 16 / 14 in doubles,
 // whose last bits put them on a grid of 2^-50) are not a grid axis (near_grid_axis below).
 constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
-                         std::uint64_t& hi, int& shift, bool* nondecreasing = nullptr) noexcept {
+                         std::uint64_t& hi, int& shift, row_order* order = nullptr) noexcept {
   lo = ~std::uint64_t{0}, hi = 0, shift = 0;
   const double* const at = positions.data() + a * tokens;
   // Integers up to 2^21 (the common case) in one pass: one compare and one conversion a token
   // (through int64: one instruction, where double to uint64 is a branch and two), not
   // split_position's bit work; about 1.5 ns a token at run time, a tenth of a 64-pair ND row
-  // where every token has its own row. The same pass says whether n never decreases along the
-  // tokens (fill_grid_direct's condition), where a pass of its own cost as much again.
-  bool integers = true, ordered = true;
+  // where every token has its own row. The same pass says how n runs along the tokens
+  // (fill_grid_direct's condition), where a pass of its own cost as much again.
+  bool integers = true, ordered = true, steps_of_one = true;
   std::uint64_t before = 0;
   for (std::size_t i = 0; i < tokens; ++i) {
     const double x = dabs(at[i]);
@@ -136,6 +136,7 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
       lo = u < lo ? u : lo;
       hi = u > hi ? u : hi;
       ordered = ordered && u >= before;
+      steps_of_one = steps_of_one && (i == 0 || u == before + 1);
       before = u;
       continue;
     }
@@ -144,11 +145,14 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
     if (!r.ok() || -r.scale_exp > 21) return false;  // finer than 2^-21: n past 2^21 unless 0
     shift = -r.scale_exp > shift ? -r.scale_exp : shift;
   }
+  const auto order_found = [&ordered, &steps_of_one] {
+    return !ordered ? row_order::goes_back : steps_of_one ? row_order::consecutive : row_order::nondecreasing;
+  };
   if (integers) {  // n = |x| <= 2^21 = max_table_position
-    if (nondecreasing != nullptr) *nondecreasing = ordered;
+    if (order != nullptr) *order = order_found();
     return true;
   }
-  lo = ~std::uint64_t{0}, hi = 0, ordered = true, before = 0;
+  lo = ~std::uint64_t{0}, hi = 0, ordered = true, steps_of_one = true, before = 0;
   const double up = pow2(shift);
   for (std::size_t i = 0; i < tokens; ++i) {
     const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
@@ -157,9 +161,10 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
     lo = q < lo ? q : lo;
     hi = q > hi ? q : hi;
     ordered = ordered && q >= before;
+    steps_of_one = steps_of_one && (i == 0 || q == before + 1);
     before = q;
   }
-  if (nondecreasing != nullptr) *nondecreasing = ordered;
+  if (order != nullptr) *order = order_found();
   return true;
 }
 
@@ -464,12 +469,12 @@ template <class T>
 [[gnu::noinline]] constexpr bool fill_grid_direct(const rope::config& grid, std::uint64_t lo, std::uint64_t hi,
                                                   std::size_t pa, const grid_positions& g, std::size_t tokens,
                                                   std::size_t first, table_dest<T>& dest, posenc::status& st,
-                                                  bool nondecreasing) noexcept {
+                                                  row_order order) noexcept {
   if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
-  if (!nondecreasing || !direct_rows_pay(lo, hi, tokens)) return false;
+  if (order == row_order::goes_back || !direct_rows_pay(lo, hi, tokens)) return false;
   const auto row_of = [&g](std::size_t k) { return g.n(k); };
   const frequency_cache theta = cache_frequencies(grid);
-  token_walk<decltype(row_of)> walk{row_of, tokens};
+  token_walk<decltype(row_of)> walk{row_of, tokens, order == row_order::consecutive, lo};
   const auto negate = [](T s, double, std::size_t) { return negated(s); };
   token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, lo, first, &dest, g.at, negate};
   const rope_source src{&grid, theta.get()};
@@ -490,8 +495,10 @@ template <class T>
                                                        posenc::status& st) noexcept {
   if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
   const auto row_of = [at, &g](std::size_t k) { return g.row(at[k]); };
-  if (!direct_rows_pay(g.lo, g.hi, tokens) || !rows_nondecreasing(row_of, tokens)) return false;
-  token_walk<decltype(row_of)> walk{row_of, tokens};
+  if (!direct_rows_pay(g.lo, g.hi, tokens)) return false;
+  const row_order order = order_of_rows(row_of, tokens);
+  if (order == row_order::goes_back) return false;
+  token_walk<decltype(row_of)> walk{row_of, tokens, order == row_order::consecutive, g.lo};
   const auto x_of = [&walk, at](std::uint64_t r) {
     walk.seek(r);
     return walk.first < walk.last ? dabs(at[walk.first]) : 0.0;
@@ -610,14 +617,14 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
     std::uint64_t lo = 0, hi = 0;
     int shift = 0;
-    bool ordered = false;  // the grid's n never decreases along the tokens
-    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift, &ordered);
+    row_order order = row_order::goes_back;  // how the grid's n runs along the tokens
+    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift, &order);
     const rope::config grid = grid_config(axis[a], shift);
     const grid_positions g{positions.data() + a * tokens, pow2(shift)};
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
     posenc::status st = posenc::status::ok;
     bool done = false;
-    if (rows) done = fill_grid_direct<T>(grid, lo, hi, pa, g, tokens, first, dest, st, ordered);
+    if (rows) done = fill_grid_direct<T>(grid, lo, hi, pa, g, tokens, first, dest, st, order);
     if (!done && rows && need <= scratch.size()) {
       st = fill_nd_axis_rows<T>(grid, lo, hi, pa, scratch.data(), g, tokens, first, dest);
       done = true;

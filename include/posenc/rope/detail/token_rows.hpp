@@ -18,29 +18,46 @@
 
 namespace posenc::rope::detail {
 
+// How a stream's rows run along the tokens: back somewhere; never back; or each token at the row
+// after the previous token's (every token its own row, none skipped: a 1D stream).
+enum class row_order : unsigned char { goes_back, nondecreasing, consecutive };
+
 // The tokens at a row of a stream whose rows never go back along the tokens: row_of(k) is token
 // k's row, nondecreasing in k. seek(p) sets [first, last) to the tokens at row p (empty when none
 // holds it): forward from the last row sought, from token 0 when p is below it (the next slice
-// of columns starts again at the first row).
+// of columns starts again at the first row). Consecutive rows (token k at row base + k) need no
+// search: the kernels seek once a row and a slice, and where every token has its own row the
+// search cost a fifth of a double row's entries.
 template <class RowOf>
 struct token_walk {
   RowOf row_of;
   std::size_t tokens = 0;
+  bool consecutive = false;  // token k at row base + k
+  std::uint64_t base = 0;
   std::uint64_t row = ~std::uint64_t{0};  // the row last sought (none yet: every p is below it)
   std::size_t first = 0, last = 0;
-
-  std::uint64_t before_row = ~std::uint64_t{0};  // the row sought before it, and its tokens
+  std::uint64_t next = 0;                        // row_of(last), when last < tokens
+  std::uint64_t before_row = ~std::uint64_t{0};  // constant evaluation: the row sought before it, and its tokens
   std::size_t before_first = 0, before_last = 0;
 
+  // Each token's row is computed once a pass (the row after a run is kept in next): a row costs a
+  // conversion from double.
   constexpr void seek(std::uint64_t p) noexcept {
     if (p == row) return;
-    before_row = row, before_first = first, before_last = last;
-    std::size_t k = p < row ? 0 : last;
-    while (k < tokens && row_of(k) < p) ++k;
+    if (std::is_constant_evaluated()) before_row = row, before_first = first, before_last = last;
+    if (consecutive) {  // p in [base, base + tokens): the kernels ask only for the fill's rows
+      first = static_cast<std::size_t>(p - base), last = first + 1, row = p;
+      return;
+    }
+    std::size_t k = last;
+    std::uint64_t r = next;
+    if (p < row) k = 0, r = tokens > 0 ? row_of(0) : 0;  // from the first token (row: ~0 before the first seek)
+    while (k < tokens && r < p)
+      if (++k < tokens) r = row_of(k);
     first = k;
-    while (k < tokens && row_of(k) == p) ++k;
-    last = k;
-    row = p;
+    while (k < tokens && r == p)
+      if (++k < tokens) r = row_of(k);
+    last = k, next = r, row = p;
   }
   // The tokens at row p, which may be the row before the last sought: constant evaluation's
   // two-row pass asks for rows i and i + 1, then ends row i.
@@ -54,17 +71,19 @@ struct token_walk {
   }
 };
 
-// Whether token k's row never goes back along the tokens (token_walk's precondition).
+// How token k's rows run (token_walk's precondition: not goes_back).
 template <class RowOf>
-constexpr bool rows_nondecreasing(const RowOf& row_of, std::size_t tokens) noexcept {
-  if (tokens == 0) return true;
+constexpr row_order order_of_rows(const RowOf& row_of, std::size_t tokens) noexcept {
+  if (tokens == 0) return row_order::nondecreasing;
+  bool steps_of_one = true;
   auto before = row_of(0);
   for (std::size_t k = 1; k < tokens; ++k) {
     const auto row = row_of(k);
-    if (row < before) return false;
+    if (row < before) return row_order::goes_back;
+    steps_of_one = steps_of_one && row == before + 1;
     before = row;
   }
-  return true;
+  return steps_of_one ? row_order::consecutive : row_order::nondecreasing;
 }
 
 // The row kernels' sink (math/detail/sincos_table_engine.hpp) for rows lo + i of one stream,
