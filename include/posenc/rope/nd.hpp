@@ -315,6 +315,21 @@ constexpr posenc::result<math::sincos_result<T>> axis_entry(const rope::config& 
   return turns ? sincos_turns_split<T>(axis, theta_k, x, k) : sincos_at_split<T>(axis, theta_k, nullptr, x, k);
 }
 
+// Token i's pairs of the axis from the scalar function at its own position x (a token near a
+// progression whose position differs in its last bits from its row's first token's), into
+// dest's pairs first .. first + pa (begin_chunk done); st keeps the first error.
+template <class T>
+constexpr void store_own_entries(const rope::config& axis, bool turns, const math::frequency_value* theta, double x,
+                                 std::size_t i, std::size_t pa, std::size_t first, table_dest<T>& dest,
+                                 posenc::status& st) noexcept {
+  const rope::real_position xi = rope::split_position(x);  // once a token, not a pair
+  for (std::size_t k = 0; k < pa; ++k) {
+    const auto e = axis_entry<T>(axis, turns, theta[k], xi, static_cast<int>(k));
+    if (st == posenc::status::ok) st = e.error;
+    dest.store(i, first, k, e.value);
+  }
+}
+
 // A near-grid axis's rows as a source of the row kernels (sincos_source.hpp): column k steps by
 // h theta_k, and the entry the test leaves undecided is the row's own position's: x_of(r), row
 // r's |x| (0 at a row no token reads; a window's array, or the tokens' walk: token_rows.hpp).
@@ -422,12 +437,7 @@ constexpr posenc::status fill_near_grid_axis(const rope::config& axis, const mat
         gather_grid_pairs<T>(buffer + static_cast<std::size_t>(r) * pa, pa, at[i], i, first, column, dest,
                              g.turns ? &zeros : nullptr);
       } else {
-        const rope::real_position xi = rope::split_position(at[i]);  // once a token, not a pair
-        for (std::size_t k = 0; k < pa; ++k) {
-          const auto x = axis_entry<T>(axis, g.turns, theta[k], xi, static_cast<int>(k));
-          if (st == posenc::status::ok) st = x.error;
-          dest.store(i, first, k, x.value);
-        }
+        store_own_entries<T>(axis, g.turns, theta, at[i], i, pa, first, dest, st);
       }
     }
   }
@@ -517,13 +527,7 @@ template <class T>
       k0 = k, before = row;  // the first token at its row: the row's x
       continue;
     }
-    if (dabs(at[k]) == dabs(at[k0])) continue;
-    const rope::real_position xk = rope::split_position(at[k]);  // once a token, not a pair
-    for (std::size_t j = 0; j < pa; ++j) {
-      const auto x = axis_entry<T>(axis, g.turns, theta[j], xk, static_cast<int>(j));
-      if (st == posenc::status::ok) st = x.error;
-      dest.store(k, first, j, x.value);
-    }
+    if (dabs(at[k]) != dabs(at[k0])) store_own_entries<T>(axis, g.turns, theta, at[k], k, pa, first, dest, st);
   }
   return true;
 }
