@@ -263,8 +263,9 @@ struct near_grid {
   double h = 0;
   double max_delta = 0;  // the largest |x - r h|, rounded up
   std::uint64_t lo = 0, hi = 0;
-  bool turns = false;  // the axis's angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
-  double inv_h = 0;    // 1 / h, rounded
+  bool turns = false;                      // the axis's angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
+  double inv_h = 0;                        // 1 / h, rounded
+  row_order order = row_order::goes_back;  // how the rows run along the tokens
   // The row of |x|: the integer nearest |x| / h, through a product (a fill reads it several times a
   // token, and a division costs about as much as a row's entry). Any rounding of the quotient
   // gives the same r where |x| is within 2^-20 h of r h (near_grid_axis checks that of this r), and
@@ -285,25 +286,35 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
   const near_grid at_h{h, 0, 0, 0, false, 1 / h};
   // Locals, not g's members, in the loop: a double store to g could alias at[i].
   double max_delta = 0;
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0, before = 0;
+  bool ordered = true, steps_of_one = true;  // how the rows run, in the same pass (grid_axis)
   for (std::size_t i = 0; i < tokens; ++i) {
     const double a = dabs(at[i]);
     if (!(a * at_h.inv_h <= static_cast<double>(max_table_position))) return false;  // 1 / h past double: inf
     const std::uint64_t r = at_h.row(a);
+    ordered = ordered && r >= before;
+    steps_of_one = steps_of_one && (i == 0 || r == before + 1);
+    before = r;
     if (r == 0 && a != 0) return false;
     if (r != 0) {
-      // r h = P + p exactly; a - P is exact (Sterbenz: a and P within 2^-19 of each other), so
-      // one rounding: |delta| <= |fl(a - P - p)| (1 + 2^-52).
-      const math::double_double rh = two_prod(static_cast<double>(r), h);
-      const double d = (a - rh.hi) - rh.lo;
-      const double bound = dabs(d) * (1 + 0x1p-50);
+      // P = RN(r h) is within 2^-53 |P| of r h, and a - P is exact when a and P are within a
+      // factor 2 of each other (Sterbenz): so |delta| <= |fl(a - P)| + 2^-53 |P|, the sum's own
+      // roundings in the (1 + 2^-50). Were a - P not exact, it would be at least P / 2 >= h / 2,
+      // and the axis refused below either way. A bound, not delta itself (a TwoProduct a token
+      // cost half of this pass: 4 ns a position); the rows' offsets take delta exactly
+      // (near_grid_offset_source).
+      const double P = static_cast<double>(r) * h;
+      const double bound = (dabs(a - P) + dabs(P) * 0x1p-53) * (1 + 0x1p-50);
       if (!(bound <= h * 0x1p-20)) return false;
       max_delta = bound > max_delta ? bound : max_delta;
     }
     lo = r < lo ? r : lo;
     hi = r > hi ? r : hi;
   }
-  g = {h, max_delta, lo, hi, false, at_h.inv_h};
+  const row_order order = !ordered       ? row_order::goes_back
+                          : steps_of_one ? row_order::consecutive
+                                         : row_order::nondecreasing;
+  g = {h, max_delta, lo, hi, false, at_h.inv_h, order};
   return true;
 }
 
@@ -505,10 +516,8 @@ template <class T>
                                                        posenc::status& st) noexcept {
   if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
   const auto row_of = [at, &g](std::size_t k) { return g.row(at[k]); };
-  if (!direct_rows_pay(g.lo, g.hi, tokens)) return false;
-  const row_order order = order_of_rows(row_of, tokens);
-  if (order == row_order::goes_back) return false;
-  token_walk<decltype(row_of)> walk{row_of, tokens, order == row_order::consecutive, g.lo};
+  if (g.order == row_order::goes_back || !direct_rows_pay(g.lo, g.hi, tokens)) return false;
+  token_walk<decltype(row_of)> walk{row_of, tokens, g.order == row_order::consecutive, g.lo};
   const auto x_of = [&walk, at](std::uint64_t r) {
     walk.seek(r);
     return walk.first < walk.last ? dabs(at[walk.first]) : 0.0;
@@ -518,7 +527,7 @@ template <class T>
   const auto negate = [z](T s, double x, std::size_t column) { return sin_at_negative(s, z, x, column); };
   token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, g.lo, first, &dest, at, negate};
   st = near_grid_rows<T>(axis, theta, g, g.lo, static_cast<std::size_t>(g.hi - g.lo + 1), pa, x_of, sink);
-  if (st != posenc::status::ok) return true;
+  if (st != posenc::status::ok || g.order == row_order::consecutive) return true;  // a token a row: its own x
   dest.begin_chunk(first, pa);
   std::uint64_t before = row_of(0);
   for (std::size_t k = 1, k0 = 0; k < tokens; ++k) {

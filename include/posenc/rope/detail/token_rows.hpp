@@ -71,21 +71,6 @@ struct token_walk {
   }
 };
 
-// How token k's rows run (token_walk's precondition: not goes_back).
-template <class RowOf>
-constexpr row_order order_of_rows(const RowOf& row_of, std::size_t tokens) noexcept {
-  if (tokens == 0) return row_order::nondecreasing;
-  bool steps_of_one = true;
-  auto before = row_of(0);
-  for (std::size_t k = 1; k < tokens; ++k) {
-    const auto row = row_of(k);
-    if (row < before) return row_order::goes_back;
-    steps_of_one = steps_of_one && row == before + 1;
-    before = row;
-  }
-  return steps_of_one ? row_order::consecutive : row_order::nondecreasing;
-}
-
 // The row kernels' sink (math/detail/sincos_table_engine.hpp) for rows lo + i of one stream,
 // whose column jj of chunk j0 is pair first + j0 + jj of the table: an entry goes to each token at
 // its row, its sin through negate(sin, x, column) at a negative coordinate x (rope/nd.hpp: RN(-y)
