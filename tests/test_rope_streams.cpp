@@ -611,6 +611,18 @@ TEST_CASE(
       CHECK(nd_mismatches<bfloat16>(c, pos) == 0);
       CHECK(nd_mismatches<float16>(c, pos) == 0);
     }
+  // Positions near a progression of step 2^-1000: below the 2^-900 near_grid_axis takes (its
+  // deviation bound assumes normal products), so the scalar entries, still correctly rounded.
+  {
+    std::vector<double> tiny(2 * n);
+    for (std::size_t i = 0; i < n; ++i)
+      tiny[i] = static_cast<double>(i) * 0x1p-1000 * 1.1, tiny[n + i] = static_cast<double>(i % 7) / 8;
+    rope::detail::near_grid g{};
+    CHECK_FALSE(rope::detail::near_grid_axis(tiny.data(), n, g));
+    const rope::nd_config c{.axes_dim = axes, .rope_theta = 1e4};
+    CHECK(nd_mismatches<float>(c, tiny) == 0);
+    CHECK(nd_mismatches<double>(c, tiny) == 0);
+  }
   // Long: 4096 tokens at their own rows, in doubles (the windows' limit made these scalar before:
   // rows past 4 x width windows), integer and off any grid, against MPFR at every 5th token.
   const std::size_t m = 4096;

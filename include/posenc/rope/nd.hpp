@@ -282,7 +282,9 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
     if (!(a <= rope::max_real_position)) return false;
     if (a > 0 && (h == 0 || a < h)) h = a;
   }
-  if (h == 0) return false;
+  // Below 2^-900 the products r h could leave the normal range, where a rounding's error is no
+  // longer relative (the bound below assumes it is): such axes take the scalar entries.
+  if (!(h >= 0x1p-900)) return false;
   const near_grid at_h{h, 0, 0, 0, false, 1 / h};
   // Locals, not g's members, in the loop: a double store to g could alias at[i].
   double max_delta = 0;
