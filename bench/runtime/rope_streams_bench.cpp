@@ -249,14 +249,15 @@ int main(int argc, char** argv) {
   // 2026-11-29 both took the scalar entries, about 39 ns each, as the 1D table at a list does.
   std::vector<double> frac = ids, off_grid = ids;
   for (std::size_t k = m; k < 3 * m; ++k) frac[k] *= 0.75, off_grid[k] = off_grid[k] * 16.0 / 14.0;
-  const auto nd_frac = [&] {
-    static_cast<void>(rope::fill_nd_pair_table<float>(flux, frac, nd_out));
-    g_sink += nd_out[m * 32].sin;
+  // A compact float ND fill of config c at positions p into nd_out, as a timed callable.
+  const auto nd_float = [&nd_out, m](const rope::nd_config& c, const std::vector<double>& p) {
+    return [&c, &p, &nd_out, m] {
+      static_cast<void>(rope::fill_nd_pair_table<float>(c, p, nd_out));
+      g_sink += nd_out[m * 32].sin;
+    };
   };
-  const auto nd_off_grid = [&] {
-    static_cast<void>(rope::fill_nd_pair_table<float>(flux, off_grid, nd_out));
-    g_sink += nd_out[m * 32].sin;
-  };
+  const auto nd_frac = nd_float(flux, frac);
+  const auto nd_off_grid = nd_float(flux, off_grid);
   auto [c5, d5] = race(nd_frac, nd_range1d, min_ms);
   report("posenc rope-nd fractional vs 1D range", c5, d5, m * 64, "1D range");
   auto [c6, d6] = race(nd_off_grid, nd_range1d, min_ms);
@@ -274,10 +275,7 @@ int main(int argc, char** argv) {
       dino_pos[k] = rope::dinov3_coord(static_cast<std::uint64_t>(ids[m + k]), static_cast<std::uint64_t>(grid)),
       dino_pos[m + k] =
           rope::dinov3_coord(static_cast<std::uint64_t>(ids[2 * m + k]), static_cast<std::uint64_t>(grid));
-  const auto nd_dino = [&] {
-    static_cast<void>(rope::fill_nd_pair_table<float>(dino, dino_pos, nd_out));
-    g_sink += nd_out[m * 32].sin;
-  };
+  const auto nd_dino = nd_float(dino, dino_pos);
   auto [c8, d8] = race(nd_dino, nd_range1d, min_ms);
   report("posenc rope-nd DINOv3 (turns) vs 1D range", c8, d8, m * 64, "1D range");
   // Every token its own row on two axes (positions i, and i * 16 / 14 off any grid; no listed
@@ -291,18 +289,12 @@ int main(int argc, char** argv) {
     own_off[m + i] = own_off[2 * m + i] = static_cast<double>(i) * 16.0 / 14.0;
   }
   std::vector<pair_f> own_scratch(rope::nd_scratch_size(flux, own_rows));
-  const auto nd_own = [&] {
-    static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_rows, nd_out));
-    g_sink += nd_out[m * 32].sin;
-  };
+  const auto nd_own = nd_float(flux, own_rows);
   const auto nd_own_scratch = [&] {
     static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_rows, nd_out, own_scratch));
     g_sink += nd_out[m * 32].sin;
   };
-  const auto nd_own_off = [&] {
-    static_cast<void>(rope::fill_nd_pair_table<float>(flux, own_off, nd_out));
-    g_sink += nd_out[m * 32].sin;
-  };
+  const auto nd_own_off = nd_float(flux, own_off);
   auto [c9, d9] = race(nd_own, nd_range1d, min_ms);
   report("posenc rope-nd own rows vs 1D range", c9, d9, m * 64, "1D range");
   auto [c10, d10] = race(nd_own_scratch, nd_range1d, min_ms);
