@@ -76,8 +76,9 @@ struct token_walk {
 // its row, its sin through negate(sin, x, column) at a negative coordinate x (rope/nd.hpp: RN(-y)
 // = -RN(y), but for a turns axis's exact zeros). The run-time kernels hand over a row's slice of
 // columns at once (store_slice: one seek and one test of the sign a token, not an entry);
-// constant evaluation's entries arrive one by one (store), row by row, so the walk moves once a
-// row there too.
+// constant evaluation's float kernel writes rows in place (row_pairs, end_row). store, an entry at
+// a time, is the engine's general path (fill_chunk), which the ND fills do not reach; it keeps
+// the sink complete for it.
 template <class T, class RowOf, class Negate>
 struct token_rows_sink {
   token_walk<RowOf>* walk = nullptr;  // shared with a source that seeks the same rows (near-grid offsets)
