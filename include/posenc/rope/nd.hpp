@@ -483,6 +483,33 @@ constexpr bool direct_in_constant_evaluation(const table_dest<T>& dest) noexcept
   return std::is_same_v<T, float> && dest.pairs != nullptr;
 }
 
+// The axes write their pairs axis after axis, so each row's later pairs are first written after
+// the next rows' earlier ones. GCC's evaluator pays for an array element first stored before the
+// last one stored at a cost that grows with the table (two axes of 32 pairs at 4096 tokens: 1.94x
+// the 1D table's cost an entry; docs/performance.md): there every element is first stored in
+// order, as a 1D table stores it. The first axis's one fill does it as it goes when it can (a
+// token's rest of row as zeros after its pairs, token_rows_sink); else this pass of zeros over the
+// whole table, before the first fill that stores out of order (1.54x). Clang's evaluator holds a
+// whole array from the start, so either would only cost it. pending: whether no element is stored
+// yet, and the pass is still owed; false after it.
+template <class T>
+constexpr void store_zeros_in_order(table_dest<T>& dest, std::size_t size, bool& pending) noexcept {
+  if (!pending) return;
+  pending = false;
+  if (dest.pairs != nullptr) {
+    for (std::size_t k = 0; k < size; ++k) dest.pairs[k] = math::sincos_result<T>{};
+  } else {
+    for (std::size_t k = 0; k < size; ++k) dest.cos[k] = T{}, dest.sin[k] = T{};
+  }
+}
+
+// Whether axis a's one fill (fill_grid_direct, fill_near_grid_direct) can store every element in
+// order in place of store_zeros_in_order: the first axis, in one slice of the constant-evaluation
+// kernel's columns.
+constexpr bool zeros_as_it_goes(bool pending, std::size_t a, std::size_t pa) noexcept {
+  return pending && a == 0 && pa <= posenc::detail::sincos_table::constexpr_columns_max;
+}
+
 // A grid axis whose rows never go back along the tokens (every token at its own row, a grid's row
 // axis, a text run at 0) in one fill over [lo, hi] of the grid config, each row written into the
 // rows of its tokens (sin negated at a negative coordinate, as gather_grid_pairs does): at run
@@ -492,14 +519,14 @@ template <class T>
 [[gnu::noinline]] constexpr bool fill_grid_direct(const rope::config& grid, std::uint64_t lo, std::uint64_t hi,
                                                   std::size_t pa, const grid_positions& g, std::size_t tokens,
                                                   std::size_t first, table_dest<T>& dest, posenc::status& st,
-                                                  row_order order) noexcept {
+                                                  row_order order, bool zero_rest_of_row) noexcept {
   if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
   if (order == row_order::goes_back || !direct_rows_pay(lo, hi, tokens)) return false;
   const auto row_of = [&g](std::size_t k) { return g.n(k); };
   const frequency_cache theta = cache_frequencies(grid);
   token_walk<decltype(row_of)> walk{row_of, tokens, order == row_order::consecutive, lo};
   const auto negate = [](T s, double, std::size_t) { return negated(s); };
-  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, lo, first, &dest, g.at, negate};
+  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, lo, first, &dest, g.at, negate, zero_rest_of_row};
   const rope_source src{&grid, theta.get()};
   st = posenc::detail::sincos_table::fill_rows<T>(src, lo, static_cast<std::size_t>(hi - lo + 1), pa, nullptr, nullptr,
                                                   sink);
@@ -515,7 +542,7 @@ template <class T>
 [[gnu::noinline]] constexpr bool fill_near_grid_direct(const rope::config& axis, const math::frequency_value* theta,
                                                        const near_grid& g, const double* at, std::size_t tokens,
                                                        std::size_t pa, std::size_t first, table_dest<T>& dest,
-                                                       posenc::status& st) noexcept {
+                                                       posenc::status& st, bool zero_rest_of_row) noexcept {
   if (std::is_constant_evaluated() && !direct_in_constant_evaluation(dest)) return false;
   const auto row_of = [at, &g](std::size_t k) { return g.row(at[k]); };
   if (g.order == row_order::goes_back || !direct_rows_pay(g.lo, g.hi, tokens)) return false;
@@ -527,7 +554,7 @@ template <class T>
   const turns_zeros zeros{&axis, theta};
   const turns_zeros* const z = g.turns ? &zeros : nullptr;
   const auto negate = [z](T s, double x, std::size_t column) { return sin_at_negative(s, z, x, column); };
-  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, g.lo, first, &dest, at, negate};
+  token_rows_sink<T, decltype(row_of), decltype(negate)> sink{&walk, g.lo, first, &dest, at, negate, zero_rest_of_row};
   st = near_grid_rows<T>(axis, theta, g, g.lo, static_cast<std::size_t>(g.hi - g.lo + 1), pa, x_of, sink);
   if (st != posenc::status::ok || g.order == row_order::consecutive) return true;  // a token a row: its own x
   dest.begin_chunk(first, pa);
@@ -546,12 +573,14 @@ template <class T>
 // An axis near a progression off any grid (near_grid_axis): its rows from the row kernels, at run
 // time in windows on the stack, in constant evaluation (float types: double tables take every entry
 // from the scalar function there) in rows allocated for the evaluation, when those pay; true when
-// it filled the axis (st: its status). turns: DINOv3's angle in turns. Out of line, so that
-// fill_nd's own code and frame stay as they were.
+// it filled the axis (st: its status). turns: DINOv3's angle in turns. zeros: as for
+// store_zeros_in_order (true only where zeros_as_it_goes; size: the table's). Out of line, so
+// that fill_nd's own code and frame stay as they were.
 template <class T>
 [[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, bool turns, const double* at,
                                                 std::size_t tokens, std::size_t pa, std::size_t first,
-                                                table_dest<T>& dest, posenc::status& st) noexcept {
+                                                table_dest<T>& dest, posenc::status& st, std::size_t size,
+                                                bool& zeros) noexcept {
   if constexpr (std::is_same_v<T, double>)
     if (std::is_constant_evaluated()) return false;  // the row kernel's offsets are run time's alone
   near_grid ng{};
@@ -560,7 +589,11 @@ template <class T>
   const frequency_cache theta = cache_frequencies(axis);
   if (theta.get() == nullptr) return false;
   const std::size_t ng_rows = static_cast<std::size_t>(ng.hi - ng.lo + 1);
-  if (fill_near_grid_direct<T>(axis, theta.get(), ng, at, tokens, pa, first, dest, st)) return true;
+  if (fill_near_grid_direct<T>(axis, theta.get(), ng, at, tokens, pa, first, dest, st, zeros)) {
+    zeros = false;
+    return true;
+  }
+  store_zeros_in_order(dest, size, zeros);
   if (!std::is_constant_evaluated() && stream_windows_pay<T>(ng.lo, ng.hi, pa, tokens)) {
     st = fill_near_grid_windows<T>(axis, theta.get(), ng, at, tokens, pa, first, dest);
     return true;
@@ -606,19 +639,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   rope::config axis[rope::nd_max_axes] = {};
   for (std::size_t a = 0; a < axes; ++a) axis[a] = rope::axis_config(c, a);
   dest.stride = width;
-  // The axes write their pairs axis after axis, so each row's later pairs are first written after
-  // the next rows' earlier ones. GCC's evaluator pays for an array element first stored before the
-  // last one stored at a cost that grows with the table (two axes of 32 pairs at 4096 tokens:
-  // 1.94x the 1D table's cost an entry, 1.54x after this; docs/performance.md): there every
-  // element is first written in order, as a 1D table writes it. Clang's evaluator holds a whole
-  // array from the start, so the pass would only cost it.
-  if (std::is_constant_evaluated() && !posenc::detail::sincos_table::clang_evaluator && axes > 1) {
-    if (dest.pairs != nullptr) {
-      for (std::size_t k = 0; k < size; ++k) dest.pairs[k] = math::sincos_result<T>{};
-    } else {
-      for (std::size_t k = 0; k < size; ++k) dest.cos[k] = T{}, dest.sin[k] = T{};
-    }
-  }
+  // GCC's constant evaluation: every element first stored in order (store_zeros_in_order).
+  bool zeros = std::is_constant_evaluated() && !posenc::detail::sincos_table::clang_evaluator && axes > 1;
   const bool turns = c.angle == rope::angle_unit::turns;
   const auto plan = [&c, &axis, turns](std::size_t j) {
     const nd_pair q = nd_pair_of(c, static_cast<int>(j));
@@ -639,7 +661,10 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
     posenc::status st = posenc::status::ok;
     bool done = false;
-    if (rows) done = fill_grid_direct<T>(grid, lo, hi, pa, g, tokens, first, dest, st, order);
+    if (!zeros_as_it_goes(zeros, a, pa)) store_zeros_in_order(dest, size, zeros);
+    if (rows) done = fill_grid_direct<T>(grid, lo, hi, pa, g, tokens, first, dest, st, order, zeros);
+    if (done) zeros = false;
+    if (rows) store_zeros_in_order(dest, size, zeros);
     if (!done && rows && need <= scratch.size()) {
       st = fill_nd_axis_rows<T>(grid, lo, hi, pa, scratch.data(), g, tokens, first, dest);
       done = true;
@@ -673,7 +698,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     }
     // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
     if (!done && !rows)
-      done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st);
+      done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st, size, zeros);
+    store_zeros_in_order(dest, size, zeros);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
     first += pa;

@@ -87,6 +87,12 @@ struct token_rows_sink {
   table_dest<T>* dest = nullptr;
   const double* x = nullptr;  // the tokens' coordinates (their signs)
   Negate negate;
+  // GCC's constant evaluation, the axis whose pairs start each row (first == 0, one slice of
+  // columns): after a token's pairs, end_row first stores the rest of its row, [first + n,
+  // stride), as zeros, for the later axes to overwrite. Every element is then first stored in
+  // order, which GCC's evaluator needs to store in constant time (rope/nd.hpp, fill_nd), with no
+  // pass of zeros over the whole table before the axes.
+  bool zero_rest_of_row = false;
 
   constexpr void begin_chunk(std::size_t j0, std::size_t n) noexcept { dest->begin_chunk(first + j0, n); }
   // Constant evaluation's float kernel (math/detail/sincos_table_rows_constexpr.hpp) writes a
@@ -107,14 +113,17 @@ struct token_rows_sink {
     const auto tk = walk->at(lo + i);
     if (tk.first == tk.last) return;
     math::sincos_result<T>* const from = dest->pairs + tk.first * dest->stride + first + j0;
-    for (std::size_t k = tk.first + 1; k < tk.last; ++k) {
+    const std::size_t rest = zero_rest_of_row ? dest->stride - (first + j0 + n) : 0;
+    for (std::size_t k = tk.first; k < tk.last; ++k) {
       math::sincos_result<T>* const to = dest->pairs + k * dest->stride + first + j0;
-      if (x[k] < 0) {
+      if (k == tk.first) {  // the kernel's own row
+      } else if (x[k] < 0) {
         for (std::size_t j = 0; j < n; ++j)
           to[j] = math::sincos_result<T>{negate(from[j].sin, x[k], j0 + j), from[j].cos};
       } else {
         for (std::size_t j = 0; j < n; ++j) to[j] = from[j];
       }
+      for (std::size_t j = n; j < n + rest; ++j) to[j] = math::sincos_result<T>{};
     }
     if (x[tk.first] < 0)
       for (std::size_t j = 0; j < n; ++j) from[j].sin = negate(from[j].sin, x[tk.first], j0 + j);
