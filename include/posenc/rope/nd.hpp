@@ -126,18 +126,13 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
   // split_position's bit work; about 1.5 ns a token at run time, a tenth of a 64-pair ND row
   // where every token has its own row. The same pass says how n runs along the tokens
   // (fill_grid_direct's condition), where a pass of its own cost as much again.
-  bool integers = true, ordered = true, steps_of_one = true;
-  std::uint64_t before = 0;
+  bool integers = true;
+  row_scan scan{};
   for (std::size_t i = 0; i < tokens; ++i) {
     const double x = dabs(at[i]);
     const auto q = static_cast<std::int64_t>(x <= rope::max_real_position ? x : 0.0);  // NaN: 0
     if (x <= rope::max_real_position && x == static_cast<double>(q)) {
-      const auto u = static_cast<std::uint64_t>(q);
-      lo = u < lo ? u : lo;
-      hi = u > hi ? u : hi;
-      ordered = ordered && u >= before;
-      steps_of_one = steps_of_one && (i == 0 || u == before + 1);
-      before = u;
+      scan.add(static_cast<std::uint64_t>(q), i == 0);
       continue;
     }
     integers = false;
@@ -145,26 +140,17 @@ constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, 
     if (!r.ok() || -r.scale_exp > 21) return false;  // finer than 2^-21: n past 2^21 unless 0
     shift = -r.scale_exp > shift ? -r.scale_exp : shift;
   }
-  const auto order_found = [&ordered, &steps_of_one] {
-    return !ordered ? row_order::goes_back : steps_of_one ? row_order::consecutive : row_order::nondecreasing;
-  };
-  if (integers) {  // n = |x| <= 2^21 = max_table_position
-    if (order != nullptr) *order = order_found();
-    return true;
-  }
-  lo = ~std::uint64_t{0}, hi = 0, ordered = true, steps_of_one = true, before = 0;
-  const double up = pow2(shift);
-  for (std::size_t i = 0; i < tokens; ++i) {
-    const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
-    if (!(n <= static_cast<double>(max_table_position))) return false;
-    const auto q = static_cast<std::uint64_t>(static_cast<std::int64_t>(n));  // n <= 2^21
-    lo = q < lo ? q : lo;
-    hi = q > hi ? q : hi;
-    ordered = ordered && q >= before;
-    steps_of_one = steps_of_one && (i == 0 || q == before + 1);
-    before = q;
-  }
-  if (order != nullptr) *order = order_found();
+  if (!integers) {  // n = |x| 2^shift, after the pass that found shift
+    scan = {};
+    const double up = pow2(shift);
+    for (std::size_t i = 0; i < tokens; ++i) {
+      const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
+      if (!(n <= static_cast<double>(max_table_position))) return false;
+      scan.add(static_cast<std::uint64_t>(static_cast<std::int64_t>(n)), i == 0);  // n <= 2^21
+    }
+  }  // integers: n = |x| <= 2^21 = max_table_position
+  lo = scan.lo, hi = scan.hi;
+  if (order != nullptr) *order = scan.order();
   return true;
 }
 
@@ -288,15 +274,12 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
   const near_grid at_h{h, 0, 0, 0, false, 1 / h};
   // Locals, not g's members, in the loop: a double store to g could alias at[i].
   double max_delta = 0;
-  std::uint64_t lo = ~std::uint64_t{0}, hi = 0, before = 0;
-  bool ordered = true, steps_of_one = true;  // how the rows run, in the same pass (grid_axis)
+  row_scan scan{};  // the rows' range and how they run, in the same pass (grid_axis)
   for (std::size_t i = 0; i < tokens; ++i) {
     const double a = dabs(at[i]);
     if (!(a * at_h.inv_h <= static_cast<double>(max_table_position))) return false;  // 1 / h past double: inf
     const std::uint64_t r = at_h.row(a);
-    ordered = ordered && r >= before;
-    steps_of_one = steps_of_one && (i == 0 || r == before + 1);
-    before = r;
+    scan.add(r, i == 0);
     if (r == 0 && a != 0) return false;
     if (r != 0) {
       // P = RN(r h) is within 2^-53 |P| of r h, and a - P is exact when a and P are within a
@@ -310,13 +293,8 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
       if (!(bound <= h * 0x1p-20)) return false;
       max_delta = bound > max_delta ? bound : max_delta;
     }
-    lo = r < lo ? r : lo;
-    hi = r > hi ? r : hi;
   }
-  const row_order order = !ordered       ? row_order::goes_back
-                          : steps_of_one ? row_order::consecutive
-                                         : row_order::nondecreasing;
-  g = {h, max_delta, lo, hi, false, at_h.inv_h, order};
+  g = {h, max_delta, scan.lo, scan.hi, false, at_h.inv_h, scan.order()};
   return true;
 }
 

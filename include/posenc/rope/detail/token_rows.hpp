@@ -22,6 +22,24 @@ namespace posenc::rope::detail {
 // after the previous token's (every token its own row, none skipped: a 1D stream).
 enum class row_order : unsigned char { goes_back, nondecreasing, consecutive };
 
+// A stream's row range and row_order, found in the pass that computes its tokens' rows (grid_axis,
+// near_grid_axis: a pass of its own cost as much again): one add a token, in token order.
+struct row_scan {
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  std::uint64_t before = 0;  // the last token's row
+  bool ordered = true, steps_of_one = true;
+  constexpr void add(std::uint64_t r, bool first_token) noexcept {
+    lo = r < lo ? r : lo;
+    hi = r > hi ? r : hi;
+    ordered = ordered && r >= before;
+    steps_of_one = steps_of_one && (first_token || r == before + 1);
+    before = r;
+  }
+  constexpr row_order order() const noexcept {
+    return !ordered ? row_order::goes_back : steps_of_one ? row_order::consecutive : row_order::nondecreasing;
+  }
+};
+
 // The tokens at a row of a stream whose rows never go back along the tokens: row_of(k) is token
 // k's row, nondecreasing in k. seek(p) sets [first, last) to the tokens at row p (empty when none
 // holds it): forward from the last row sought, from token 0 when p is below it (the next slice
