@@ -28,6 +28,7 @@
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/config.hpp"
 #include "posenc/rope/detail/angle_mp.hpp"
+#include "posenc/rope/detail/dyadic_frequency.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/validate.hpp"
 #include "posenc/status.hpp"
@@ -117,6 +118,9 @@ constexpr posenc::result<math::sincos_result<T>> sincos_with(const rope::config&
       return finish_pair<T>(r, posenc::status::ok);
     }
   }
+  // An angle below 2^-600 with a dyadic frequency: exact, and decided without an enclosure
+  // (dyadic_frequency.hpp); the multiprecision loop could not decide its midpoints.
+  if (!fold && tiny_dyadic_sincos<T>(c, m, scale_exp, j, r)) return {r, posenc::status::ok};
   const auto a = scaled_sincos_mp<T>(c, m, j, fold, scale_exp);
   return finish_pair<T>(a.value, a.error);
 }

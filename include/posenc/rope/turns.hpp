@@ -15,7 +15,7 @@
 // taken exactly (math/detail/mp/turns.hpp).
 // Exact entries: cos or sin is a dyadic only when t is rational (2 pi t for an algebraic
 // irrational t has transcendental cos and sin: Gelfond-Schneider on e^(2 pi i t) = (-1)^(2t)), and
-// then only 0, +-1/2, +-1 (Niven). When theta_j is a dyadic (exact_dyadic_frequency: theta_0 = 1,
+// then only 0, +-1/2, +-1 (Niven). When theta_j is a dyadic (exact_dyadic_frequency, rope/detail/dyadic_frequency.hpp: theta_0 = 1,
 // or a power-of-two base), t is a dyadic and the exact cases are the quarter turns, detected by
 // integer arithmetic (exact_quarter_turns): sin/cos in {0, +-1}, zeros +0. When theta_j is a rational that is not a
 // dyadic (base 100, theta = 1/10 at k = D/8) and p theta_j is a multiple of 1/4 or 1/12 (p = 2.5,
@@ -32,6 +32,7 @@
 #include "posenc/rope/angle.hpp"
 #include "posenc/rope/checked_config.hpp"
 #include "posenc/rope/detail/angle_mp.hpp"
+#include "posenc/rope/detail/dyadic_frequency.hpp"
 #include "posenc/rope/frequencies.hpp"
 #include "posenc/rope/real_position.hpp"
 #include "posenc/status.hpp"
@@ -46,23 +47,6 @@ constexpr math::sincos_result<T> quarter_turn(int q) noexcept {
   if (q == 1) return {one, z};
   if (q == 2) return {z, negated(one)};
   return {negated(one), z};
-}
-
-// theta_j as a double when it is a dyadic, known without evaluating it: the default scaling's
-// base^(-2j/d) is 1 at j = 0, and 2^(-2jk/d) for base = 2^k when d divides 2jk (else irrational or
-// a non-dyadic rational: math/geometric_frequency.hpp). Other scalings: false (their dyadic
-// frequencies, e.g. linear by a power of two, are not detected; their quarter turns then give
-// domain_error, as a non-dyadic rational's do).
-constexpr bool exact_dyadic_frequency(const rope::config& c, int j, double& theta) noexcept {
-  if (c.rope_type != rope::scaling::default_) return false;
-  if (j == 0) {
-    theta = 1.0;
-    return true;
-  }
-  const std::int64_t k = power_of_two_exponent(c.rope_theta), d = rope::rotary_dim(c);
-  if (k == 0 || d <= 0 || (2 * j * k) % d != 0 || 2 * j * k / d > 1000) return false;
-  theta = pow2(static_cast<int>(-(2 * j * k / d)));
-  return true;
 }
 
 // The fast path at m 2^s (m >= 1): true when both results passed the rounding test.
