@@ -1,19 +1,24 @@
-// A property test of ND axial RoPE tables (rope/nd.hpp) with RapidCheck: random configs (one to
-// four axes, their widths, the base, radians or turns) and random positions, axis by axis drawn
-// from shapes that reach each of fill_nd's paths, are the MPFR values (verify/rope_oracle.hpp) at
-// 0 ULP in four types, in compact rows and in both expanded layouts, with and without scratch.
+// Property tests of the multi-stream RoPE tables with RapidCheck, against the MPFR oracle
+// (verify/rope_oracle.hpp) at 0 ULP in four types, in compact rows and in both expanded layouts,
+// with and without scratch:
+// - ND axial RoPE (rope/nd.hpp): random configs (one to four axes, their widths, the base, radians
+//   or turns) and random positions, axis by axis drawn from shapes that reach each of fill_nd's
+//   paths;
+// - M-RoPE (rope/mrope.hpp): random sections in the three layouts and random token sequences
+//   (text runs, image grids, video frames, scattered tokens) that reach each of fill_mrope's paths.
 //
-// Why: fill_nd picks a path per axis from its positions (one fill straight into the tokens' rows
-// where the rows never go back, in steps of one or with repeats; scratch and a gather; run-time
-// stack windows; near a progression off any grid, in floats with a widened bound and in doubles
-// with row offsets; a later token an ulp off its row's first; the scalar entries). The directed
-// tests (test_rope_streams, test_rope_turns) take each path on shapes chosen for it; here the
-// shapes mix within one table, at random sizes, signs, steps and offsets, so that a path's
-// condition and its neighbour's meet where no directed shape put them. A failing case shrinks to
-// a small table and names its axes' shapes and positions.
-#include <rapidcheck.h>
+// Why: the fills pick a path per axis or block from the positions (ND: one fill straight into the
+// tokens' rows where the rows never go back, in steps of one or with repeats; scratch and a
+// gather; run-time stack windows; near a progression off any grid, in floats with a widened
+// bound and in doubles with row offsets; a later token an ulp off its row's first; the scalar
+// entries. M-RoPE: text runs as 1D rows, blocks gathered from rows, windows, scalar entries). The
+// directed tests (test_rope_streams, test_rope_turns) take each path on shapes chosen for it; here
+// the shapes mix within one table, at random sizes, signs, steps and offsets, so that a path's
+// condition and its neighbour's meet where no directed shape put them. A failing case shrinks to a
+// small table and prints its positions.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -25,6 +30,7 @@
 
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
+#include "posenc/rope/mrope.hpp"
 #include "posenc/rope/nd.hpp"
 #include "posenc/testing/detail/rope_search.hpp"
 #include "posenc/verify/rope_oracle.hpp"
@@ -358,6 +364,159 @@ auto every_entry_is_mpfr(bool one_ulp_off) {
   };
 }
 
+// An M-RoPE case: the text config's head and base, the sections and layout, and stream-major
+// positions (t, h, w rows of `tokens` each).
+struct mrope_case {
+  int head_dim = 128;
+  double theta = 1e6;
+  std::array<int, 3> section{};
+  rope::mrope_layout layout = rope::mrope_layout::sections;
+  std::size_t tokens = 0;
+  std::vector<std::uint64_t> pos;
+};
+
+std::ostream& operator<<(std::ostream& o, const mrope_case& c) {
+  o << "head_dim " << c.head_dim << ", theta " << c.theta << ", mrope_section [" << c.section[0] << ", " << c.section[1]
+    << ", " << c.section[2] << "], layout " << static_cast<int>(c.layout) << ", " << c.tokens << " tokens\n";
+  for (std::size_t s = 0; s < 3; ++s) {
+    o << "  "
+      << "thw"[s] << ":";
+    for (std::size_t i = 0; i < c.tokens && i < 24; ++i) o << " " << c.pos[s * c.tokens + i];
+    o << (c.tokens > 24 ? " ...\n" : "\n");
+  }
+  return o;
+}
+
+// Segments as get_rope_index lays them out (rope/mrope_positions.hpp builds the same): a text run
+// continues from the next position; an image of gh x gw patches sits at (next, next + r, next + c);
+// a video of gt frames steps t by a stride. And two that no model lays out, for the conditions
+// between paths: text-like runs where one stream is now and then off by one (a text run must end
+// there), and scattered tokens at any positions below 2^21.
+rc::Gen<mrope_case> mrope_cases() {
+  return rc::gen::exec([] {
+    mrope_case c;
+    c.head_dim = 2 * *rc::gen::element(8, 16, 32, 64);
+    c.theta = *rc::gen::element(1e4, 1e6, 5e6);
+    const int pairs = c.head_dim / 2;
+    const int a = *rc::gen::inRange(0, pairs + 1), b = *rc::gen::inRange(0, pairs - a + 1);
+    c.section = {a, b, pairs - a - b};
+    c.layout = static_cast<rope::mrope_layout>(*rc::gen::inRange(0, 3));
+    std::vector<std::uint64_t> t, h, w;
+    std::uint64_t next = *rc::gen::element<std::uint64_t>(0, 5, 1000);
+    const int segments = *rc::gen::inRange(1, 7);
+    for (int g = 0; g < segments && t.size() < 400; ++g) {
+      switch (*rc::gen::inRange(0, 5)) {
+        case 0: {  // text
+          const auto n = static_cast<std::uint64_t>(*rc::gen::inRange(1, 60));
+          for (std::uint64_t i = 0; i < n; ++i) t.push_back(next + i), h.push_back(next + i), w.push_back(next + i);
+          next += n;
+          break;
+        }
+        case 1: {  // image
+          const auto gh = static_cast<std::uint64_t>(*rc::gen::inRange(1, 12)),
+                     gw = static_cast<std::uint64_t>(*rc::gen::inRange(1, 12));
+          for (std::uint64_t r = 0; r < gh; ++r)
+            for (std::uint64_t q = 0; q < gw; ++q) t.push_back(next), h.push_back(next + r), w.push_back(next + q);
+          next += gh > gw ? gh : gw;
+          break;
+        }
+        case 2: {  // video
+          const auto gt = static_cast<std::uint64_t>(*rc::gen::inRange(1, 5)),
+                     gs = static_cast<std::uint64_t>(*rc::gen::inRange(1, 6)),
+                     stride = static_cast<std::uint64_t>(*rc::gen::element(1, 2, 25, 50));
+          for (std::uint64_t f = 0; f < gt; ++f)
+            for (std::uint64_t r = 0; r < gs; ++r)
+              for (std::uint64_t q = 0; q < gs; ++q)
+                t.push_back(next + f * stride), h.push_back(next + r), w.push_back(next + q);
+          next += (gt - 1) * stride + gs;
+          break;
+        }
+        case 3: {  // text-like: each stream one past the last, but one stream now and then off by one
+          const auto n = static_cast<std::uint64_t>(*rc::gen::inRange(1, 40));
+          const auto odd = static_cast<std::uint64_t>(*rc::gen::inRange(2, 9));  // every odd-th token
+          for (std::uint64_t i = 0; i < n; ++i) {
+            const std::uint64_t s = (i + 1) % odd == 0 ? i % 3 : 3;  // the stream off by one, or none
+            t.push_back(next + i + (s == 0)), h.push_back(next + i + (s == 1)), w.push_back(next + i + (s == 2));
+          }
+          next += n + 1;
+          break;
+        }
+        default: {  // scattered
+          const auto n = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
+          for (std::size_t i = 0; i < n; ++i) {
+            t.push_back(static_cast<std::uint64_t>(*rc::gen::inRange(0, 1 << 21)));
+            h.push_back(static_cast<std::uint64_t>(*rc::gen::inRange(0, 1 << 21)));
+            w.push_back(static_cast<std::uint64_t>(*rc::gen::inRange(0, 1 << 21)));
+          }
+        }
+      }
+    }
+    c.tokens = t.size();
+    c.pos = t;
+    c.pos.insert(c.pos.end(), h.begin(), h.end());
+    c.pos.insert(c.pos.end(), w.begin(), w.end());
+    return c;
+  });
+}
+
+// The MPFR value of pair j at integer position p, each (p, j) once, rounded to the four types.
+class mrope_oracle {
+ public:
+  mrope_oracle(double theta, int d) : theta_(theta), d_(d) {}
+  const expected_entry& operator()(std::uint64_t p, int j) {
+    const auto key = std::make_pair(p, j);
+    const auto it = seen_.find(key);
+    if (it != seen_.end()) return it->second;
+    const verify::rope_frequency f(theta_, j, d_);
+    return seen_[key] = rounded(verify::rope_value(f, p));
+  }
+
+ private:
+  double theta_;
+  int d_;
+  std::map<std::pair<std::uint64_t, int>, expected_entry> seen_;
+};
+
+template <class T>
+std::size_t mrope_mismatches(const mrope_case& m, mrope_oracle& mp, std::string& first) {
+  const rope::mrope_config c{
+      .text = {.head_dim = m.head_dim, .rope_theta = m.theta}, .mrope_section = m.section, .layout = m.layout};
+  const std::size_t n = m.tokens, pairs = static_cast<std::size_t>(m.head_dim) / 2, d = 2 * pairs;
+  std::vector<math::sincos_result<T>> out(n * pairs), out_s(n * pairs);
+  // Scattered tokens put 2^21 rows between the lowest and highest position: a scratch that short
+  // of mrope_scratch_size leaves the blocks that do not fit to the windows (a path of its own).
+  const std::size_t most = std::size_t{1} << 15, want = rope::mrope_scratch_size(c, m.pos);
+  std::vector<math::sincos_result<T>> scratch(want < most ? want : most);
+  std::vector<T> hc(n * d), hs(n * d), ic(n * d), is(n * d);
+  if (rope::fill_mrope_pair_table<T>(c, m.pos, out) != status::ok ||
+      rope::fill_mrope_pair_table<T>(c, m.pos, out_s, scratch) != status::ok ||
+      rope::fill_mrope_table<T>(c, m.pos, hc, hs, rope::layout::half_split) != status::ok ||
+      rope::fill_mrope_table<T>(c, m.pos, ic, is, scratch, rope::layout::interleaved) != status::ok) {
+    first = "a fill failed";
+    return 1;
+  }
+  std::size_t bad = 0;
+  for (std::size_t j = 0; j < pairs; ++j) {
+    const int s = rope::mrope_stream(c, static_cast<int>(j));
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::uint64_t p = s < 0 ? 0 : m.pos[static_cast<std::size_t>(s) * n + i];
+      const math::sincos_result<T>& e = mp(p, static_cast<int>(j)).template get<T>();
+      const auto differs = [&e](T cs, T sn) { return bits_of(cs) != bits_of(e.cos) || bits_of(sn) != bits_of(e.sin); };
+      const std::size_t b0 = bad;
+      bad += differs(out[i * pairs + j].cos, out[i * pairs + j].sin);
+      bad += differs(out_s[i * pairs + j].cos, out_s[i * pairs + j].sin);
+      for (const std::size_t el : {i * d + j, i * d + j + pairs}) bad += differs(hc[el], hs[el]);
+      for (const std::size_t el : {i * d + 2 * j, i * d + 2 * j + 1}) bad += differs(ic[el], is[el]);
+      if (bad != b0 && first.empty()) {
+        std::ostringstream o;
+        o << "token " << i << ", pair " << j << " (stream " << s << ") at " << p;
+        first = o.str();
+      }
+    }
+  }
+  return bad;
+}
+
 }  // namespace
 
 TEST_CASE("ND tables on random configs and positions, every shape mixed, are the MPFR values (0 ULP)",
@@ -416,4 +575,22 @@ TEST_CASE("Real positions whose angle is an exact dyadic below 2^-600: correctly
   std::vector<math::sincos_result<double>> out(2 * 19);
   REQUIRE(rope::fill_nd_pair_table<double>(nd, pos, out) == status::ok);
   CHECK(bits_of(out[19 + 3 + 2].sin) == 0u);  // token 1, axis 3, k = 2: RN(sin 2^-1075) = +0
+}
+
+TEST_CASE("M-RoPE tables on random sections, layouts and token sequences are the MPFR values (0 ULP)",
+          "[mrope][oracle][property]") {
+  const std::string failure = run_property("mrope_tables_are_mpfr", 40, [] {
+    const mrope_case m = *rc::gen::resize(100, mrope_cases());
+    mrope_oracle mp(m.theta, m.head_dim);
+    std::string first;
+    const std::size_t bad = mrope_mismatches<float>(m, mp, first) + mrope_mismatches<double>(m, mp, first) +
+                            mrope_mismatches<bfloat16>(m, mp, first) + mrope_mismatches<float16>(m, mp, first);
+    if (bad != 0) {
+      std::ostringstream o;
+      o << m << bad << " entries differ from MPFR; the first: " << first;
+      RC_FAIL(o.str());
+    }
+  });
+  INFO(failure);
+  CHECK(failure.empty());
 }
