@@ -279,6 +279,34 @@ class oracle {
   std::map<std::tuple<std::uint64_t, int, int>, expected_entry> seen_;
 };
 
+// A table in the four forms the property reads: compact rows without and with scratch, and the
+// expanded half-split and interleaved layouts (the last with scratch too).
+template <class T>
+struct four_forms {
+  std::size_t pairs;
+  std::vector<math::sincos_result<T>> out, out_s, scratch;
+  std::vector<T> hc, hs, ic, is;
+  four_forms(std::size_t tokens, std::size_t pairs_, std::size_t scratch_size)
+      : pairs(pairs_),
+        out(tokens * pairs_),
+        out_s(tokens * pairs_),
+        scratch(scratch_size),
+        hc(2 * tokens * pairs_),
+        hs(2 * tokens * pairs_),
+        ic(2 * tokens * pairs_),
+        is(2 * tokens * pairs_) {}
+  // The elements of token i's pair j, in every form, that differ from e in their bits.
+  std::size_t differ(std::size_t i, std::size_t j, const math::sincos_result<T>& e) const {
+    const std::size_t d = 2 * pairs;
+    const auto other = [&e](T cs, T sn) { return bits_of(cs) != bits_of(e.cos) || bits_of(sn) != bits_of(e.sin); };
+    std::size_t bad = other(out[i * pairs + j].cos, out[i * pairs + j].sin);
+    bad += other(out_s[i * pairs + j].cos, out_s[i * pairs + j].sin);
+    for (const std::size_t el : {i * d + j, i * d + j + pairs}) bad += other(hc[el], hs[el]);
+    for (const std::size_t el : {i * d + 2 * j, i * d + 2 * j + 1}) bad += other(ic[el], is[el]);
+    return bad;
+  }
+};
+
 // The table's entries that differ from MPFR, in every form (compact, half-split, interleaved;
 // without and with scratch), with a line naming the first. one_ulp_off: the compact table's last
 // sin moved by an ulp before the comparison (the checker shown able to fail).
@@ -287,20 +315,18 @@ std::size_t mismatches(const nd_case& c, oracle& mp, std::string& first, bool on
   const rope::nd_config cfg{.axes_dim = c.dims,
                             .rope_theta = c.theta,
                             .angle = c.turns ? rope::angle_unit::turns : rope::angle_unit::radians};
-  const std::size_t n = c.tokens, pairs = static_cast<std::size_t>(rope::nd_rotary_dim(cfg)) / 2, d = 2 * pairs;
-  std::vector<math::sincos_result<T>> out(n * pairs), out_s(n * pairs);
-  std::vector<math::sincos_result<T>> scratch(rope::nd_scratch_size(cfg, c.pos));
-  std::vector<T> hc(n * d), hs(n * d), ic(n * d), is(n * d);
-  if (rope::fill_nd_pair_table<T>(cfg, c.pos, out) != status::ok ||
-      rope::fill_nd_pair_table<T>(cfg, c.pos, out_s, scratch) != status::ok ||
-      rope::fill_nd_table<T>(cfg, c.pos, hc, hs, rope::layout::half_split) != status::ok ||
-      rope::fill_nd_table<T>(cfg, c.pos, ic, is, scratch, rope::layout::interleaved) != status::ok) {
+  const std::size_t n = c.tokens, pairs = static_cast<std::size_t>(rope::nd_rotary_dim(cfg)) / 2;
+  four_forms<T> t(n, pairs, rope::nd_scratch_size(cfg, c.pos));
+  if (rope::fill_nd_pair_table<T>(cfg, c.pos, t.out) != status::ok ||
+      rope::fill_nd_pair_table<T>(cfg, c.pos, t.out_s, t.scratch) != status::ok ||
+      rope::fill_nd_table<T>(cfg, c.pos, t.hc, t.hs, rope::layout::half_split) != status::ok ||
+      rope::fill_nd_table<T>(cfg, c.pos, t.ic, t.is, t.scratch, rope::layout::interleaved) != status::ok) {
     first = "a fill failed";
     return 1;
   }
   if (one_ulp_off) {
     using format = posenc::detail::float_format<T>;
-    T& s = out.back().sin;
+    T& s = t.out.back().sin;
     s = format::from_bits(static_cast<typename format::storage>(format::to_bits(s) ^ 1u));
   }
   std::size_t bad = 0;
@@ -310,17 +336,13 @@ std::size_t mismatches(const nd_case& c, oracle& mp, std::string& first, bool on
     for (std::size_t i = 0; i < n; ++i) {
       const double x = c.pos[static_cast<std::size_t>(q.axis) * n + i];
       const math::sincos_result<T>& e = mp(x, q.k, dim).template get<T>();
-      const auto differs = [&e](T cs, T sn) { return bits_of(cs) != bits_of(e.cos) || bits_of(sn) != bits_of(e.sin); };
-      const std::size_t b0 = bad;
-      bad += differs(out[i * pairs + j].cos, out[i * pairs + j].sin);
-      bad += differs(out_s[i * pairs + j].cos, out_s[i * pairs + j].sin);
-      for (const std::size_t el : {i * d + j, i * d + j + pairs}) bad += differs(hc[el], hs[el]);
-      for (const std::size_t el : {i * d + 2 * j, i * d + 2 * j + 1}) bad += differs(ic[el], is[el]);
-      if (bad != b0 && first.empty()) {
+      const std::size_t b = t.differ(i, j, e);
+      bad += b;
+      if (b != 0 && first.empty()) {
         std::ostringstream o;
         o << "token " << i << ", pair " << j << " (axis " << q.axis << ", k " << q.k << ") at " << std::hexfloat << x
           << ": MPFR cos, sin bits " << std::hex << bits_of(e.cos) << ", " << bits_of(e.sin) << "; the table's "
-          << bits_of(out[i * pairs + j].cos) << ", " << bits_of(out[i * pairs + j].sin) << std::dec;
+          << bits_of(t.out[i * pairs + j].cos) << ", " << bits_of(t.out[i * pairs + j].sin) << std::dec;
         first = o.str();
       }
     }
@@ -481,17 +503,15 @@ template <class T>
 std::size_t mrope_mismatches(const mrope_case& m, mrope_oracle& mp, std::string& first) {
   const rope::mrope_config c{
       .text = {.head_dim = m.head_dim, .rope_theta = m.theta}, .mrope_section = m.section, .layout = m.layout};
-  const std::size_t n = m.tokens, pairs = static_cast<std::size_t>(m.head_dim) / 2, d = 2 * pairs;
-  std::vector<math::sincos_result<T>> out(n * pairs), out_s(n * pairs);
+  const std::size_t n = m.tokens, pairs = static_cast<std::size_t>(m.head_dim) / 2;
   // Scattered tokens put 2^21 rows between the lowest and highest position: a scratch that short
   // of mrope_scratch_size leaves the blocks that do not fit to the windows (a path of its own).
   const std::size_t most = std::size_t{1} << 15, want = rope::mrope_scratch_size(c, m.pos);
-  std::vector<math::sincos_result<T>> scratch(want < most ? want : most);
-  std::vector<T> hc(n * d), hs(n * d), ic(n * d), is(n * d);
-  if (rope::fill_mrope_pair_table<T>(c, m.pos, out) != status::ok ||
-      rope::fill_mrope_pair_table<T>(c, m.pos, out_s, scratch) != status::ok ||
-      rope::fill_mrope_table<T>(c, m.pos, hc, hs, rope::layout::half_split) != status::ok ||
-      rope::fill_mrope_table<T>(c, m.pos, ic, is, scratch, rope::layout::interleaved) != status::ok) {
+  four_forms<T> t(n, pairs, want < most ? want : most);
+  if (rope::fill_mrope_pair_table<T>(c, m.pos, t.out) != status::ok ||
+      rope::fill_mrope_pair_table<T>(c, m.pos, t.out_s, t.scratch) != status::ok ||
+      rope::fill_mrope_table<T>(c, m.pos, t.hc, t.hs, rope::layout::half_split) != status::ok ||
+      rope::fill_mrope_table<T>(c, m.pos, t.ic, t.is, t.scratch, rope::layout::interleaved) != status::ok) {
     first = "a fill failed";
     return 1;
   }
@@ -500,14 +520,9 @@ std::size_t mrope_mismatches(const mrope_case& m, mrope_oracle& mp, std::string&
     const int s = rope::mrope_stream(c, static_cast<int>(j));
     for (std::size_t i = 0; i < n; ++i) {
       const std::uint64_t p = s < 0 ? 0 : m.pos[static_cast<std::size_t>(s) * n + i];
-      const math::sincos_result<T>& e = mp(p, static_cast<int>(j)).template get<T>();
-      const auto differs = [&e](T cs, T sn) { return bits_of(cs) != bits_of(e.cos) || bits_of(sn) != bits_of(e.sin); };
-      const std::size_t b0 = bad;
-      bad += differs(out[i * pairs + j].cos, out[i * pairs + j].sin);
-      bad += differs(out_s[i * pairs + j].cos, out_s[i * pairs + j].sin);
-      for (const std::size_t el : {i * d + j, i * d + j + pairs}) bad += differs(hc[el], hs[el]);
-      for (const std::size_t el : {i * d + 2 * j, i * d + 2 * j + 1}) bad += differs(ic[el], is[el]);
-      if (bad != b0 && first.empty()) {
+      const std::size_t b = t.differ(i, j, mp(p, static_cast<int>(j)).template get<T>());
+      bad += b;
+      if (b != 0 && first.empty()) {
         std::ostringstream o;
         o << "token " << i << ", pair " << j << " (stream " << s << ") at " << p;
         first = o.str();
