@@ -19,12 +19,11 @@
 #include "posenc/numeric/bfloat16.hpp"
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/leaky_rerope.hpp"
-#include "posenc/testing/detail/rope_search.hpp"
 #include "posenc/verify/rope_remap_oracle.hpp"
-#include "sample_count.hpp"
+#include "rc_property.hpp"
 
 using namespace posenc;
-using posenc_test::samples;
+using posenc_test::run_property;
 
 namespace {
 
@@ -93,29 +92,18 @@ std::size_t mismatches(const leaky_case& c, const verify::leaky_rerope_oracle& m
 
 TEST_CASE("Leaky ReRoPE decode tables on random configs, windows and factors are the MPFR values (0 ULP)",
           "[remap][leaky][oracle][property]") {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = samples(40);
-  params.seed = posenc_test::stream_seed(params.seed);
-  rc::detail::TestMetadata meta;
-  meta.id = meta.description = "leaky_tables_are_mpfr";
-  posenc::testing::detail::quiet_listener listener;
-  const rc::detail::TestResult r = rc::detail::checkTestable(
-      [] {
-        const leaky_case c = *rc::gen::resize(100, leaky_cases());  // full ranges from the first case
-        const verify::leaky_rerope_oracle mp(c.plain, c.window, c.k);
-        std::string first;
-        const std::size_t bad = mismatches<float>(c, mp, first) + mismatches<double>(c, mp, first) +
-                                mismatches<bfloat16>(c, mp, first) + mismatches<float16>(c, mp, first);
-        if (bad != 0) {
-          std::ostringstream o;
-          o << c << ": " << bad << " entries differ from MPFR; the first: " << first;
-          RC_FAIL(o.str());
-        }
-      },
-      meta, params, listener, rc::detail::configuration().reproduce);
-  std::string failure;
-  if (r.is<rc::detail::FailureResult>())
-    failure = r.get<rc::detail::FailureResult>().description + "\n(seed " + std::to_string(params.seed) + ")";
+  const std::string failure = run_property("leaky_tables_are_mpfr", 40, [] {
+    const leaky_case c = *rc::gen::resize(100, leaky_cases());  // full ranges from the first case
+    const verify::leaky_rerope_oracle mp(c.plain, c.window, c.k);
+    std::string first;
+    const std::size_t bad = mismatches<float>(c, mp, first) + mismatches<double>(c, mp, first) +
+                            mismatches<bfloat16>(c, mp, first) + mismatches<float16>(c, mp, first);
+    if (bad != 0) {
+      std::ostringstream o;
+      o << c << ": " << bad << " entries differ from MPFR; the first: " << first;
+      RC_FAIL(o.str());
+    }
+  });
   INFO(failure);
   CHECK(failure.empty());
 }

@@ -32,12 +32,11 @@
 #include "posenc/numeric/float16.hpp"
 #include "posenc/rope/mrope.hpp"
 #include "posenc/rope/nd.hpp"
-#include "posenc/testing/detail/rope_search.hpp"
 #include "posenc/verify/rope_oracle.hpp"
-#include "sample_count.hpp"
+#include "rc_property.hpp"
 
 using namespace posenc;
-using posenc_test::samples;
+using posenc_test::run_property;
 
 namespace {
 
@@ -348,24 +347,6 @@ std::size_t mismatches(const nd_case& c, oracle& mp, std::string& first, bool on
     }
   }
   return bad;
-}
-
-// Runs the property on samples(cases) cases; the shrunk failure's description, or "".
-template <class Property>
-std::string run_property(const char* id, int cases, const Property& property) {
-  rc::detail::TestParams params = rc::detail::configuration().testParams;
-  params.maxSuccess = samples(cases);
-  params.seed = posenc_test::stream_seed(params.seed);
-  rc::detail::TestMetadata meta;
-  meta.id = id;
-  meta.description = id;
-  posenc::testing::detail::quiet_listener listener;
-  const rc::detail::TestResult r =
-      rc::detail::checkTestable(property, meta, params, listener, rc::detail::configuration().reproduce);
-  if (!r.template is<rc::detail::FailureResult>()) return "";
-  std::ostringstream o;
-  o << r.template get<rc::detail::FailureResult>().description << "\n(seed " << params.seed << ")";
-  return o.str();
 }
 
 // The property: every entry in every form is the MPFR value, in four types (one_ulp_off: as for

@@ -8,12 +8,13 @@
 // - in turns (rope/turns.hpp), the exact quarter turns;
 // - in radians, an angle a below 2^-600 that is a midpoint of the target type (a double table at a
 //   subnormal angle: x = 2^-1074, theta = 1/2 gives a = 2^-1075, half the least subnormal).
-//   sin a = a - delta with 0 < delta < a^3 / 6, so sin a sits within 2^-2150 a of the midpoint, and
-//   the multiprecision loop (up to 1024 bits) gave up with domain_error. No enclosure is needed:
-//   delta is below the spacing of a's bits many times over (a = m 2^E, m < 2^64: a^3 / 6 <
-//   2^(E - 64) once a < 2^-600), so RN(sin a) is RN(a - eps) for any 0 < eps < 2^(E - 64): a itself where a
-//   is a value of the type, the neighbour toward zero where a is a midpoint, RN(a) otherwise. And
-//   0 < 1 - cos a < a^2 / 2 < 2^-1200 gives RN(cos a) = 1. docs/rope-streams.md has the argument.
+//   sin a = a - delta with 0 < delta < a^3 / 6, so sin a sits within 2^-2150 a of the midpoint,
+//   and the multiprecision loop (up to 1024 bits) gave up with domain_error. No enclosure is
+//   needed: with a = m 2^E, m < 2^64 and a < 2^-600, delta < a^3 / 6 < 2^(E - 64), an interval
+//   below a that holds no value and no midpoint of the type. So RN(sin a) is RN(a - eps) for any
+//   0 < eps < 2^(E - 64): a itself where a is a value of the type, the neighbour toward zero where
+//   a is a midpoint, RN(a) otherwise. And 0 < 1 - cos a < a^2 / 2 < 2^-1200 gives RN(cos a) = 1.
+//   docs/rope-streams.md section 2 has the argument.
 #pragma once
 
 #include <bit>
