@@ -50,7 +50,7 @@ enum class shape : int {
   jittered,      // progression, some tokens an ulp or 1e-9 (i mod 5)^2 off their row
   constant,      // one position, 0, -0.0 or any (a text run, an axis at rest)
   scattered,     // random doubles: no common step (the scalar entries)
-  descending,    // s (b - i): rows that go back at each token
+  descending,    // s (b + n - i): rows that go back at each token
   count
 };
 const char* const shape_names[] = {"steps_of_one", "repeats",  "wraps",     "dyadic",    "progression",
