@@ -341,6 +341,47 @@ int main(int argc, char** argv) {
     auto [cd, dd] = race(fill, nd_range1d_d, min_ms);
     report(what, cd, dd, m * 64, "1D double");
   }
+  // Every token its own row on both axes of {64, 64}, against the tables it is made of: the two 1D
+  // tables of 32 pairs at the same positions (consecutive: rope::fill_pair_table of head_dim 64; off
+  // any grid: one-axis ND tables, the library's 1D table at real positions). A ratio near 1 says the
+  // ND fill adds nothing to its axes' fills; what it costs over the 64-pair 1D table is then the
+  // shorter rows' (each row of each axis pays a row's set-up for 32 entries, not 64).
+  static constexpr int two_axes[] = {64, 64}, one_axis[] = {64};
+  const rope::nd_config halves{.axes_dim = two_axes, .rope_theta = 10000.0};
+  const rope::nd_config half{.axes_dim = one_axis, .rope_theta = 10000.0};
+  const rope::config half_1d{.head_dim = 64, .rope_theta = 10000.0};
+  std::vector<double> steps(2 * m), off_steps(2 * m);
+  for (std::size_t i = 0; i < m; ++i)
+    steps[i] = steps[m + i] = static_cast<double>(i),
+    off_steps[i] = off_steps[m + i] = static_cast<double>(i) * 16.0 / 14.0;
+  const std::span<const double> off_axis(off_steps.data(), m);
+  std::printf("Own rows on two axes of 32 pairs (%zu tokens) against the two 1D tables of 32 pairs\n", m);
+  const auto parts_race = [&]<class T>(T, const char* what, const std::vector<double>& p, bool on_grid) {
+    std::vector<posenc::math::sincos_result<T>> whole(m * 64), part_a(m * 32), part_b(m * 32);
+    const auto nd_fill = [&] {
+      static_cast<void>(rope::fill_nd_pair_table<T>(halves, p, whole));
+      g_sink += static_cast<double>(whole[m * 32].sin);
+    };
+    const auto parts_fill = [&] {
+      for (auto* part : {&part_a, &part_b})
+        static_cast<void>(on_grid ? rope::fill_pair_table<T>(half_1d, *part)
+                                  : rope::fill_nd_pair_table<T>(half, off_axis, *part));
+      g_sink += static_cast<double>(part_b[m * 16].sin);
+    };
+    parts_fill(), nd_fill();
+    for (std::size_t i = 0; i < m; ++i)  // the ND table is the two parts side by side
+      for (std::size_t k = 0; k < 32; ++k)
+        if (whole[i * 64 + k].sin != part_a[i * 32 + k].sin || whole[i * 64 + 32 + k].cos != part_b[i * 32 + k].cos) {
+          std::fprintf(stderr, "rope_streams_bench: an own-rows ND entry differs from its axis's 1D table\n");
+          std::exit(1);
+        }
+    auto [cp, dp] = race(nd_fill, parts_fill, min_ms);
+    report(what, cp, dp, m * 64, "two 1D");
+  };
+  parts_race(float{}, "own rows float vs its 1D parts", steps, true);
+  parts_race(float{}, "own rows off-grid float vs parts", off_steps, false);
+  parts_race(double{}, "own rows double vs its 1D parts", steps, true);
+  parts_race(double{}, "own rows off-grid double vs parts", off_steps, false);
 
   // ---- the other tables of issue 22: each a 1D table, or cheaper ----
   // Leaky ReRoPE's decode table (w 512, k 16): plain rows 0 .. w - 1, then the k-scaled table's rows
