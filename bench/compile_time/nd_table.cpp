@@ -16,9 +16,16 @@
 //                            near_grid_axis), so each axis's rows at step h theta_k, then a gather
 //   POSENC_BENCH_VARIANT 5   EVA-02 at pt / ft = 2 / 3 on its grid: (N/16) x 16 tokens at
 //                            (r / 24 * 16, c / 24 * 16), each axis's rows read by many tokens
+//   POSENC_BENCH_VARIANT 6   the tables variant 2 is made of: two 1D tables of 32 pairs, N rows
+//                            each (head 64, linear factors 2 and 4: the axes' grid configs)
+//   POSENC_BENCH_VARIANT 7   the tables variant 4 is made of: two one-axis ND tables of 32 pairs
+//                            at its axes' positions (the 1D table at real positions)
+// Variants 2 and 4 give every token its own row on both axes (no model's shape): against 6 and 7
+// they show what the ND fill adds to its axes' fills; 6 and 7 against 0 show what the axes' shorter
+// rows (and, for 7, positions off any grid) cost the 1D tables themselves.
 // Per entry is the difference between N = 1024 and N = 256 (what a variant costs once, GCC's
 // first evaluation of each function, drops out). Each variant timed with /usr/bin/time in one run:
-//   for n in 256 1024; do for v in 0 1 2 3 4 5; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
+//   for n in 256 1024; do for v in 0 1 2 3 4 5 6 7; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
 //     -fconstexpr-ops-limit=2147483647 -fconstexpr-loop-limit=2147483647 -Iinclude
 //     -DPOSENC_BENCH_TOKENS=$n -DPOSENC_BENCH_VARIANT=$v -c bench/compile_time/nd_table.cpp
 //     -o /dev/null; done; done
@@ -47,17 +54,19 @@ static_assert(N % 64 == 0 && N >= 64, "POSENC_BENCH_TOKENS: a multiple of 64");
 
 constexpr int flux_axes[] = {16, 56, 56};
 constexpr int eva_axes[] = {64, 64};
-constexpr rope::nd_config flux{.axes_dim = flux_axes, .rope_theta = 10000.0};
-constexpr rope::nd_config eva{.axes_dim = eva_axes, .rope_theta = 10000.0};
+[[maybe_unused]] constexpr rope::nd_config flux{.axes_dim = flux_axes, .rope_theta = 10000.0};
+[[maybe_unused]] constexpr rope::nd_config eva{.axes_dim = eva_axes, .rope_theta = 10000.0};
+constexpr int half_axes[] = {64};
+[[maybe_unused]] constexpr rope::nd_config half{.axes_dim = half_axes, .rope_theta = 10000.0};
 
 // Axis-major positions: FLUX's grid then its text tokens, or EVA-02's fractions.
-constexpr auto positions = [] {
+[[maybe_unused]] constexpr auto positions = [] {
   std::array<double, 3 * N> p{};
   constexpr std::size_t grid = 3 * N / 4, cols = grid / 16;
   for (std::size_t i = 0; i < N; ++i) {
-    if (POSENC_BENCH_VARIANT == 2) {
+    if (POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT == 6) {
       p[i] = static_cast<double>(i) / 2, p[N + i] = static_cast<double>(i) / 4;
-    } else if (POSENC_BENCH_VARIANT == 4) {
+    } else if (POSENC_BENCH_VARIANT == 4 || POSENC_BENCH_VARIANT == 7) {
       p[i] = static_cast<double>(i) / 24 * 16, p[N + i] = static_cast<double>(i) * 0.1;
     } else if (POSENC_BENCH_VARIANT == 5) {
       p[i] = static_cast<double>(i / 16) / 24 * 16, p[N + i] = static_cast<double>(i % 16) / 24 * 16;
@@ -68,7 +77,7 @@ constexpr auto positions = [] {
   return p;
 }();
 
-constexpr auto list = [] {
+[[maybe_unused]] constexpr auto list = [] {
   std::array<std::uint64_t, N> p{};
   for (std::size_t i = 0; i < N; ++i) p[i] = 3 * i;
   return p;
@@ -80,8 +89,18 @@ constexpr auto table = [] {
   static_cast<void>(rope::fill_pair_table<float>(rope::config{.head_dim = 128, .rope_theta = 10000.0}, out));
 #elif POSENC_BENCH_VARIANT == 1
   static_cast<void>(rope::fill_nd_pair_table<float>(flux, positions, out));
-#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT >= 4
+#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT == 4 || POSENC_BENCH_VARIANT == 5
   static_cast<void>(rope::fill_nd_pair_table<float>(eva, std::span(positions).first(2 * N), out));
+#elif POSENC_BENCH_VARIANT == 6
+  for (std::size_t a = 0; a < 2; ++a)
+    static_cast<void>(rope::fill_pair_table<float>(
+        rope::config{
+            .head_dim = 64, .rope_theta = 10000.0, .rope_type = rope::scaling::linear, .factor = a == 0 ? 2.0 : 4.0},
+        std::span(out).subspan(a * N * 32, N * 32)));
+#elif POSENC_BENCH_VARIANT == 7
+  for (std::size_t a = 0; a < 2; ++a)
+    static_cast<void>(rope::fill_nd_pair_table<float>(half, std::span(positions).subspan(a * N, N),
+                                                      std::span(out).subspan(a * N * 32, N * 32)));
 #else
   static_cast<void>(rope::fill_pair_table<float>(rope::config{.head_dim = 128, .rope_theta = 10000.0}, list, out));
 #endif
