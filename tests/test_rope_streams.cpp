@@ -587,20 +587,19 @@ TEST_CASE(
       INFO("turns " << turns << " shape " << shape);
       // The axis's rows never go back (on its grid or near its progression), and one fill pays.
       rope::detail::near_grid g{};
-      std::uint64_t lo = 0, hi = 0;
-      int shift = 0;
+      rope::detail::axis_grid on{};
       // Each token its own row, in steps of one (the walk's shortcut), but for i * 0.75 (n = 3i),
       // floor(i / 3) and the rows read by two tokens (shapes 2, 4, 7).
       using rope::detail::row_order;
       const row_order expected =
           !turns && (shape == 2 || shape == 4 || shape == 7) ? row_order::nondecreasing : row_order::consecutive;
-      row_order order = row_order::goes_back;
-      if (!turns && rope::detail::grid_axis(pos, n, 0, lo, hi, shift, &order)) {
-        CHECK(order == expected);
-        CHECK(rope::detail::direct_rows_pay(lo, hi, n));
+      if (!turns && rope::detail::grid_axis(pos, n, 0, on)) {
+        CHECK(on.order == expected);
+        CHECK(rope::detail::direct_rows_pay(on.lo, on.hi, n));
         // Axis 1, (i mod 7) / 8, goes back every 7 tokens: the windows' path.
-        REQUIRE(rope::detail::grid_axis(pos, n, 1, lo, hi, shift, &order));
-        CHECK(order == row_order::goes_back);
+        REQUIRE(rope::detail::grid_axis(pos, n, 1, on));
+        CHECK(on.order == row_order::goes_back);
+        CHECK_FALSE(on.progression);
       } else {
         REQUIRE(rope::detail::near_grid_axis(pos.data(), n, g));
         CHECK(g.order == expected);
@@ -642,6 +641,169 @@ TEST_CASE(
       }
     INFO("off grid " << off);
     CHECK(bad == 0);
+  }
+}
+
+TEST_CASE("ND grid axes: the least grid, the rows' range, order and progression, with a finer position anywhere",
+          "[nd]") {
+  // grid_axis takes n = |x| 2^shift in one pass at the shift found so far; a position finer than
+  // that raises the shift and scales the rows seen before it. Each case's grid, range, order and
+  // progression (n = first + step i) worked by hand: e.g. {0, 1, 1.5} is on the grid of halves,
+  // n = 0, 2, 3 (no longer steps of one, nor a progression).
+  using rope::detail::row_order;
+  struct grid_case {
+    std::vector<double> x;
+    bool on_grid;
+    int shift;
+    std::uint64_t lo, hi;
+    row_order order;
+    bool progression;
+    std::uint64_t first, step;
+  };
+  constexpr double big = 1048576.0;  // 2^20
+  constexpr auto last = static_cast<std::uint64_t>(2 * big);
+  constexpr auto goes_back = row_order::goes_back;
+  const grid_case cases[] = {
+      {{0, 1, 2, 3}, true, 0, 0, 3, row_order::consecutive, true, 0, 1},
+      {{0, 0.5, 1, 1.5}, true, 1, 0, 3, row_order::consecutive, true, 0, 1},  // finer at token 1: no step yet
+      {{0, 1, 1.5}, true, 1, 0, 3, row_order::nondecreasing, false, 0, 2},    // n = 0, 2, 3
+      {{0, 1, 2, 2.5}, true, 1, 0, 5, row_order::nondecreasing, false, 0, 2},
+      {{0, 1, 2, 3.5}, true, 1, 0, 7, row_order::nondecreasing, false, 0, 2},  // n = 0, 2, 4, 7
+      {{1.5, 3}, true, 1, 3, 6, row_order::nondecreasing, true, 3, 3},
+      {{7, 7, 7}, true, 0, 7, 7, row_order::nondecreasing, true, 7, 0},  // held at 7: step 0
+      {{2, 5, 8, 11}, true, 0, 2, 11, row_order::nondecreasing, true, 2, 3},
+      {{-2, -5, 8}, true, 0, 2, 8, row_order::nondecreasing, true, 2, 3},          // |x|
+      {{0.5, 0.25}, true, 2, 1, 2, goes_back, false, 2, 0},                        // n = 2, 1
+      {{-3, 0.125, 4}, true, 3, 1, 32, goes_back, false, 24, 0},                   // n = 24, 1, 32
+      {{-0.0, -0.75, -1.5}, true, 2, 0, 6, row_order::nondecreasing, true, 0, 3},  // |x|: n = 0, 3, 6
+      {{big, 0.5}, true, 1, 1, last, goes_back, false, last, 0},                   // 2^21: the last row
+      {{big, 0.25}, false, 0, 0, 0, goes_back, false, 0, 0},                       // 2^20 in quarters: 2^22
+      {{0.5, 2 * big}, false, 0, 0, 0, goes_back, false, 0, 0},                    // 2^21 in halves
+      {{1, 0x1p-22}, false, 0, 0, 0, goes_back, false, 0, 0},                      // finer than 2^-21
+      {{0, 4 * big}, false, 0, 0, 0, goes_back, false, 0, 0},                      // past 2^21
+      {{0, std::nan("")}, false, 0, 0, 0, goes_back, false, 0, 0},
+      {{0, -HUGE_VAL}, false, 0, 0, 0, goes_back, false, 0, 0},
+  };
+  for (const grid_case& g : cases) {
+    rope::detail::axis_grid on{};
+    on.shift = -1;
+    INFO("first position " << g.x[0] << ", second " << g.x[1]);
+    REQUIRE(rope::detail::grid_axis(g.x, g.x.size(), 0, on) == g.on_grid);
+    if (!g.on_grid) continue;
+    CHECK(on.shift == g.shift);
+    CHECK(on.lo == g.lo);
+    CHECK(on.hi == g.hi);
+    CHECK(on.order == g.order);
+    CHECK(on.progression == g.progression);
+    CHECK(on.first == g.first);
+    if (g.progression) CHECK(on.step == g.step);
+  }
+}
+
+namespace {
+
+// Axis-major positions of N tokens on two axes (three for shapes 2 and 5): shapes 0-5 each axis
+// a progression on its grid, n = first + step i (every token its own row, or all at one); 6-8 not
+// quite: a coordinate negative, an axis that wraps, an axis held at 0. The first axes x N are the
+// table's.
+template <std::size_t N>
+constexpr std::array<double, 3 * N> progression_positions(int shape) {
+  std::array<double, 3 * N> p{};
+  for (std::size_t i = 0; i < N; ++i) {
+    const double x = static_cast<double>(i);
+    if (shape == 0) p[i] = x, p[N + i] = x;              // (i, i)
+    if (shape == 1) p[i] = x / 2, p[N + i] = 3 + x / 4;  // n = i and 12 + i
+    if (shape == 2) p[i] = x + 5, p[N + i] = i == 0 ? -0.0 : x, p[2 * N + i] = x / 8 + 1000;
+    if (shape == 3) p[i] = x, p[N + i] = x * 3 + 0.5;                           // n = i; 6i + 1 in halves
+    if (shape == 4) p[i] = 7, p[N + i] = x * 0.75;                              // held at 7; n = 3i
+    if (shape == 5) p[i] = x * 1000, p[N + i] = 2000000 - x, p[2 * N + i] = x;  // not ordered: axis 1
+    if (shape == 6) p[i] = x, p[N + i] = i == 7 ? -7.0 : x;
+    if (shape == 7) p[i] = x, p[N + i] = static_cast<double>(i % 7);
+    if (shape == 8) p[i] = 0, p[N + i] = x;
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluation, the run-time bits", "[nd]") {
+  // In constant evaluation (compact float, radians) an ND table whose every axis is a progression
+  // n = first + step i on its grid, at positions >= 0 and not held at 0, is one fill of the row
+  // kernel over whole token rows, each column walking its own progression (rope/nd.hpp,
+  // fill_progression_axes; sincos_table_rows_constexpr.hpp, has_column_progressions). Shapes 5-8
+  // look alike and must not take it; every shape gives the run-time bits.
+  static constexpr int two[] = {64, 64}, three[] = {16, 56, 56};
+  static constexpr rope::nd_config c2{.axes_dim = two, .rope_theta = 1e4};
+  static constexpr rope::nd_config c3{.axes_dim = three, .rope_theta = 1e4};
+  static constexpr std::size_t n = 80;
+  static constexpr auto config_of = [](int shape) -> const rope::nd_config& {
+    return shape == 2 || shape == 5 ? c3 : c2;
+  };
+  static constexpr auto ct = [](int shape) {
+    std::array<math_pair, n * 64> t{};
+    const auto p = progression_positions<n>(shape);
+    const rope::nd_config& c = config_of(shape);
+    static_cast<void>(rope::fill_nd_pair_table<float>(c, std::span(p).first(c.axes_dim.size() * n), t));
+    return t;
+  };
+  static constexpr auto takes = [](int shape) {  // whether the whole-row fill takes the table
+    std::array<math_pair, n * 64> t{};
+    const rope::nd_config& c = config_of(shape);
+    const std::size_t axes = c.axes_dim.size();
+    const auto all = progression_positions<n>(shape);
+    const std::span<const double> p = std::span(all).first(axes * n);
+    rope::detail::axis_grid on[rope::nd_max_axes] = {};
+    rope::config axis[rope::nd_max_axes] = {};
+    for (std::size_t a = 0; a < axes; ++a) {
+      axis[a] = rope::axis_config(c, a);
+      rope::detail::grid_axis(p, n, a, on[a]);
+    }
+    rope::detail::table_dest<float> dest{nullptr, nullptr, t.data(), 64, rope::layout::half_split};
+    status st = status::ok;
+    return rope::detail::fill_progression_axes<float>(c, on, axis, p, n, dest, st) && st == status::ok;
+  };
+  static_assert(takes(0) && takes(1) && takes(2) && takes(3) && takes(4), "every axis a progression: whole rows");
+  static_assert(!takes(5) && !takes(6) && !takes(7) && !takes(8), "descending, negative, wrapping, held at 0");
+  static constexpr auto t0 = ct(0), t1 = ct(1), t2 = ct(2), t3 = ct(3), t4 = ct(4), t5 = ct(5), t6 = ct(6), t7 = ct(7),
+                        t8 = ct(8);
+  const std::array<math_pair, n * 64>* const tables[] = {&t0, &t1, &t2, &t3, &t4, &t5, &t6, &t7, &t8};
+  for (int shape = 0; shape < 9; ++shape) {
+    std::vector<math_pair> rt(n * 64);
+    const auto p = progression_positions<n>(shape);
+    const rope::nd_config& c = config_of(shape);
+    REQUIRE(rope::fill_nd_pair_table<float>(c, std::span(p).first(c.axes_dim.size() * n), rt) == status::ok);
+    std::size_t differ = 0;
+    for (std::size_t e = 0; e < rt.size(); ++e) {
+      const math_pair& x = (*tables[static_cast<std::size_t>(shape)])[e];
+      differ += bits_of(rt[e].sin) != bits_of(x.sin) || bits_of(rt[e].cos) != bits_of(x.cos);
+    }
+    INFO("shape " << shape);
+    CHECK(differ == 0);
+  }
+  // The kernel with column progressions over more rows than one block of its walk (2048: a second
+  // anchor a column, on its own progression), run at run time: the run-time fill's bits, for
+  // (i / 2, 3 + i / 4) and (i, 3 i + 0.5).
+  static constexpr std::size_t m = 2100;
+  for (const int shape : {1, 3}) {
+    const auto p = progression_positions<m>(shape);
+    const std::span<const double> pos = std::span(p).first(2 * m);
+    std::vector<math_pair> whole(m * 64), rt(m * 64);
+    rope::detail::axis_grid on[2] = {};
+    rope::config grid[2] = {};
+    for (std::size_t a = 0; a < 2; ++a) {
+      REQUIRE(rope::detail::grid_axis(pos, m, a, on[a]));
+      REQUIRE(on[a].progression);
+      grid[a] = rope::detail::grid_config(rope::axis_config(c2, a), on[a].shift);
+    }
+    rope::detail::table_dest<float> dest{nullptr, nullptr, whole.data(), 64, rope::layout::half_split};
+    const rope::detail::nd_row_source src{&c2, grid, on};
+    REQUIRE(posenc::detail::sincos_table::fill_chunk_float_constexpr(src, 0, m, 0, 64, dest) == status::ok);
+    REQUIRE(rope::fill_nd_pair_table<float>(c2, pos, rt) == status::ok);
+    std::size_t differ = 0;
+    for (std::size_t e = 0; e < rt.size(); ++e)
+      differ += bits_of(rt[e].sin) != bits_of(whole[e].sin) || bits_of(rt[e].cos) != bits_of(whole[e].cos);
+    INFO("shape " << shape);
+    CHECK(differ == 0);
   }
 }
 

@@ -20,12 +20,14 @@
 //                            each (head 64, linear factors 2 and 4: the axes' grid configs)
 //   POSENC_BENCH_VARIANT 7   the tables variant 4 is made of: two one-axis ND tables of 32 pairs
 //                            at its axes' positions (the 1D table at real positions)
+//   POSENC_BENCH_VARIANT 8   two axes of 32 pairs at i and 3 i / 4 (n = i and 3 i on the grid of
+//                            quarters): rows at different steps, each axis a progression
 // Variants 2 and 4 give every token its own row on both axes (no model's shape): against 6 and 7
 // they show what the ND fill adds to its axes' fills; 6 and 7 against 0 show what the axes' shorter
 // rows (and, for 7, positions off any grid) cost the 1D tables themselves.
 // Per entry is the difference between N = 1024 and N = 256 (what a variant costs once, GCC's
 // first evaluation of each function, drops out). Each variant timed with /usr/bin/time in one run:
-//   for n in 256 1024; do for v in 0 1 2 3 4 5 6 7; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
+//   for n in 256 1024; do for v in 0 1 2 3 4 5 6 7 8; do /usr/bin/time -f "$n $v %U s %M KB" g++ -std=c++20 -O2
 //     -fconstexpr-ops-limit=2147483647 -fconstexpr-loop-limit=2147483647 -Iinclude
 //     -DPOSENC_BENCH_TOKENS=$n -DPOSENC_BENCH_VARIANT=$v -c bench/compile_time/nd_table.cpp
 //     -o /dev/null; done; done
@@ -68,6 +70,8 @@ constexpr int half_axes[] = {64};
       p[i] = static_cast<double>(i) / 2, p[N + i] = static_cast<double>(i) / 4;
     } else if (POSENC_BENCH_VARIANT == 4 || POSENC_BENCH_VARIANT == 7) {
       p[i] = static_cast<double>(i) / 24 * 16, p[N + i] = static_cast<double>(i) * 0.1;
+    } else if (POSENC_BENCH_VARIANT == 8) {
+      p[i] = static_cast<double>(i), p[N + i] = static_cast<double>(i) * 3 / 4;
     } else if (POSENC_BENCH_VARIANT == 5) {
       p[i] = static_cast<double>(i / 16) / 24 * 16, p[N + i] = static_cast<double>(i % 16) / 24 * 16;
     } else if (i < grid) {
@@ -89,7 +93,7 @@ constexpr auto table = [] {
   static_cast<void>(rope::fill_pair_table<float>(rope::config{.head_dim = 128, .rope_theta = 10000.0}, out));
 #elif POSENC_BENCH_VARIANT == 1
   static_cast<void>(rope::fill_nd_pair_table<float>(flux, positions, out));
-#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT == 4 || POSENC_BENCH_VARIANT == 5
+#elif POSENC_BENCH_VARIANT == 2 || POSENC_BENCH_VARIANT == 4 || POSENC_BENCH_VARIANT == 5 || POSENC_BENCH_VARIANT == 8
   static_cast<void>(rope::fill_nd_pair_table<float>(eva, std::span(positions).first(2 * N), out));
 #elif POSENC_BENCH_VARIANT == 6
   for (std::size_t a = 0; a < 2; ++a)

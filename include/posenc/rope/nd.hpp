@@ -117,41 +117,50 @@ constexpr nd_pair nd_pair_of(const rope::nd_config& c, int j) noexcept {
 // EVA-02's i * 0.75 (shift 2, n = 3i) and negative coordinates take the 1D row kernels as integer
 // positions do (shift 0); positions far apart on their grid (n past 2^21: i * 16 / 14 in doubles,
 // whose last bits put them on a grid of 2^-50) are not a grid axis (near_grid_axis below).
-constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, std::uint64_t& lo,
-                         std::uint64_t& hi, int& shift, row_order* order = nullptr) noexcept {
-  lo = ~std::uint64_t{0}, hi = 0, shift = 0;
+// Found in one pass with the rows' order, and whether they are a progression first + step i.
+struct axis_grid {
+  bool rows = false;  // whether the axis is on a grid (grid_axis's result)
+  std::uint64_t lo = 0, hi = 0;
+  int shift = 0;
+  row_order order = row_order::goes_back;
+  bool progression = false;  // n = first + step i along the tokens, step >= 0
+  std::uint64_t first = 0, step = 0;
+};
+constexpr bool grid_axis(std::span<const double> positions, std::size_t tokens, std::size_t a, axis_grid& g) noexcept {
+  g = {};
+  int& shift = g.shift;
   const double* const at = positions.data() + a * tokens;
-  // Integers up to 2^21 (the common case) in one pass: one compare and one conversion a token
-  // (through int64: one instruction, where double to uint64 is a branch and two), not
-  // split_position's bit work; about 1.5 ns a token at run time, a tenth of a 64-pair ND row
-  // where every token has its own row. The same pass says how n runs along the tokens
-  // (fill_grid_direct's condition), where a pass of its own cost as much again.
-  bool integers = true;
+  // One pass: n = |x| 2^shift at the shift found so far, one multiplication (exact: a power of
+  // two), one compare and one conversion a token (through int64: one instruction, where double to
+  // uint64 is a branch and two), about 1.5 ns a token at run time, a tenth of a 64-pair ND row
+  // where every token has its own row. Only a position finer than the shift so far (a few tokens
+  // at most: the shift only grows, to 21 at most) takes split_position's bit work, and raises the
+  // shift, scaling the rows seen so far with it. Until 2026-11-29 every non-integer took
+  // split_position and a second pass computed n: in constant evaluation a tenth of an own-rows
+  // table's cost (bench/compile_time/nd_table.cpp variant 2 against 6). The same pass says how n
+  // runs along the tokens (fill_grid_direct's condition), where a pass of its own cost as much again.
+  double up = 1;  // 2^shift
   row_scan scan{};
   for (std::size_t i = 0; i < tokens; ++i) {
-    const double x = dabs(at[i]);
-    const auto q = static_cast<std::int64_t>(x <= rope::max_real_position ? x : 0.0);  // NaN: 0
-    if (x <= rope::max_real_position && x == static_cast<double>(q)) {
-      scan.add(static_cast<std::uint64_t>(q), i == 0);
-      continue;
-    }
-    integers = false;
-    const rope::real_position r = rope::split_position(at[i]);
-    if (!r.ok() || -r.scale_exp > 21) return false;  // finer than 2^-21: n past 2^21 unless 0
-    shift = -r.scale_exp > shift ? -r.scale_exp : shift;
-  }
-  if (!integers) {  // n = |x| 2^shift, after the pass that found shift
-    scan = {};
-    const double up = pow2(shift);
-    for (std::size_t i = 0; i < tokens; ++i) {
-      const double n = dabs(at[i]) * up;  // exact: a power of two, n < 2^43
+    double n = dabs(at[i]) * up;  // NaN, inf and |x| past 2^21: not below the bound
+    auto q = static_cast<std::int64_t>(n <= static_cast<double>(max_table_position) ? n : 0.0);
+    if (!(n <= static_cast<double>(max_table_position) && n == static_cast<double>(q))) {
+      const rope::real_position r = rope::split_position(at[i]);
+      // A bad position, or finer than 2^-21 (n past 2^21 unless 0), or n past 2^21 at this shift.
+      if (!r.ok() || -r.scale_exp > 21 || -r.scale_exp <= shift) return false;
+      const int more = -r.scale_exp - shift;  // rows seen so far times 2^more: steps of one no longer
+      if (scan.hi > (max_table_position >> more)) return false;
+      scan.rescale(more, i);
+      shift = -r.scale_exp, up = pow2(shift);
+      n = dabs(at[i]) * up;  // an integer now, exact
       if (!(n <= static_cast<double>(max_table_position))) return false;
-      scan.add(static_cast<std::uint64_t>(static_cast<std::int64_t>(n)), i == 0);  // n <= 2^21
+      q = static_cast<std::int64_t>(n);
     }
-  }  // integers: n = |x| <= 2^21 = max_table_position
-  lo = scan.lo, hi = scan.hi;
-  if (order != nullptr) *order = scan.order();
-  return true;
+    scan.add(static_cast<std::uint64_t>(q), i == 0);  // n <= 2^21 = max_table_position
+  }
+  g.lo = scan.lo, g.hi = scan.hi, g.order = scan.order();
+  g.progression = scan.progression(), g.first = scan.first, g.step = scan.step;
+  return g.rows = true;
 }
 
 // The 1D config whose integer position n is the axis's position n 2^-shift (see grid_axis).
@@ -589,7 +598,67 @@ template <class T>
   return false;
 }
 
-// Axis by axis. An axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
+// Every axis's pairs of a token as the columns of one row: column j is pair k of axis a
+// (nd_pair_of), and column j of row i is at position first + step i of the axis's grid config
+// (fill_progression_axes; sincos_table_rows_constexpr.hpp, has_column_progressions). Entries and
+// frequencies are those of the axis's own fills (rope_source of the grid config), so are the bits.
+struct nd_row_source {
+  const rope::nd_config* c = nullptr;
+  const rope::config* grid = nullptr;  // each axis's grid config
+  const axis_grid* on = nullptr;       // each axis's progression
+  constexpr math::frequency_value frequency(int j) const noexcept {
+    const nd_pair q = nd_pair_of(*c, j);
+    return rope::frequency_dd(grid[q.axis], q.k);
+  }
+  template <class T>
+  constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value& f, const math::amplitude* af,
+                                                         std::uint64_t p, int j) const noexcept {
+    const nd_pair q = nd_pair_of(*c, j);
+    return sincos_with<T>(grid[q.axis], f, af, p, q.k);
+  }
+  constexpr std::uint64_t column_first(std::size_t j) const noexcept {
+    return on[nd_pair_of(*c, static_cast<int>(j)).axis].first;
+  }
+  constexpr std::uint64_t column_step(std::size_t j) const noexcept {
+    return on[nd_pair_of(*c, static_cast<int>(j)).axis].step;
+  }
+};
+
+// Constant evaluation, compact float rows, radians: when every axis's rows are a progression along
+// the tokens, n = first + step i on its grid, at positions >= 0 (a diagonal such as (i, i), or
+// (i / 2, 3 + 3 i / 4), or an axis held at a position: every token at its own row, or all at
+// one), a token's row is every axis's columns at their own progressions: one fill of the row
+// kernel over whole token rows, each row stored in order (sincos_table_rows_constexpr.hpp). Axis
+// after axis, each token's row took one fill's row an axis and, on GCC, zeros stored first for
+// the later axes (store_zeros_in_order): two axes of 32 pairs cost 1.22x the 1D table an entry on
+// GCC, 1.07x on Clang (docs/performance.md section 7). Not an axis held at 0: each of its entries
+// is cis(0) exactly, which the walk's test leaves to the scalar path (the axis fills write it as
+// a row). True when it filled the table (st: its status).
+template <class T>
+constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const rope::config* axis,
+                                     std::span<const double> positions, std::size_t tokens, table_dest<T>& dest,
+                                     posenc::status& st) noexcept {
+  namespace sct = posenc::detail::sincos_table;
+  const std::size_t axes = c.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  if (!std::is_constant_evaluated() || !direct_in_constant_evaluation(dest) || axes < 2 ||
+      pairs > sct::constexpr_columns_max)
+    return false;
+  for (std::size_t a = 0; a < axes; ++a)
+    if (!on[a].rows || !on[a].progression || (on[a].first == 0 && on[a].step == 0)) return false;
+  for (const double x : positions)
+    if (x < 0) return false;  // -0.0: not (sin 0 stays +0)
+  if constexpr (std::is_same_v<T, float>) {
+    rope::config grid[rope::nd_max_axes] = {};
+    for (std::size_t a = 0; a < axes; ++a) grid[a] = grid_config(axis[a], on[a].shift);
+    const nd_row_source src{&c, grid, on};
+    st = sct::fill_chunk_float_constexpr(src, 0, tokens, 0, pairs, dest);
+  }
+  return true;
+}
+
+// In constant evaluation, a compact float table whose every axis is a progression along the tokens
+// on its grid is one fill of whole rows (fill_progression_axes). Otherwise
+// axis by axis. An axis of grid positions (grid_axis: integers, or fractions such as EVA-02's, of
 // either sign) whose rows never go back along the tokens (every token at its own row, a grid's row
 // axis) is one fill of the 1D row kernels over [lo, hi] written straight into its tokens' rows
 // (fill_grid_direct: at run time, and for compact float tables in constant evaluation). Otherwise
@@ -627,13 +696,17 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   const auto position = [positions, tokens](int s, std::size_t i) {
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
   };
+  axis_grid on[rope::nd_max_axes] = {};  // each axis's grid, and how its n runs along the tokens
+  for (std::size_t a = 0; a < axes && !turns; ++a) grid_axis(positions, tokens, a, on[a]);
+  if (posenc::status st = posenc::status::ok; fill_progression_axes<T>(c, on, axis, positions, tokens, dest, st))
+    return st;
   std::size_t first = 0;
   for (std::size_t a = 0; a < axes; ++a) {
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
-    std::uint64_t lo = 0, hi = 0;
-    int shift = 0;
-    row_order order = row_order::goes_back;  // how the grid's n runs along the tokens
-    const bool rows = !turns && grid_axis(positions, tokens, a, lo, hi, shift, &order);
+    const std::uint64_t lo = on[a].lo, hi = on[a].hi;
+    const int shift = on[a].shift;
+    const row_order order = on[a].order;
+    const bool rows = on[a].rows;
     const rope::config grid = grid_config(axis[a], shift);
     const grid_positions g{positions.data() + a * tokens, pow2(shift)};
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
@@ -739,10 +812,9 @@ constexpr std::size_t nd_scratch_size(const nd_config& c, std::span<const double
   const std::size_t tokens = positions.size() / c.axes_dim.size();
   std::size_t most = 0;  // the axes reuse the scratch one after the other
   for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
-    std::uint64_t lo = 0, hi = 0;
-    int shift = 0;
-    if (tokens == 0 || !rope::detail::grid_axis(positions, tokens, a, lo, hi, shift)) continue;
-    const std::size_t need = static_cast<std::size_t>(hi - lo + 1) * static_cast<std::size_t>(c.axes_dim[a] / 2);
+    rope::detail::axis_grid g{};
+    if (tokens == 0 || !rope::detail::grid_axis(positions, tokens, a, g)) continue;
+    const std::size_t need = static_cast<std::size_t>(g.hi - g.lo + 1) * static_cast<std::size_t>(c.axes_dim[a] / 2);
     most = need > most ? need : most;
   }
   return most;

@@ -72,6 +72,33 @@ inline constexpr bool clang_evaluator = false;
 #endif
 inline constexpr bool constexpr_two_rows = clang_evaluator;
 
+// A source whose columns run progressions of their own: column j of row i is at position
+// src.column_first(j) + src.column_step(j) i, step >= 0 (an ND table whose every axis is a
+// progression along the tokens: rope/nd.hpp). The walk is the same, one product a row, by
+// E = cis(step theta) (an accurate anchor, as E_1 is, so the same bound eb[b] after b products);
+// a column's anchors, its scalar entries and its bound's last position follow its progression.
+// Other sources: start + i, step 1.
+template <class Source>
+concept has_column_progressions = requires(const Source& s, std::size_t j) {
+  { s.column_first(j) } -> std::same_as<std::uint64_t>;
+  { s.column_step(j) } -> std::same_as<std::uint64_t>;
+};
+template <class Source>
+constexpr std::uint64_t column_step(const Source& src, std::size_t j) noexcept {
+  if constexpr (has_column_progressions<Source>)
+    return src.column_step(j);
+  else
+    return 1;
+}
+// Column j's position at row i of a fill from `start`.
+template <class Source>
+constexpr std::uint64_t column_position(const Source& src, std::size_t j, std::uint64_t start, std::size_t i) noexcept {
+  if constexpr (has_column_progressions<Source>)
+    return src.column_first(j) + src.column_step(j) * i;
+  else
+    return start + i;
+}
+
 // The source's scalar entry at (p, column), for an entry the walk's test leaves undecided (about
 // 2^-15 of them), its first error kept in st. Every loop below shares it: it is off the hot path,
 // so its call costs the decided entries nothing; the test itself stays inline in each loop.
@@ -98,13 +125,13 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
   bool slow[constexpr_columns_max] = {};
   double eb[constexpr_block_max] = {};
   walk_bounds(eb, nb);
-  const double end = static_cast<double>(start + rows);
   double ferr = 0;
   for (std::size_t j = 0; j < n; ++j) {
     f[j] = src.frequency(static_cast<int>(j0 + j));
     if (!f[j].ok()) return f[j].error;
-    slow[j] = f[j].value.hi == 0 || !cis_anchor(1, f[j].value, c1[j], s1[j]);
-    const double fe = end * dabs(f[j].value.hi) * (f[j].rel_err * 1.0000001);
+    slow[j] = f[j].value.hi == 0 || !cis_anchor(column_step(src, j0 + j), f[j].value, c1[j], s1[j]);
+    const double fe = static_cast<double>(column_position(src, j0 + j, start, rows)) * dabs(f[j].value.hi) *
+                      (f[j].rel_err * 1.0000001);
     ferr = fe > ferr ? fe : ferr;
   }
   sink.begin_chunk(j0, n);
@@ -112,7 +139,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
   for (std::size_t i0 = 0; i0 < rows; i0 += nb) {
     bool block_slow = false;
     for (std::size_t j = 0; j < n; ++j) {
-      if (!slow[j] && !cis_anchor(start + i0, f[j].value, vc[j], vs[j])) slow[j] = true;
+      if (!slow[j] && !cis_anchor(column_position(src, j0 + j, start, i0), f[j].value, vc[j], vs[j])) slow[j] = true;
       block_slow = block_slow || slow[j];
     }
     for (std::size_t i = i0; i < i0 + nb && i < rows; ++i) {
@@ -151,7 +178,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
             sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
             if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
-              *q = undecided_entry(src, f[j], p, j0 + j, st);
+              *q = undecided_entry(src, f[j], column_position(src, j0 + j, start, i), j0 + j, st);
             } else {
               q->sin = sv, q->cos = cv;
             }
@@ -167,14 +194,14 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
             sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
             if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
-              *q = undecided_entry(src, f[j], p, j0 + j, st);
+              *q = undecided_entry(src, f[j], column_position(src, j0 + j, start, i), j0 + j, st);
             } else {  // two scalar stores: a braced pair costs Clang's evaluator a temporary
               q->sin = sv, q->cos = cv;
             }
             t = c * k1 - s * k2, s = s * k1 + c * k2, c = t;
             sv = static_cast<float>(s - e2), cv = static_cast<float>(c - e2);
             if (sv != static_cast<float>(s + e2) || cv != static_cast<float>(c + e2)) {
-              *q2 = undecided_entry(src, f[j], p + 1, j0 + j, st);
+              *q2 = undecided_entry(src, f[j], column_position(src, j0 + j, start, i + 1), j0 + j, st);
             } else {
               q2->sin = sv, q2->cos = cv;
             }
@@ -189,7 +216,7 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
             vc[j] = c, vs[j] = s;
             sv = static_cast<float>(s - e), cv = static_cast<float>(c - e);
             if (sv != static_cast<float>(s + e) || cv != static_cast<float>(c + e)) {
-              *q = undecided_entry(src, f[j], p, j0 + j, st);
+              *q = undecided_entry(src, f[j], column_position(src, j0 + j, start, i), j0 + j, st);
             } else {
               q->sin = sv, q->cos = cv;
             }
@@ -208,7 +235,8 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           sp[k] = static_cast<float>(vs[j] - e);
           cp[k] = static_cast<float>(c - e);
           if (sp[k] != static_cast<float>(vs[j] + e) || cp[k] != static_cast<float>(c + e)) {
-            const math::sincos_result<float> x = undecided_entry(src, f[j], p, j0 + j, st);
+            const math::sincos_result<float> x =
+                undecided_entry(src, f[j], column_position(src, j0 + j, start, i), j0 + j, st);
             sp[k] = x.sin;
             cp[k] = x.cos;
           }
@@ -222,10 +250,11 @@ constexpr posenc::status fill_chunk_float_constexpr(const Source& src, std::uint
           vs[j] = s;
         }
         float sv = static_cast<float>(vs[j] - e), cv = static_cast<float>(vc[j] - e);
-        if (p == 0) {
+        if (column_position(src, j0 + j, start, i) == 0) {
           sv = 0.0f, cv = 1.0f;
         } else if (slow[j] || sv != static_cast<float>(vs[j] + e) || cv != static_cast<float>(vc[j] + e)) {
-          const math::sincos_result<float> x = undecided_entry(src, f[j], p, j0 + j, st);
+          const math::sincos_result<float> x =
+              undecided_entry(src, f[j], column_position(src, j0 + j, start, i), j0 + j, st);
           sv = x.sin, cv = x.cos;
         }
         if (pairs != nullptr) {

@@ -23,20 +23,35 @@ namespace posenc::rope::detail {
 enum class row_order : unsigned char { goes_back, nondecreasing, consecutive };
 
 // A stream's row range and row_order, found in the pass that computes its tokens' rows (grid_axis,
-// near_grid_axis: a pass of its own cost as much again): one add a token, in token order.
+// near_grid_axis: a pass of its own cost as much again): one add a token, in token order. It also
+// finds whether the rows are a progression, first + step i (step >= 0, the same between every two
+// tokens): every axis such a progression, an ND table is one fill of whole rows (rope/nd.hpp).
 struct row_scan {
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
   std::uint64_t before = 0;  // the last token's row
-  bool ordered = true, steps_of_one = true;
+  std::uint64_t first = 0;   // the first token's row
+  std::uint64_t step = 0;    // the second token's row less the first's (once stepped)
+  bool ordered = true, stepped = false, uniform = true;
   constexpr void add(std::uint64_t r, bool first_token) noexcept {
     lo = r < lo ? r : lo;
     hi = r > hi ? r : hi;
     ordered = ordered && r >= before;
-    steps_of_one = steps_of_one && (first_token || r == before + 1);
+    if (first_token) first = r;
+    if (!first_token && !stepped) step = r - before, stepped = true;  // wraps when r < before: not ordered
+    uniform = uniform && (first_token || r - before == step);
     before = r;
   }
+  // The rows seen so far, from `seen` tokens, times 2^more (grid_axis's finer grid): the same
+  // order and the same uniformity, the step times 2^more (steps of one no longer).
+  constexpr void rescale(int more, std::size_t seen) noexcept {
+    if (seen == 0) return;
+    lo <<= more, hi <<= more, before <<= more, first <<= more, step <<= more;
+  }
+  // Rows first + step i along the tokens, step >= 0.
+  constexpr bool progression() const noexcept { return ordered && uniform; }
   constexpr row_order order() const noexcept {
-    return !ordered ? row_order::goes_back : steps_of_one ? row_order::consecutive : row_order::nondecreasing;
+    if (!ordered) return row_order::goes_back;
+    return uniform && (!stepped || step == 1) ? row_order::consecutive : row_order::nondecreasing;
   }
 };
 
