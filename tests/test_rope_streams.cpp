@@ -702,10 +702,12 @@ TEST_CASE("ND grid axes: the least grid, the rows' range, order and progression,
 
 namespace {
 
-// Axis-major positions of N tokens on two axes (three for shapes 2 and 5): shapes 0-5 each axis
-// a progression on its grid, n = first + step i (every token its own row, or all at one); 6-8 not
-// quite: a coordinate negative, an axis that wraps, an axis held at 0. The first axes x N are the
-// table's.
+// Axis-major positions of N tokens on two axes (three for shapes 2 and 5). Shapes 0-4: each axis a
+// progression on its grid, n = first + step i (every token its own row, or all at one). 9, 10, 12:
+// axes near a progression off any grid (EVA-02's i / 24 * 16, i * 0.1; in 12 every third position
+// is 1e-10 off its row, which the walk's bound must take: without it 3 entries differ). 5-8 and
+// 11, not quite: a descending axis, a coordinate negative, an axis that wraps, an axis held at 0,
+// an axis off any grid held at one row. The first axes x N are the table's.
 template <std::size_t N>
 constexpr std::array<double, 3 * N> progression_positions(int shape) {
   std::array<double, 3 * N> p{};
@@ -720,6 +722,10 @@ constexpr std::array<double, 3 * N> progression_positions(int shape) {
     if (shape == 6) p[i] = x, p[N + i] = i == 7 ? -7.0 : x;
     if (shape == 7) p[i] = x, p[N + i] = static_cast<double>(i % 7);
     if (shape == 8) p[i] = 0, p[N + i] = x;
+    if (shape == 9) p[i] = x / 24 * 16, p[N + i] = x * 0.1;
+    if (shape == 10) p[i] = x / 2, p[N + i] = 0.1 + x * 0.2;  // rows 1 + 2i of 0.1
+    if (shape == 11) p[i] = 0.1, p[N + i] = x;
+    if (shape == 12) p[i] = x, p[N + i] = x * 0.1 + (i % 3 == 2 ? 1e-10 : 0.0);  // 1e-10 off its row
   }
   return p;
 }
@@ -728,10 +734,11 @@ constexpr std::array<double, 3 * N> progression_positions(int shape) {
 
 TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluation, the run-time bits", "[nd]") {
   // In constant evaluation (compact float, radians) an ND table whose every axis is a progression
-  // n = first + step i on its grid, at positions >= 0 and not held at 0, is one fill of the row
-  // kernel over whole token rows, each column walking its own progression (rope/nd.hpp,
-  // fill_progression_axes; sincos_table_rows_constexpr.hpp, has_column_progressions). Shapes 5-8
-  // look alike and must not take it; every shape gives the run-time bits.
+  // n = first + step i on its grid (not held at 0), or near a progression off any grid with its
+  // own row a token, at positions >= 0, is one fill of the row kernel over whole token rows, each
+  // column walking its own progression (rope/nd.hpp, fill_progression_axes;
+  // sincos_table_rows_constexpr.hpp, has_column_progressions). Shapes 5-8 and 11 look alike and
+  // must not take it; every shape gives the run-time bits.
   static constexpr int two[] = {64, 64}, three[] = {16, 56, 56};
   static constexpr rope::nd_config c2{.axes_dim = two, .rope_theta = 1e4};
   static constexpr rope::nd_config c3{.axes_dim = three, .rope_theta = 1e4};
@@ -753,21 +760,27 @@ TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluat
     const auto all = progression_positions<n>(shape);
     const std::span<const double> p = std::span(all).first(axes * n);
     rope::detail::axis_grid on[rope::nd_max_axes] = {};
+    rope::detail::near_grid near[rope::nd_max_axes] = {};
+    bool near_ok[rope::nd_max_axes] = {};
     rope::config axis[rope::nd_max_axes] = {};
     for (std::size_t a = 0; a < axes; ++a) {
       axis[a] = rope::axis_config(c, a);
-      rope::detail::grid_axis(p, n, a, on[a]);
+      if (!rope::detail::grid_axis(p, n, a, on[a]))
+        near_ok[a] = rope::detail::near_grid_axis(p.data() + a * n, n, near[a]);
     }
     rope::detail::table_dest<float> dest{nullptr, nullptr, t.data(), 64, rope::layout::half_split};
     status st = status::ok;
-    return rope::detail::fill_progression_axes<float>(c, on, axis, p, n, dest, st) && st == status::ok;
+    return rope::detail::fill_progression_axes<float>(c, on, near, near_ok, axis, p, n, dest, st) && st == status::ok;
   };
   static_assert(takes(0) && takes(1) && takes(2) && takes(3) && takes(4), "every axis a progression: whole rows");
-  static_assert(!takes(5) && !takes(6) && !takes(7) && !takes(8), "descending, negative, wrapping, held at 0");
+  static_assert(takes(9) && takes(10) && takes(12), "axes near a progression off any grid: whole rows");
+  static_assert(!takes(5) && !takes(6) && !takes(7) && !takes(8) && !takes(11),
+                "descending, negative, wrapping, held at 0, held off any grid");
   static constexpr auto t0 = ct(0), t1 = ct(1), t2 = ct(2), t3 = ct(3), t4 = ct(4), t5 = ct(5), t6 = ct(6), t7 = ct(7),
-                        t8 = ct(8);
-  const std::array<math_pair, n * 64>* const tables[] = {&t0, &t1, &t2, &t3, &t4, &t5, &t6, &t7, &t8};
-  for (int shape = 0; shape < 9; ++shape) {
+                        t8 = ct(8), t9 = ct(9), t10 = ct(10), t11 = ct(11), t12 = ct(12);
+  const std::array<math_pair, n * 64>* const tables[] = {&t0, &t1, &t2, &t3,  &t4,  &t5, &t6,
+                                                         &t7, &t8, &t9, &t10, &t11, &t12};
+  for (int shape = 0; shape < 13; ++shape) {
     std::vector<math_pair> rt(n * 64);
     const auto p = progression_positions<n>(shape);
     const rope::nd_config& c = config_of(shape);
@@ -782,21 +795,34 @@ TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluat
   }
   // The kernel with column progressions over more rows than one block of its walk (2048: a second
   // anchor a column, on its own progression), run at run time: the run-time fill's bits, for
-  // (i / 2, 3 + i / 4) and (i, 3 i + 0.5).
+  // (i / 2, 3 + i / 4), (i, 3 i + 0.5) and (i / 2, 0.1 + i * 0.2), the last off any grid.
   static constexpr std::size_t m = 2100;
-  for (const int shape : {1, 3}) {
+  for (const int shape : {1, 3, 10}) {
     const auto p = progression_positions<m>(shape);
     const std::span<const double> pos = std::span(p).first(2 * m);
     std::vector<math_pair> whole(m * 64), rt(m * 64);
     rope::detail::axis_grid on[2] = {};
-    rope::config grid[2] = {};
+    rope::detail::near_grid near[2] = {};
+    rope::detail::nd_axis_rows rows[2] = {};
     for (std::size_t a = 0; a < 2; ++a) {
-      REQUIRE(rope::detail::grid_axis(pos, m, a, on[a]));
-      REQUIRE(on[a].progression);
-      grid[a] = rope::detail::grid_config(rope::axis_config(c2, a), on[a].shift);
+      rope::detail::nd_axis_rows& r = rows[a];
+      r.x = pos.data() + a * m;
+      if (rope::detail::grid_axis(pos, m, a, on[a])) {
+        REQUIRE(on[a].progression);
+        r.cfg = rope::detail::grid_config(rope::axis_config(c2, a), on[a].shift), r.first = on[a].first;
+        r.step = on[a].step;
+      } else {
+        REQUIRE(rope::detail::near_grid_axis(r.x, m, near[a]));
+        REQUIRE(near[a].progression);
+        r.cfg = rope::axis_config(c2, a), r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
+      }
+      r.end = static_cast<double>(r.first + r.step * m);
     }
+    std::vector<math::frequency_value> theta(64);  // theta_k of the axis config, for a column near a progression
+    for (std::size_t j = 0; j < 64; ++j)
+      theta[j] = rope::frequency_dd(rope::axis_config(c2, j / 32), static_cast<int>(j % 32));
     rope::detail::table_dest<float> dest{nullptr, nullptr, whole.data(), 64, rope::layout::half_split};
-    const rope::detail::nd_row_source src{&c2, grid, on};
+    const rope::detail::nd_row_source src{&c2, rows, theta.data()};
     REQUIRE(posenc::detail::sincos_table::fill_chunk_float_constexpr(src, 0, m, 0, 64, dest) == status::ok);
     REQUIRE(rope::fill_nd_pair_table<float>(c2, pos, rt) == status::ok);
     std::size_t differ = 0;

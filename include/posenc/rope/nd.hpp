@@ -261,6 +261,8 @@ struct near_grid {
   bool turns = false;                      // the axis's angle is 2 pi x theta_k (DINOv3: rope/turns.hpp)
   double inv_h = 0;                        // 1 / h, rounded
   row_order order = row_order::goes_back;  // how the rows run along the tokens
+  bool progression = false;                // r = first + step i along the tokens
+  std::uint64_t first = 0, step = 0;
   // The row of |x|: the integer nearest |x| / h, through a product (a fill reads it several times a
   // token, and a division costs about as much as a row's entry). Any rounding of the quotient
   // gives the same r where |x| is within 2^-20 h of r h (near_grid_axis checks that of this r), and
@@ -303,7 +305,7 @@ constexpr bool near_grid_axis(const double* at, std::size_t tokens, near_grid& g
       max_delta = bound > max_delta ? bound : max_delta;
     }
   }
-  g = {h, max_delta, scan.lo, scan.hi, false, at_h.inv_h, scan.order()};
+  g = {h, max_delta, scan.lo, scan.hi, false, at_h.inv_h, scan.order(), scan.progression(), scan.first, scan.step};
   return true;
 }
 
@@ -560,18 +562,18 @@ template <class T>
 // An axis near a progression off any grid (near_grid_axis): its rows from the row kernels, at run
 // time in windows on the stack, in constant evaluation (float types: double tables take every entry
 // from the scalar function there) in rows allocated for the evaluation, when those pay; true when
-// it filled the axis (st: its status). turns: DINOv3's angle in turns. zeros: as for
+// it filled the axis (st: its status). turns: DINOv3's angle in turns. near: near_grid_axis's
+// finding for the axis (on: whether it is near a progression). zeros: as for
 // store_zeros_in_order (true only where zeros_as_it_goes; size: the table's). Out of line, so
 // that fill_nd's own code and frame stay as they were.
 template <class T>
-[[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, bool turns, const double* at,
-                                                std::size_t tokens, std::size_t pa, std::size_t first,
+[[gnu::noinline]] constexpr bool fill_near_grid(const rope::config& axis, bool turns, near_grid ng, bool on,
+                                                const double* at, std::size_t tokens, std::size_t pa, std::size_t first,
                                                 table_dest<T>& dest, posenc::status& st, std::size_t size,
                                                 bool& zeros) noexcept {
   if constexpr (std::is_same_v<T, double>)
     if (std::is_constant_evaluated()) return false;  // the row kernel's offsets are run time's alone
-  near_grid ng{};
-  if (!near_grid_axis(at, tokens, ng)) return false;
+  if (!on) return false;
   ng.turns = turns;
   const frequency_cache theta = cache_frequencies(axis);
   if (theta.get() == nullptr) return false;
@@ -598,60 +600,105 @@ template <class T>
   return false;
 }
 
+// One axis's rows in nd_row_source: r = first + step i along the tokens, of its grid config, or for
+// an axis near a progression (near != nullptr) of its axis config walked at step h theta_k, as
+// near_grid_rows walks it: the frequency's bound takes max |delta| theta_k on top (through end,
+// the kernel's last position first + step tokens), and an undecided entry is the token's own.
+struct nd_axis_rows {
+  rope::config cfg{};
+  const near_grid* near = nullptr;
+  const double* x = nullptr;  // the axis's positions
+  double end = 0;
+  std::uint64_t first = 0, step = 0;
+};
+
 // Every axis's pairs of a token as the columns of one row: column j is pair k of axis a
-// (nd_pair_of), and column j of row i is at position first + step i of the axis's grid config
+// (nd_pair_of), and column j of row i is at position first + step i of the axis's rows
 // (fill_progression_axes; sincos_table_rows_constexpr.hpp, has_column_progressions). Entries and
-// frequencies are those of the axis's own fills (rope_source of the grid config), so are the bits.
+// frequencies are those of the axis's own fills (the grid config's, or near_grid_rows'), so are
+// the bits.
 struct nd_row_source {
   const rope::nd_config* c = nullptr;
-  const rope::config* grid = nullptr;  // each axis's grid config
-  const axis_grid* on = nullptr;       // each axis's progression
+  const nd_axis_rows* rows = nullptr;            // each axis's
+  const math::frequency_value* theta = nullptr;  // theta_k of column j's axis config, for axes near a progression
   constexpr math::frequency_value frequency(int j) const noexcept {
     const nd_pair q = nd_pair_of(*c, j);
-    return rope::frequency_dd(grid[q.axis], q.k);
+    const nd_axis_rows& r = rows[q.axis];
+    if (r.near == nullptr) return rope::frequency_dd(r.cfg, q.k);
+    const math::frequency_value& t = theta[j];
+    const double extra = r.near->max_delta / (r.near->h * r.end) * (1 + 0x1p-40);
+    return {dd_mul(t.value, r.near->h), t.rel_err * (1 + 0x1p-50) + 0x1p-99 + extra, posenc::status::ok};
   }
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value& f, const math::amplitude* af,
                                                          std::uint64_t p, int j) const noexcept {
     const nd_pair q = nd_pair_of(*c, j);
-    return sincos_with<T>(grid[q.axis], f, af, p, q.k);
+    const nd_axis_rows& r = rows[q.axis];
+    if (r.near == nullptr) return sincos_with<T>(r.cfg, f, af, p, q.k);
+    const double x = r.x[(p - r.first) / r.step];  // near a progression: step >= 1, a row a token
+    return axis_entry<T>(r.cfg, false, theta[j], rope::split_position(x), q.k);
   }
   constexpr std::uint64_t column_first(std::size_t j) const noexcept {
-    return on[nd_pair_of(*c, static_cast<int>(j)).axis].first;
+    return rows[nd_pair_of(*c, static_cast<int>(j)).axis].first;
   }
   constexpr std::uint64_t column_step(std::size_t j) const noexcept {
-    return on[nd_pair_of(*c, static_cast<int>(j)).axis].step;
+    return rows[nd_pair_of(*c, static_cast<int>(j)).axis].step;
   }
 };
 
 // Constant evaluation, compact float rows, radians: when every axis's rows are a progression along
-// the tokens, n = first + step i on its grid, at positions >= 0 (a diagonal such as (i, i), or
-// (i / 2, 3 + 3 i / 4), or an axis held at a position: every token at its own row, or all at
-// one), a token's row is every axis's columns at their own progressions: one fill of the row
-// kernel over whole token rows, each row stored in order (sincos_table_rows_constexpr.hpp). Axis
-// after axis, each token's row took one fill's row an axis and, on GCC, zeros stored first for
-// the later axes (store_zeros_in_order): two axes of 32 pairs cost 1.22x the 1D table an entry on
-// GCC, 1.07x on Clang (docs/performance.md section 7). Not an axis held at 0: each of its entries
-// is cis(0) exactly, which the walk's test leaves to the scalar path (the axis fills write it as
-// a row). True when it filled the table (st: its status).
+// the tokens, r = first + step i, on its grid (step >= 0) or near a progression off any grid (step
+// >= 1: each row one token's), at positions >= 0 (a diagonal such as (i, i), or
+// (i / 2, 3 + 3 i / 4), EVA-02's i / 24 * 16 against i * 0.1, an axis held at a position: every
+// token at its own row, or all at one), a token's row is every axis's columns at their own
+// progressions: one fill of the row kernel over whole token rows, each row stored in order
+// (sincos_table_rows_constexpr.hpp). Axis after axis, each token's row took one fill's row an
+// axis and, on GCC, zeros stored first for the later axes (store_zeros_in_order): two axes of 32
+// pairs cost 1.22-1.35x the 1D table an entry on GCC, 1.07-1.29x on Clang (docs/performance.md
+// section 7). Not an axis held at 0: each of its entries is cis(0) exactly, which the walk's test
+// leaves to the scalar path (the axis fills write it as a row). on, near, near_ok: each axis's
+// grid_axis and near_grid_axis findings. True when it filled the table (st: its status).
 template <class T>
-constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const rope::config* axis,
-                                     std::span<const double> positions, std::size_t tokens, table_dest<T>& dest,
-                                     posenc::status& st) noexcept {
+constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
+                                     const bool* near_ok, const rope::config* axis, std::span<const double> positions,
+                                     std::size_t tokens, table_dest<T>& dest, posenc::status& st) noexcept {
   namespace sct = posenc::detail::sincos_table;
   const std::size_t axes = c.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   if (!std::is_constant_evaluated() || !direct_in_constant_evaluation(dest) || axes < 2 ||
-      pairs > sct::constexpr_columns_max)
+      pairs > sct::constexpr_columns_max || c.angle != rope::angle_unit::radians)
     return false;
-  for (std::size_t a = 0; a < axes; ++a)
-    if (!on[a].rows || !on[a].progression || (on[a].first == 0 && on[a].step == 0)) return false;
+  for (std::size_t a = 0; a < axes; ++a) {
+    const bool grid = on[a].rows && on[a].progression && (on[a].first != 0 || on[a].step != 0);
+    const bool off_grid = !on[a].rows && near_ok[a] && near[a].progression && near[a].step > 0;
+    if (!grid && !off_grid) return false;
+  }
   for (const double x : positions)
     if (x < 0) return false;  // -0.0: not (sin 0 stays +0)
   if constexpr (std::is_same_v<T, float>) {
-    rope::config grid[rope::nd_max_axes] = {};
-    for (std::size_t a = 0; a < axes; ++a) grid[a] = grid_config(axis[a], on[a].shift);
-    const nd_row_source src{&c, grid, on};
-    st = sct::fill_chunk_float_constexpr(src, 0, tokens, 0, pairs, dest);
+    if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
+      nd_axis_rows rows[rope::nd_max_axes] = {};
+      for (std::size_t a = 0; a < axes; ++a) {
+        nd_axis_rows& r = rows[a];
+        r.x = positions.data() + a * tokens;
+        if (on[a].rows) {
+          r.cfg = grid_config(axis[a], on[a].shift), r.first = on[a].first, r.step = on[a].step;
+        } else {
+          r.cfg = axis[a], r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
+        }
+        r.end = static_cast<double>(r.first + r.step * tokens);
+      }
+      // An axis near a progression walks h theta_k and takes an undecided entry at the token's own
+      // position from theta_k: evaluated once a column (a scalar entry would evaluate it again).
+      math::frequency_value* const theta = new math::frequency_value[pairs];
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const nd_pair q = nd_pair_of(c, static_cast<int>(j));
+        if (rows[q.axis].near != nullptr) theta[j] = rope::frequency_dd(axis[q.axis], q.k);
+        if (!theta[j].ok()) st = theta[j].error;
+      }
+      const nd_row_source src{&c, rows, theta};
+      if (st == posenc::status::ok) st = sct::fill_chunk_float_constexpr(src, 0, tokens, 0, pairs, dest);
+      delete[] theta;
+    }
   }
   return true;
 }
@@ -696,9 +743,17 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   const auto position = [positions, tokens](int s, std::size_t i) {
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
   };
-  axis_grid on[rope::nd_max_axes] = {};  // each axis's grid, and how its n runs along the tokens
-  for (std::size_t a = 0; a < axes && !turns; ++a) grid_axis(positions, tokens, a, on[a]);
-  if (posenc::status st = posenc::status::ok; fill_progression_axes<T>(c, on, axis, positions, tokens, dest, st))
+  // Each axis's grid and how its n runs along the tokens, or off any grid whether it is near a
+  // progression (the axis loop's paths, and the whole rows of fill_progression_axes, read them).
+  axis_grid on[rope::nd_max_axes] = {};
+  near_grid near[rope::nd_max_axes] = {};
+  bool near_ok[rope::nd_max_axes] = {};
+  for (std::size_t a = 0; a < axes; ++a) {
+    if (!turns) grid_axis(positions, tokens, a, on[a]);
+    if (!on[a].rows) near_ok[a] = near_grid_axis(positions.data() + a * tokens, tokens, near[a]);
+  }
+  if (posenc::status st = posenc::status::ok;
+      fill_progression_axes<T>(c, on, near, near_ok, axis, positions, tokens, dest, st))
     return st;
   std::size_t first = 0;
   for (std::size_t a = 0; a < axes; ++a) {
@@ -749,7 +804,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     }
     // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
     if (!done && !rows)
-      done = fill_near_grid<T>(axis[a], turns, positions.data() + a * tokens, tokens, pa, first, dest, st, size, zeros);
+      done = fill_near_grid<T>(axis[a], turns, near[a], near_ok[a], positions.data() + a * tokens, tokens, pa, first,
+                               dest, st, size, zeros);
     store_zeros_in_order(dest, size, zeros);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
