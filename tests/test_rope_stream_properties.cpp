@@ -367,6 +367,86 @@ auto every_entry_is_mpfr(bool one_ulp_off) {
   };
 }
 
+// An ND case whose every axis is a progression along the tokens (rope/nd.hpp, progression_axes):
+// on a grid of 2^-e, x = (b + s i) 2^-e, s in 0..3 (s = 0: held at b > 0); or near a progression
+// off any grid, x = (r0 + s i) h in doubles, r0 in {0, 1}, s in 1..3 (h the least positive |x|
+// over r0 or s, so the rows run r0 + s i or i). Radians, positions >= 0.
+rc::Gen<nd_case> progression_cases() {
+  return rc::gen::exec([] {
+    nd_case c;
+    c.theta = *rc::gen::element(1e4, 2000.0, 256.0, 1e6);
+    const int axes = *rc::gen::inRange(2, 5);
+    for (int a = 0; a < axes; ++a) c.dims.push_back(2 * *rc::gen::inRange(1, 17));
+    c.tokens = static_cast<std::size_t>(*rc::gen::inRange(2, 161));  // a near progression needs two rows
+    for (int a = 0; a < axes; ++a) {
+      const bool near = *rc::gen::arbitrary<bool>();
+      c.shapes.push_back(static_cast<int>(near ? shape::progression : shape::steps_of_one));
+      const auto step = static_cast<double>(*rc::gen::inRange(near ? 1 : 0, 4));
+      const double h = near
+                           ? *rc::gen::element(16.0 / 14.0, 0.1, 2.0 / 3.0 * 16.0 / 24.0, 1.0 / 3.0, 0.7071067811865476)
+                           : std::ldexp(1.0, -*rc::gen::inRange(0, 7));
+      double b = near ? static_cast<double>(*rc::gen::inRange(0, 2))
+                      : static_cast<double>(*rc::gen::element(0, 1, 7, 1000, 1 << 20));
+      if (!near && step == 0 && b == 0) b = 3;  // held at 0 is not a progression the rows take
+      for (std::size_t i = 0; i < c.tokens; ++i) c.pos.push_back((b + step * static_cast<double>(i)) * h);
+    }
+    return c;
+  });
+}
+
+// The property: such a table is taken whole (progression_axes), and the whole-row fill of
+// constant evaluation (fill_progression_rows), run here at run time, gives every entry's MPFR
+// value. one_ulp_off: the last sin moved by an ulp first (the checker shown able to fail).
+auto progression_rows_are_mpfr(bool one_ulp_off) {
+  return [one_ulp_off] {
+    const nd_case c = *rc::gen::resize(100, progression_cases());
+    const rope::nd_config cfg{.axes_dim = c.dims, .rope_theta = c.theta};
+    const std::size_t n = c.tokens, axes = c.dims.size(),
+                      pairs = static_cast<std::size_t>(rope::nd_rotary_dim(cfg)) / 2;
+    rope::detail::axis_grid on[rope::nd_max_axes] = {};
+    rope::detail::near_grid near[rope::nd_max_axes] = {};
+    bool near_ok[rope::nd_max_axes] = {};
+    rope::config axis[rope::nd_max_axes] = {};
+    for (std::size_t a = 0; a < axes; ++a) {
+      axis[a] = rope::axis_config(cfg, a);
+      if (!rope::detail::grid_axis(c.pos, n, a, on[a]))
+        near_ok[a] = rope::detail::near_grid_axis(c.pos.data() + a * n, n, near[a]);
+    }
+    if (!rope::detail::progression_axes(cfg, on, near, near_ok, c.pos)) {
+      std::ostringstream o;
+      o << c << "not taken as progressions";
+      RC_FAIL(o.str());
+    }
+    std::vector<math::sincos_result<float>> out(n * pairs);
+    std::vector<math::frequency_value> theta(pairs);
+    rope::detail::table_dest<float> dest{nullptr, nullptr, out.data(), pairs, rope::layout::half_split};
+    RC_ASSERT(rope::detail::fill_progression_rows(cfg, on, near, axis, c.pos, n, dest, theta.data()) == status::ok);
+    if (one_ulp_off) out.back().sin = std::nextafter(out.back().sin, 2.0f);
+    oracle mp(c.theta, false);
+    std::size_t bad = 0;
+    std::string first;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < pairs; ++j) {
+        const auto q = rope::detail::nd_pair_of(cfg, static_cast<int>(j));
+        const double x = c.pos[static_cast<std::size_t>(q.axis) * n + i];
+        const math::sincos_result<float>& e = mp(x, q.k, c.dims[static_cast<std::size_t>(q.axis)]).get<float>();
+        const math::sincos_result<float>& v = out[i * pairs + j];
+        if (bits_of(v.sin) == bits_of(e.sin) && bits_of(v.cos) == bits_of(e.cos)) continue;
+        if (bad++ == 0) {
+          std::ostringstream o;
+          o << "token " << i << ", pair " << j << " at " << std::hexfloat << x << ": MPFR " << e.cos << ", " << e.sin
+            << "; the rows' " << v.cos << ", " << v.sin;
+          first = o.str();
+        }
+      }
+    if (bad != 0) {
+      std::ostringstream o;
+      o << c << bad << " entries differ from MPFR; the first: " << first;
+      RC_FAIL(o.str());
+    }
+  };
+}
+
 // An M-RoPE case: the text config's head and base, the sections and layout, and stream-major
 // positions (t, h, w rows of `tokens` each).
 struct mrope_case {
@@ -536,6 +616,19 @@ TEST_CASE("The ND property fails on a table one ulp off (the checker can fail)",
   INFO(failure);
   CHECK(failure.find("entries differ from MPFR; the first: token") != std::string::npos);
   CHECK(failure.find("axis 0 ") != std::string::npos);
+}
+
+TEST_CASE("ND tables whose every axis is a progression: the whole rows of constant evaluation are the MPFR values",
+          "[nd][oracle][property]") {
+  // The constant-evaluation fill of such tables (rope/nd.hpp, fill_progression_rows) is run here
+  // at run time on random ones: grids of 2^-e and progressions off any grid, steps 0 to 3, 2 to 4
+  // axes; every entry against MPFR.
+  const std::string failure = run_property("nd_progression_rows_are_mpfr", 40, progression_rows_are_mpfr(false));
+  INFO(failure);
+  CHECK(failure.empty());
+  const std::string caught = run_property("nd_progression_rows_can_fail", 5, progression_rows_are_mpfr(true));
+  INFO(caught);
+  CHECK(caught.find("entries differ from MPFR; the first: token") != std::string::npos);
 }
 
 TEST_CASE("Real positions whose angle is an exact dyadic below 2^-600: correctly rounded, midpoints too",

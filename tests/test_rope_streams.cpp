@@ -803,27 +803,15 @@ TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluat
     std::vector<math_pair> whole(m * 64), rt(m * 64);
     rope::detail::axis_grid on[2] = {};
     rope::detail::near_grid near[2] = {};
-    rope::detail::nd_axis_rows rows[2] = {};
-    for (std::size_t a = 0; a < 2; ++a) {
-      rope::detail::nd_axis_rows& r = rows[a];
-      r.x = pos.data() + a * m;
-      if (rope::detail::grid_axis(pos, m, a, on[a])) {
-        REQUIRE(on[a].progression);
-        r.cfg = rope::detail::grid_config(rope::axis_config(c2, a), on[a].shift), r.first = on[a].first;
-        r.step = on[a].step;
-      } else {
-        REQUIRE(rope::detail::near_grid_axis(r.x, m, near[a]));
-        REQUIRE(near[a].progression);
-        r.cfg = rope::axis_config(c2, a), r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
-      }
-      r.end = static_cast<double>(r.first + r.step * m);
-    }
-    std::vector<math::frequency_value> theta(64);  // theta_k of the axis config, for a column near a progression
-    for (std::size_t j = 0; j < 64; ++j)
-      theta[j] = rope::frequency_dd(rope::axis_config(c2, j / 32), static_cast<int>(j % 32));
+    bool near_ok[2] = {};
+    const rope::config axis[2] = {rope::axis_config(c2, 0), rope::axis_config(c2, 1)};
+    for (std::size_t a = 0; a < 2; ++a)
+      if (!rope::detail::grid_axis(pos, m, a, on[a]))
+        near_ok[a] = rope::detail::near_grid_axis(pos.data() + a * m, m, near[a]);
+    REQUIRE(rope::detail::progression_axes(c2, on, near, near_ok, pos));
+    std::vector<math::frequency_value> theta(64);
     rope::detail::table_dest<float> dest{nullptr, nullptr, whole.data(), 64, rope::layout::half_split};
-    const rope::detail::nd_row_source src{&c2, rows, theta.data()};
-    REQUIRE(posenc::detail::sincos_table::fill_chunk_float_constexpr(src, 0, m, 0, 64, dest) == status::ok);
+    REQUIRE(rope::detail::fill_progression_rows(c2, on, near, axis, pos, m, dest, theta.data()) == status::ok);
     REQUIRE(rope::fill_nd_pair_table<float>(c2, pos, rt) == status::ok);
     std::size_t differ = 0;
     for (std::size_t e = 0; e < rt.size(); ++e)

@@ -646,57 +646,75 @@ struct nd_row_source {
   }
 };
 
-// Constant evaluation, compact float rows, radians: when every axis's rows are a progression along
-// the tokens, r = first + step i, on its grid (step >= 0) or near a progression off any grid (step
-// >= 1: each row one token's), at positions >= 0 (a diagonal such as (i, i), or
-// (i / 2, 3 + 3 i / 4), EVA-02's i / 24 * 16 against i * 0.1, an axis held at a position: every
-// token at its own row, or all at one), a token's row is every axis's columns at their own
-// progressions: one fill of the row kernel over whole token rows, each row stored in order
-// (sincos_table_rows_constexpr.hpp). Axis after axis, each token's row took one fill's row an
-// axis and, on GCC, zeros stored first for the later axes (store_zeros_in_order): two axes of 32
-// pairs cost 1.22-1.35x the 1D table an entry on GCC, 1.07-1.29x on Clang (docs/performance.md
-// section 7). Not an axis held at 0: each of its entries is cis(0) exactly, which the walk's test
-// leaves to the scalar path (the axis fills write it as a row). on, near, near_ok: each axis's
-// grid_axis and near_grid_axis findings. True when it filled the table (st: its status).
-template <class T>
-constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
-                                     const bool* near_ok, const rope::config* axis, std::span<const double> positions,
-                                     std::size_t tokens, table_dest<T>& dest, posenc::status& st) noexcept {
-  namespace sct = posenc::detail::sincos_table;
-  const std::size_t axes = c.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
-  if (!std::is_constant_evaluated() || !direct_in_constant_evaluation(dest) || axes < 2 ||
-      pairs > sct::constexpr_columns_max || c.angle != rope::angle_unit::radians)
-    return false;
-  for (std::size_t a = 0; a < axes; ++a) {
+// Whether every axis's rows are a progression along the tokens, r = first + step i, on its grid
+// (step >= 0, not held at 0) or near a progression off any grid (step >= 1: each row one token's),
+// at positions >= 0, radians. on, near, near_ok: each axis's grid_axis and near_grid_axis findings.
+// An axis held at 0 is not: each of its entries is cis(0) exactly, which the walk's test leaves to
+// the scalar path (the axis fills write it as a row).
+constexpr bool progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
+                                const bool* near_ok, std::span<const double> positions) noexcept {
+  if (c.angle != rope::angle_unit::radians) return false;
+  for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
     const bool grid = on[a].rows && on[a].progression && (on[a].first != 0 || on[a].step != 0);
     const bool off_grid = !on[a].rows && near_ok[a] && near[a].progression && near[a].step > 0;
     if (!grid && !off_grid) return false;
   }
   for (const double x : positions)
     if (x < 0) return false;  // -0.0: not (sin 0 stays +0)
+  return true;
+}
+
+// Such a table's compact float rows (progression_axes), any evaluation: a token's row is every
+// axis's columns at their own progressions, one fill of the constant-evaluation row kernel over
+// whole token rows, each row stored in order (sincos_table_rows_constexpr.hpp). theta: scratch of
+// a frequency a pair (an axis near a progression walks h theta_k and takes an undecided entry at
+// the token's own position from theta_k, evaluated once a column). The test runs it at run time
+// on random tables (test_rope_stream_properties.cpp).
+constexpr posenc::status fill_progression_rows(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
+                                               const rope::config* axis, std::span<const double> positions,
+                                               std::size_t tokens, table_dest<float>& dest,
+                                               math::frequency_value* theta) noexcept {
+  const std::size_t axes = c.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  nd_axis_rows rows[rope::nd_max_axes] = {};
+  for (std::size_t a = 0; a < axes; ++a) {
+    nd_axis_rows& r = rows[a];
+    r.x = positions.data() + a * tokens;
+    if (on[a].rows) {
+      r.cfg = grid_config(axis[a], on[a].shift), r.first = on[a].first, r.step = on[a].step;
+    } else {
+      r.cfg = axis[a], r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
+    }
+    r.end = static_cast<double>(r.first + r.step * tokens);
+  }
+  for (std::size_t j = 0; j < pairs; ++j) {
+    const nd_pair q = nd_pair_of(c, static_cast<int>(j));
+    theta[j] = rows[q.axis].near != nullptr ? rope::frequency_dd(axis[q.axis], q.k) : math::frequency_value{};
+    if (!theta[j].ok()) return theta[j].error;
+  }
+  const nd_row_source src{&c, rows, theta};
+  return posenc::detail::sincos_table::fill_chunk_float_constexpr(src, 0, tokens, 0, pairs, dest);
+}
+
+// Constant evaluation, compact float rows: a table whose every axis is a progression along the
+// tokens (progression_axes: a diagonal such as (i, i), or (i / 2, 3 + 3 i / 4), EVA-02's
+// i / 24 * 16 against i * 0.1, an axis held at a position: every token at its own row, or all at
+// one) is one fill of whole rows (fill_progression_rows). Axis after axis, each token's row took
+// one fill's row an axis and, on GCC, zeros stored first for the later axes
+// (store_zeros_in_order): two axes of 32 pairs cost 1.22-1.35x the 1D table an entry on GCC,
+// 1.07-1.29x on Clang (docs/performance.md section 7). True when it filled the table (st: its
+// status).
+template <class T>
+constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
+                                     const bool* near_ok, const rope::config* axis, std::span<const double> positions,
+                                     std::size_t tokens, table_dest<T>& dest, posenc::status& st) noexcept {
+  const std::size_t pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
+  if (!std::is_constant_evaluated() || !direct_in_constant_evaluation(dest) || c.axes_dim.size() < 2 ||
+      pairs > posenc::detail::sincos_table::constexpr_columns_max || !progression_axes(c, on, near, near_ok, positions))
+    return false;
   if constexpr (std::is_same_v<T, float>) {
     if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
-      nd_axis_rows rows[rope::nd_max_axes] = {};
-      for (std::size_t a = 0; a < axes; ++a) {
-        nd_axis_rows& r = rows[a];
-        r.x = positions.data() + a * tokens;
-        if (on[a].rows) {
-          r.cfg = grid_config(axis[a], on[a].shift), r.first = on[a].first, r.step = on[a].step;
-        } else {
-          r.cfg = axis[a], r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
-        }
-        r.end = static_cast<double>(r.first + r.step * tokens);
-      }
-      // An axis near a progression walks h theta_k and takes an undecided entry at the token's own
-      // position from theta_k: evaluated once a column (a scalar entry would evaluate it again).
       math::frequency_value* const theta = new math::frequency_value[pairs];
-      for (std::size_t j = 0; j < pairs; ++j) {
-        const nd_pair q = nd_pair_of(c, static_cast<int>(j));
-        if (rows[q.axis].near != nullptr) theta[j] = rope::frequency_dd(axis[q.axis], q.k);
-        if (!theta[j].ok()) st = theta[j].error;
-      }
-      const nd_row_source src{&c, rows, theta};
-      if (st == posenc::status::ok) st = sct::fill_chunk_float_constexpr(src, 0, tokens, 0, pairs, dest);
+      st = fill_progression_rows(c, on, near, axis, positions, tokens, dest, theta);
       delete[] theta;
     }
   }
