@@ -401,18 +401,9 @@ auto progression_rows_are_mpfr(bool one_ulp_off) {
   return [one_ulp_off] {
     const nd_case c = *rc::gen::resize(100, progression_cases());
     const rope::nd_config cfg{.axes_dim = c.dims, .rope_theta = c.theta};
-    const std::size_t n = c.tokens, axes = c.dims.size(),
-                      pairs = static_cast<std::size_t>(rope::nd_rotary_dim(cfg)) / 2;
-    rope::detail::axis_grid on[rope::nd_max_axes] = {};
-    rope::detail::near_grid near[rope::nd_max_axes] = {};
-    bool near_ok[rope::nd_max_axes] = {};
-    rope::config axis[rope::nd_max_axes] = {};
-    for (std::size_t a = 0; a < axes; ++a) {
-      axis[a] = rope::axis_config(cfg, a);
-      if (!rope::detail::grid_axis(c.pos, n, a, on[a]))
-        near_ok[a] = rope::detail::near_grid_axis(c.pos.data() + a * n, n, near[a]);
-    }
-    if (!rope::detail::progression_axes(cfg, on, near, near_ok, c.pos)) {
+    const std::size_t n = c.tokens, pairs = static_cast<std::size_t>(rope::nd_rotary_dim(cfg)) / 2;
+    const rope::detail::nd_axes_found found = rope::detail::find_axes(cfg, c.pos, n);
+    if (!rope::detail::progression_axes(cfg, found, c.pos)) {
       std::ostringstream o;
       o << c << "not taken as progressions";
       RC_FAIL(o.str());
@@ -420,7 +411,7 @@ auto progression_rows_are_mpfr(bool one_ulp_off) {
     std::vector<math::sincos_result<float>> out(n * pairs);
     std::vector<math::frequency_value> theta(pairs);
     rope::detail::table_dest<float> dest{nullptr, nullptr, out.data(), pairs, rope::layout::half_split};
-    RC_ASSERT(rope::detail::fill_progression_rows(cfg, on, near, axis, c.pos, n, dest, theta.data()) == status::ok);
+    RC_ASSERT(rope::detail::fill_progression_rows(cfg, found, c.pos, n, dest, theta.data()) == status::ok);
     if (one_ulp_off) out.back().sin = std::nextafter(out.back().sin, 2.0f);
     oracle mp(c.theta, false);
     std::size_t bad = 0;

@@ -759,18 +759,10 @@ TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluat
     const std::size_t axes = c.axes_dim.size();
     const auto all = progression_positions<n>(shape);
     const std::span<const double> p = std::span(all).first(axes * n);
-    rope::detail::axis_grid on[rope::nd_max_axes] = {};
-    rope::detail::near_grid near[rope::nd_max_axes] = {};
-    bool near_ok[rope::nd_max_axes] = {};
-    rope::config axis[rope::nd_max_axes] = {};
-    for (std::size_t a = 0; a < axes; ++a) {
-      axis[a] = rope::axis_config(c, a);
-      if (!rope::detail::grid_axis(p, n, a, on[a]))
-        near_ok[a] = rope::detail::near_grid_axis(p.data() + a * n, n, near[a]);
-    }
+    const rope::detail::nd_axes_found found = rope::detail::find_axes(c, p, n);
     rope::detail::table_dest<float> dest{nullptr, nullptr, t.data(), 64, rope::layout::half_split};
     status st = status::ok;
-    return rope::detail::fill_progression_axes<float>(c, on, near, near_ok, axis, p, n, dest, st) && st == status::ok;
+    return rope::detail::fill_progression_axes<float>(c, found, p, n, dest, st) && st == status::ok;
   };
   static_assert(takes(0) && takes(1) && takes(2) && takes(3) && takes(4), "every axis a progression: whole rows");
   static_assert(takes(9) && takes(10) && takes(12), "axes near a progression off any grid: whole rows");
@@ -801,17 +793,11 @@ TEST_CASE("ND tables whose axes are progressions: whole rows in constant evaluat
     const auto p = progression_positions<m>(shape);
     const std::span<const double> pos = std::span(p).first(2 * m);
     std::vector<math_pair> whole(m * 64), rt(m * 64);
-    rope::detail::axis_grid on[2] = {};
-    rope::detail::near_grid near[2] = {};
-    bool near_ok[2] = {};
-    const rope::config axis[2] = {rope::axis_config(c2, 0), rope::axis_config(c2, 1)};
-    for (std::size_t a = 0; a < 2; ++a)
-      if (!rope::detail::grid_axis(pos, m, a, on[a]))
-        near_ok[a] = rope::detail::near_grid_axis(pos.data() + a * m, m, near[a]);
-    REQUIRE(rope::detail::progression_axes(c2, on, near, near_ok, pos));
+    const rope::detail::nd_axes_found found = rope::detail::find_axes(c2, pos, m);
+    REQUIRE(rope::detail::progression_axes(c2, found, pos));
     std::vector<math::frequency_value> theta(64);
     rope::detail::table_dest<float> dest{nullptr, nullptr, whole.data(), 64, rope::layout::half_split};
-    REQUIRE(rope::detail::fill_progression_rows(c2, on, near, axis, pos, m, dest, theta.data()) == status::ok);
+    REQUIRE(rope::detail::fill_progression_rows(c2, found, pos, m, dest, theta.data()) == status::ok);
     REQUIRE(rope::fill_nd_pair_table<float>(c2, pos, rt) == status::ok);
     std::size_t differ = 0;
     for (std::size_t e = 0; e < rt.size(); ++e)

@@ -646,17 +646,38 @@ struct nd_row_source {
   }
 };
 
+// Each axis's config and how its positions run: on its grid (grid_axis; not in turns), or off any
+// grid near a progression (near_grid_axis). fill_nd's paths read them, found once.
+struct nd_axes_found {
+  rope::config axis[rope::nd_max_axes] = {};
+  axis_grid on[rope::nd_max_axes] = {};
+  near_grid near[rope::nd_max_axes] = {};
+  bool near_ok[rope::nd_max_axes] = {};
+};
+constexpr nd_axes_found find_axes(const rope::nd_config& c, std::span<const double> positions,
+                                  std::size_t tokens) noexcept {
+  nd_axes_found f{};
+  for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
+    f.axis[a] = rope::axis_config(c, a);
+    if (c.angle != rope::angle_unit::turns) grid_axis(positions, tokens, a, f.on[a]);
+    if (!f.on[a].rows) f.near_ok[a] = near_grid_axis(positions.data() + a * tokens, tokens, f.near[a]);
+  }
+  return f;
+}
+
 // Whether every axis's rows are a progression along the tokens, r = first + step i, on its grid
 // (step >= 0, not held at 0) or near a progression off any grid (step >= 1: each row one token's),
-// at positions >= 0, radians. on, near, near_ok: each axis's grid_axis and near_grid_axis findings.
-// An axis held at 0 is not: each of its entries is cis(0) exactly, which the walk's test leaves to
-// the scalar path (the axis fills write it as a row).
-constexpr bool progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
-                                const bool* near_ok, std::span<const double> positions) noexcept {
+// at positions >= 0, radians (f: find_axes). An axis held at 0 is not: each of its entries is
+// cis(0) exactly, which the walk's test leaves to the scalar path (the axis fills write it as a
+// row).
+constexpr bool progression_axes(const rope::nd_config& c, const nd_axes_found& f,
+                                std::span<const double> positions) noexcept {
   if (c.angle != rope::angle_unit::radians) return false;
   for (std::size_t a = 0; a < c.axes_dim.size(); ++a) {
-    const bool grid = on[a].rows && on[a].progression && (on[a].first != 0 || on[a].step != 0);
-    const bool off_grid = !on[a].rows && near_ok[a] && near[a].progression && near[a].step > 0;
+    const axis_grid& on = f.on[a];
+    const near_grid& near = f.near[a];
+    const bool grid = on.rows && on.progression && (on.first != 0 || on.step != 0);
+    const bool off_grid = !on.rows && f.near_ok[a] && near.progression && near.step > 0;
     if (!grid && !off_grid) return false;
   }
   for (const double x : positions)
@@ -670,25 +691,24 @@ constexpr bool progression_axes(const rope::nd_config& c, const axis_grid* on, c
 // a frequency a pair (an axis near a progression walks h theta_k and takes an undecided entry at
 // the token's own position from theta_k, evaluated once a column). The test runs it at run time
 // on random tables (test_rope_stream_properties.cpp).
-constexpr posenc::status fill_progression_rows(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
-                                               const rope::config* axis, std::span<const double> positions,
-                                               std::size_t tokens, table_dest<float>& dest,
-                                               math::frequency_value* theta) noexcept {
+constexpr posenc::status fill_progression_rows(const rope::nd_config& c, const nd_axes_found& f,
+                                               std::span<const double> positions, std::size_t tokens,
+                                               table_dest<float>& dest, math::frequency_value* theta) noexcept {
   const std::size_t axes = c.axes_dim.size(), pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   nd_axis_rows rows[rope::nd_max_axes] = {};
   for (std::size_t a = 0; a < axes; ++a) {
     nd_axis_rows& r = rows[a];
     r.x = positions.data() + a * tokens;
-    if (on[a].rows) {
-      r.cfg = grid_config(axis[a], on[a].shift), r.first = on[a].first, r.step = on[a].step;
+    if (f.on[a].rows) {
+      r.cfg = grid_config(f.axis[a], f.on[a].shift), r.first = f.on[a].first, r.step = f.on[a].step;
     } else {
-      r.cfg = axis[a], r.near = &near[a], r.first = near[a].first, r.step = near[a].step;
+      r.cfg = f.axis[a], r.near = &f.near[a], r.first = f.near[a].first, r.step = f.near[a].step;
     }
     r.end = static_cast<double>(r.first + r.step * tokens);
   }
   for (std::size_t j = 0; j < pairs; ++j) {
     const nd_pair q = nd_pair_of(c, static_cast<int>(j));
-    theta[j] = rows[q.axis].near != nullptr ? rope::frequency_dd(axis[q.axis], q.k) : math::frequency_value{};
+    theta[j] = rows[q.axis].near != nullptr ? rope::frequency_dd(f.axis[q.axis], q.k) : math::frequency_value{};
     if (!theta[j].ok()) return theta[j].error;
   }
   const nd_row_source src{&c, rows, theta};
@@ -704,17 +724,17 @@ constexpr posenc::status fill_progression_rows(const rope::nd_config& c, const a
 // 1.07-1.29x on Clang (docs/performance.md section 7). True when it filled the table (st: its
 // status).
 template <class T>
-constexpr bool fill_progression_axes(const rope::nd_config& c, const axis_grid* on, const near_grid* near,
-                                     const bool* near_ok, const rope::config* axis, std::span<const double> positions,
-                                     std::size_t tokens, table_dest<T>& dest, posenc::status& st) noexcept {
+constexpr bool fill_progression_axes(const rope::nd_config& c, const nd_axes_found& f,
+                                     std::span<const double> positions, std::size_t tokens, table_dest<T>& dest,
+                                     posenc::status& st) noexcept {
   const std::size_t pairs = static_cast<std::size_t>(rope::nd_rotary_dim(c)) / 2;
   if (!std::is_constant_evaluated() || !direct_in_constant_evaluation(dest) || c.axes_dim.size() < 2 ||
-      pairs > posenc::detail::sincos_table::constexpr_columns_max || !progression_axes(c, on, near, near_ok, positions))
+      pairs > posenc::detail::sincos_table::constexpr_columns_max || !progression_axes(c, f, positions))
     return false;
   if constexpr (std::is_same_v<T, float>) {
     if (__builtin_is_constant_evaluated()) {  // the builtin alone: see rows_worth_allocating
       math::frequency_value* const theta = new math::frequency_value[pairs];
-      st = fill_progression_rows(c, on, near, axis, positions, tokens, dest, theta);
+      st = fill_progression_rows(c, f, positions, tokens, dest, theta);
       delete[] theta;
     }
   }
@@ -748,38 +768,28 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
   bool finite = true;  // split_position(p).ok(): NaN and the infinities fail both compares
   for (const double p : positions) finite = finite & (p <= rope::max_real_position) & (p >= -rope::max_real_position);
   if (!finite) return table_failure("ND RoPE positions must be finite, |p| <= 2^21").error;
-  rope::config axis[rope::nd_max_axes] = {};
-  for (std::size_t a = 0; a < axes; ++a) axis[a] = rope::axis_config(c, a);
+  const nd_axes_found found = find_axes(c, positions, tokens);  // each axis's grid, or near grid
+  const rope::config* const axis = found.axis;
   dest.stride = width;
   // GCC's constant evaluation: every element first stored in order (store_zeros_in_order).
   bool zeros = std::is_constant_evaluated() && !posenc::detail::sincos_table::clang_evaluator && axes > 1;
   const bool turns = c.angle == rope::angle_unit::turns;
-  const auto plan = [&c, &axis, turns](std::size_t j) {
+  const auto plan = [&c, axis, turns](std::size_t j) {
     const nd_pair q = nd_pair_of(c, static_cast<int>(j));
     return stream_pair{&axis[q.axis], q.k, q.axis, turns};
   };
   const auto position = [positions, tokens](int s, std::size_t i) {
     return rope::split_position(positions[static_cast<std::size_t>(s) * tokens + i]);
   };
-  // Each axis's grid and how its n runs along the tokens, or off any grid whether it is near a
-  // progression (the axis loop's paths, and the whole rows of fill_progression_axes, read them).
-  axis_grid on[rope::nd_max_axes] = {};
-  near_grid near[rope::nd_max_axes] = {};
-  bool near_ok[rope::nd_max_axes] = {};
-  for (std::size_t a = 0; a < axes; ++a) {
-    if (!turns) grid_axis(positions, tokens, a, on[a]);
-    if (!on[a].rows) near_ok[a] = near_grid_axis(positions.data() + a * tokens, tokens, near[a]);
-  }
-  if (posenc::status st = posenc::status::ok;
-      fill_progression_axes<T>(c, on, near, near_ok, axis, positions, tokens, dest, st))
+  if (posenc::status st = posenc::status::ok; fill_progression_axes<T>(c, found, positions, tokens, dest, st))
     return st;
   std::size_t first = 0;
   for (std::size_t a = 0; a < axes; ++a) {
     const std::size_t pa = static_cast<std::size_t>(c.axes_dim[a]) / 2;
-    const std::uint64_t lo = on[a].lo, hi = on[a].hi;
-    const int shift = on[a].shift;
-    const row_order order = on[a].order;
-    const bool rows = on[a].rows;
+    const std::uint64_t lo = found.on[a].lo, hi = found.on[a].hi;
+    const int shift = found.on[a].shift;
+    const row_order order = found.on[a].order;
+    const bool rows = found.on[a].rows;
     const rope::config grid = grid_config(axis[a], shift);
     const grid_positions g{positions.data() + a * tokens, pow2(shift)};
     const std::size_t need = rows ? static_cast<std::size_t>(hi - lo + 1) * pa : 0;
@@ -822,8 +832,8 @@ constexpr posenc::status fill_nd(const rope::nd_config& c, std::span<const doubl
     }
     // Positions near a progression but off any grid: the row kernels too (fill_near_grid).
     if (!done && !rows)
-      done = fill_near_grid<T>(axis[a], turns, near[a], near_ok[a], positions.data() + a * tokens, tokens, pa, first,
-                               dest, st, size, zeros);
+      done = fill_near_grid<T>(axis[a], turns, found.near[a], found.near_ok[a], positions.data() + a * tokens, tokens,
+                               pa, first, dest, st, size, zeros);
     store_zeros_in_order(dest, size, zeros);
     if (!done) st = fill_streams<T>(plan, pa, tokens, position, false, dest, first);
     if (st != posenc::status::ok) return st;
