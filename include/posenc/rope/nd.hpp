@@ -375,25 +375,28 @@ struct near_grid_offset_source : near_grid_source<RowX> {
   constexpr double row_offset_bound() const noexcept { return offset_bound; }
 };
 
+// A near-grid axis's column k as the row kernels walk it: step_k = h theta_k (2 pi h theta_k in
+// turns: 2 pi within 2^-107, two_pi_dd, a second product). The walk at row r is within
+// r |h theta_k - step_k| + |delta_r| theta_k of cis(x_r theta_k); the kernels bound the first part
+// by end |step_k| rel_err (end: the walk's last position), so rel_err gets delta_max / (h end) on
+// top of theta's own bound and the products' rounding (dd_mul, below 2^-100). deviations = false
+// leaves the second part out (double tables turn each row by its offset: near_grid_offset_source).
+constexpr math::frequency_value near_grid_step(const near_grid& g, const math::frequency_value& theta_k, double end,
+                                               bool deviations = true) noexcept {
+  const double extra = deviations ? g.max_delta / (g.h * end) * (1 + 0x1p-40) : 0.0;
+  const math::double_double ht = dd_mul(theta_k.value, g.h);
+  return {g.turns ? dd_mul(ht, two_pi_dd) : ht, theta_k.rel_err * (1 + 0x1p-50) + 0x1p-99 + extra, posenc::status::ok};
+}
+
 // Rows p0 .. p0 + n_rows - 1 of a near-grid axis into sink (pa pairs each; x_of as in
-// near_grid_source). The walk at row r is within r |h theta_k - step_k| + |delta_r| theta_k of
-// cis(x_r theta_k); the kernels bound the first part by end |step_k| rel_err (end = p0 + n_rows),
-// so rel_err gets delta_max / (h end) on top of theta's own bound and the product's rounding
-// (dd_mul, below 2^-100). Double tables take the second part as row offsets instead
-// (near_grid_offset_source).
+// near_grid_source), each column walking near_grid_step's step to p0 + n_rows.
 template <class T, class RowX, class Sink>
 constexpr posenc::status near_grid_rows(const rope::config& axis, const math::frequency_value* theta,
                                         const near_grid& g, std::uint64_t p0, std::size_t n_rows, std::size_t pa,
                                         const RowX& x_of, Sink& sink) noexcept {
   math::frequency_value step[frequency_cache::capacity] = {};
   const double end = static_cast<double>(p0 + n_rows);
-  const double extra = std::is_same_v<T, double> ? 0.0 : g.max_delta / (g.h * end) * (1 + 0x1p-40);
-  for (std::size_t k = 0; k < pa; ++k) {
-    // In turns a step is 2 pi h theta_k: 2 pi within 2^-107 (two_pi_dd), a second product.
-    const math::double_double ht = dd_mul(theta[k].value, g.h);
-    step[k] = {g.turns ? dd_mul(ht, two_pi_dd) : ht, theta[k].rel_err * (1 + 0x1p-50) + 0x1p-99 + extra,
-               posenc::status::ok};
-  }
+  for (std::size_t k = 0; k < pa; ++k) step[k] = near_grid_step(g, theta[k], end, !std::is_same_v<T, double>);
   const near_grid_source<RowX> src{&axis, step, theta, x_of, g.turns};
   if constexpr (std::is_same_v<T, double>) {
     const near_grid_offset_source<RowX> off{src, g.h, g.max_delta / g.h * (1 + 0x1p-50)};
@@ -601,9 +604,8 @@ template <class T>
 }
 
 // One axis's rows in nd_row_source: r = first + step i along the tokens, of its grid config, or for
-// an axis near a progression (near != nullptr) of its axis config walked at step h theta_k, as
-// near_grid_rows walks it: the frequency's bound takes max |delta| theta_k on top (through end,
-// the kernel's last position first + step tokens), and an undecided entry is the token's own.
+// an axis near a progression (near != nullptr) of its axis config walked at near_grid_step's step
+// (end: the kernel's last position, first + step tokens), an undecided entry the token's own.
 struct nd_axis_rows {
   rope::config cfg{};
   const near_grid* near = nullptr;
@@ -624,10 +626,7 @@ struct nd_row_source {
   constexpr math::frequency_value frequency(int j) const noexcept {
     const nd_pair q = nd_pair_of(*c, j);
     const nd_axis_rows& r = rows[q.axis];
-    if (r.near == nullptr) return rope::frequency_dd(r.cfg, q.k);
-    const math::frequency_value& t = theta[j];
-    const double extra = r.near->max_delta / (r.near->h * r.end) * (1 + 0x1p-40);
-    return {dd_mul(t.value, r.near->h), t.rel_err * (1 + 0x1p-50) + 0x1p-99 + extra, posenc::status::ok};
+    return r.near == nullptr ? rope::frequency_dd(r.cfg, q.k) : near_grid_step(*r.near, theta[j], r.end);
   }
   template <class T>
   constexpr posenc::result<math::sincos_result<T>> entry(const math::frequency_value& f, const math::amplitude* af,
